@@ -1,0 +1,18 @@
+/** Jest runs the TypeScript sources through swc, which emits the decorator metadata TypeGraphQL and TypeORM need. */
+module.exports = {
+  testEnvironment: "node",
+  roots: ["<rootDir>/src"],
+  testMatch: ["**/*.test.ts"],
+  setupFiles: ["reflect-metadata"],
+  testTimeout: 60000,
+  transform: {
+    "^.+\\.ts$": ["@swc/jest", {
+      jsc: {
+        parser: { syntax: "typescript", decorators: true },
+        transform: { legacyDecorator: true, decoratorMetadata: true },
+        target: "es2022",
+      },
+      module: { type: "commonjs" },
+    }],
+  },
+};

@@ -1,0 +1,51 @@
+import type { Request, Response } from "express";
+import type { Principal, SignedIn } from "../../auth/principal";
+import type { Services } from "../../services";
+
+/**
+ * How a route authenticates, RAGFlow's two ways:
+ * - "apiKey": the service API (`/api/v1`), `Authorization: Bearer <API key>`, failures answered in the envelope with HTTP 200;
+ * - "login": the web API (`/v1`), a session token (bare or Bearer) or an API key; failures are HTTP 401;
+ * - "none": open.
+ */
+export type RestAuth = "apiKey" | "login" | "none";
+
+export interface RestContext {
+  services: Services;
+  req: Request;
+  res: Response;
+  params: Record<string, string>;
+  query: Record<string, string>;
+  body: Record<string, unknown>;
+  principal: Principal;
+}
+
+export interface AuthenticatedRestContext extends RestContext {
+  principal: SignedIn;
+}
+
+/**
+ * One REST endpoint. A handler returns the JSON body to send with HTTP 200, or answers on `res`
+ * itself (headers, streams) and returns undefined.
+ */
+export interface RestRoute {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Express-style path with `:name` parameters, e.g. `/api/v1/datasets/:datasetId`. */
+  path: string;
+  auth: RestAuth;
+  handle(context: RestContext): Promise<unknown>;
+}
+
+/** A route that needs a signed-in principal; the router has checked it before the handler runs. */
+export function authenticatedRoute(
+  method: RestRoute["method"],
+  path: string,
+  auth: Exclude<RestAuth, "none">,
+  handle: (context: AuthenticatedRestContext) => Promise<unknown>,
+): RestRoute {
+  return { method, path, auth, handle: (context) => handle(context as AuthenticatedRestContext) };
+}
+
+export function openRoute(method: RestRoute["method"], path: string, handle: (context: RestContext) => Promise<unknown>): RestRoute {
+  return { method, path, auth: "none", handle };
+}

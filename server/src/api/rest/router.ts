@@ -1,0 +1,131 @@
+import express, { type Request, type Response } from "express";
+import type { Principal } from "../../auth/principal";
+import { DomainError } from "../../platform/errors";
+import type { Services } from "../../services";
+import { failure, jsonResult, RETURN_CODES } from "./envelope";
+import { PythonException, pythonExceptionRepr } from "./python-repr";
+import type { RestRoute } from "./rest-route";
+
+/** Path prefixes the REST facade answers for: RAGFlow's service API and the few web-API endpoints its clients bootstrap with. */
+export const REST_PREFIXES = ["/api/", "/v1/"];
+
+const METHOD_NOT_ALLOWED = "<MethodNotAllowed '405: Method Not Allowed'>";
+const WEB_UNAUTHORIZED = "<Unauthorized '401: Unauthorized'>";
+
+interface CompiledRoute {
+  route: RestRoute;
+  pattern: RegExp;
+  names: string[];
+}
+
+function compile(route: RestRoute): CompiledRoute {
+  const names: string[] = [];
+  const source = route.path
+    .split("/")
+    .map((part) => {
+      if (!part.startsWith(":")) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      names.push(part.slice(1));
+      return "([^/]+)";
+    })
+    .join("/");
+  return { route, pattern: new RegExp(`^${source}/?$`), names };
+}
+
+function matchParams(compiled: CompiledRoute, path: string): Record<string, string> | null {
+  const match = compiled.pattern.exec(path);
+  if (!match) return null;
+  return Object.fromEntries(compiled.names.map((name, i) => [name, decodeURIComponent(match[i + 1])]));
+}
+
+/**
+ * RAGFlow's body rules (contract §1.6 b): an empty body is `{}`, JSON must be an object, any other
+ * content type is read as form fields. Multipart bodies are left to the route that takes files.
+ */
+function requestBody(req: Request): Record<string, unknown> {
+  const body: unknown = req.body;
+  if (body === undefined || body === null || body === "") return {};
+  if (typeof body === "string") throw new PythonException("AttributeError", "'str' object has no attribute 'get'");
+  if (typeof body !== "object" || Array.isArray(body)) throw new PythonException("TypeError", "JSON payload must be an object.");
+  return body as Record<string, unknown>;
+}
+
+/** Answers of the auth check, word for word as RAGFlow sends them (contract §1.2 and §1.5). */
+function refuseAuthentication(route: RestRoute, req: Request, res: Response, principal: Principal): boolean {
+  if (route.auth === "none" || principal.kind !== "anonymous") return false;
+  if (route.auth === "login") {
+    res.status(401).json(jsonResult(401, WEB_UNAUTHORIZED));
+    return true;
+  }
+  const header = req.headers.authorization?.trim() ?? "";
+  if (header === "") res.json(jsonResult(RETURN_CODES.SUCCESS, "`Authorization` can't be empty", false));
+  else if (header.split(/\s+/).length < 2) res.json(jsonResult(RETURN_CODES.SUCCESS, "Please check your authorization format.", false));
+  else res.json(jsonResult(RETURN_CODES.AUTHENTICATION_ERROR, "Authentication error: API key is invalid!", false));
+  return true;
+}
+
+function reportError(route: RestRoute, res: Response, error: unknown): void {
+  if (error instanceof DomainError) {
+    res.json(route.auth === "login" ? jsonResult(error.restCode, error.message) : failure(error.restCode, error.message));
+    return;
+  }
+  if (error instanceof PythonException) {
+    res.json(jsonResult(RETURN_CODES.EXCEPTION_ERROR, error.repr));
+    return;
+  }
+  console.error(`[rest] ${route.method} ${route.path} failed:`, error);
+  const message = error instanceof Error ? error.message : String(error);
+  res.json(jsonResult(RETURN_CODES.EXCEPTION_ERROR, pythonExceptionRepr("Exception", message)));
+}
+
+/**
+ * The REST facade: one dispatcher over the registered routes, so that an unknown path and a known path
+ * with the wrong method are answered as RAGFlow answers them, whichever module the route belongs to.
+ */
+export function createRestRouter(services: Services, routes: RestRoute[]): express.Router {
+  const compiled = routes.map(compile);
+  const router = express.Router();
+  router.use(express.json({ limit: "16mb", strict: false, type: ["application/json", "application/*+json"] }));
+  router.use(express.urlencoded({ extended: false, limit: "16mb" }));
+
+  router.use(async (req, res, next) => {
+    if (!REST_PREFIXES.some((prefix) => req.path.startsWith(prefix))) return next();
+    // An empty id in a path ("/datasets//documents") collapses onto another route and is then a method mismatch (contract §1.10).
+    const collapsed = req.path.replace(/\/{2,}/g, "/");
+    const candidates = compiled.filter((c) => c.pattern.test(req.path));
+    const found = candidates.find((c) => c.route.method === req.method);
+    if (!found) {
+      if (candidates.length > 0 || (collapsed !== req.path && compiled.some((c) => c.pattern.test(collapsed)))) {
+        res.json(jsonResult(RETURN_CODES.EXCEPTION_ERROR, METHOD_NOT_ALLOWED));
+      } else {
+        res.status(404).json({ code: RETURN_CODES.NOT_FOUND, message: `Not Found: ${req.path}`, data: null, error: "Not Found" });
+      }
+      return;
+    }
+    const { route } = found;
+    try {
+      const principal = route.auth === "none" ? { kind: "anonymous" as const } : await services.principalFor(req.headers.authorization);
+      if (refuseAuthentication(route, req, res, principal)) return;
+      const result = await route.handle({
+        services,
+        req,
+        res,
+        params: matchParams(found, req.path) ?? {},
+        query: Object.fromEntries(Object.entries(req.query).map(([k, v]) => [k, String(Array.isArray(v) ? v[0] : v)])),
+        body: req.is("multipart/form-data") ? {} : requestBody(req),
+        principal,
+      });
+      if (result !== undefined && !res.headersSent) res.json(result);
+    } catch (error) {
+      if (!res.headersSent) reportError(route, res, error);
+    }
+  });
+
+  // express.json rejects unparseable JSON before the dispatcher; RAGFlow answers that with code 100 (contract §1.6 b).
+  router.use((error: unknown, req: Request, res: Response, next: express.NextFunction) => {
+    if (!REST_PREFIXES.some((prefix) => req.path.startsWith(prefix))) return next(error);
+    const status = (error as { status?: number }).status;
+    if (status === 413) res.status(413).json(jsonResult(413, "Request Entity Too Large"));
+    else res.json(jsonResult(RETURN_CODES.EXCEPTION_ERROR, "<BadRequest '400: Bad Request'>"));
+  });
+  return router;
+}

@@ -1,0 +1,5 @@
+import { authRestRoutes } from "../../auth/auth.rest";
+import type { RestRoute } from "./rest-route";
+
+/** Every REST endpoint, by domain. Later domains add their route lists here. */
+export const restRoutes: RestRoute[] = [...authRestRoutes];

@@ -1,0 +1,126 @@
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { ApolloServer } from "@apollo/server";
+import { ApolloServerPluginDrainHttpServer } from "@apollo/server/plugin/drainHttpServer";
+import { ApolloServerPluginLandingPageLocalDefault } from "@apollo/server/plugin/landingPage/default";
+import { expressMiddleware } from "@as-integrations/express5";
+import express from "express";
+import { useServer } from "graphql-ws/use/ws";
+import { WebSocketServer } from "ws";
+import { restRoutes } from "./api/rest/routes";
+import { createRestRouter, REST_PREFIXES } from "./api/rest/router";
+import type { Config } from "./config";
+import type { GraphQLContext } from "./graphql/context";
+import { formatExecutionErrors, formatGraphQLError } from "./graphql/errors";
+import { createSchema } from "./graphql/schema";
+import { createPlatform, type Platform } from "./platform";
+import { createServices, type Services } from "./services";
+
+export const GRAPHQL_PATH = "/graphql";
+
+export interface RunningServer {
+  url: string;
+  platform: Platform;
+  services: Services;
+  close(): Promise<void>;
+}
+
+function connectionAuthorization(params: Record<string, unknown> | undefined): string | undefined {
+  const value = params?.authorization ?? params?.Authorization;
+  return typeof value === "string" ? value : undefined;
+}
+
+/** The built client, with every unknown GET path answered by index.html so that client-side routes survive a reload. */
+function serveClient(app: express.Express, clientDir: string): void {
+  const index = path.join(clientDir, "index.html");
+  if (!fs.existsSync(index)) {
+    app.get("/", (_req, res) => {
+      res.type("text/plain").send("Cairn's server is running, but the client is not built. Run `npm run build` (npm start does it).");
+    });
+    return;
+  }
+  app.use(express.static(clientDir, { index: false, maxAge: "1y", immutable: true, setHeaders: noCacheForHtml }));
+  app.get(/.*/, (req, res, next) => {
+    if (req.path.startsWith(GRAPHQL_PATH) || REST_PREFIXES.some((p) => req.path.startsWith(p))) return next();
+    res.setHeader("Cache-Control", "no-cache");
+    res.sendFile(index);
+  });
+}
+
+function noCacheForHtml(res: http.ServerResponse, file: string): void {
+  if (file.endsWith(".html")) res.setHeader("Cache-Control", "no-cache");
+}
+
+/**
+ * Boots one server process: the platform ports, the domain services, GraphQL over HTTP and graphql-ws,
+ * the REST facade, the built client and the in-process job workers, all on one port.
+ */
+export async function startServer(config: Config): Promise<RunningServer> {
+  const platform = await createPlatform(config);
+  const services = createServices(platform);
+  const schema = await createSchema(platform.pubsub);
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", "loopback");
+  const httpServer = http.createServer(app);
+
+  const wsServer = new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH });
+  const wsCleanup = useServer<Record<string, unknown>>(
+    {
+      schema,
+      context: async (ctx): Promise<GraphQLContext> => ({
+        services,
+        principal: await services.principalFor(connectionAuthorization(ctx.connectionParams)),
+      }),
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        "errors" in result && result.errors ? { ...result, errors: formatExecutionErrors(result.errors) } : result,
+    },
+    wsServer,
+  );
+
+  const apollo = new ApolloServer<GraphQLContext>({
+    schema,
+    formatError: formatGraphQLError,
+    introspection: true,
+    plugins: [
+      ApolloServerPluginDrainHttpServer({ httpServer }),
+      ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
+      { serverWillStart: async () => ({ drainServer: async () => wsCleanup.dispose() }) },
+    ],
+  });
+  await apollo.start();
+
+  app.get("/healthz", (_req, res) => {
+    res.json({ status: "ok" });
+  });
+  app.use(
+    GRAPHQL_PATH,
+    express.json({ limit: "16mb" }),
+    expressMiddleware(apollo, {
+      context: async ({ req }) => ({ services, principal: await services.principalFor(req.headers.authorization) }),
+    }),
+  );
+  app.use(createRestRouter(services, restRoutes));
+  serveClient(app, config.clientDir);
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once("error", reject);
+    httpServer.listen(config.port, config.host, resolve);
+  });
+  platform.queue.start(services, config.jobConcurrency);
+
+  const { port } = httpServer.address() as AddressInfo;
+  const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
+  return {
+    url: `http://${host}:${port}`,
+    platform,
+    services,
+    close: async () => {
+      await apollo.stop();
+      await platform.close();
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import { MaxLength } from "class-validator";
+import { Arg, Ctx, Field, InputType, Mutation, ObjectType, Query, Resolver } from "type-graphql";
+import { signedIn, type GraphQLContext } from "../graphql/context";
+import { User } from "./user.entity";
+
+@InputType()
+class RegisterInput {
+  @Field()
+  @MaxLength(255)
+  email: string;
+
+  @Field()
+  @MaxLength(100)
+  nickname: string;
+
+  @Field()
+  @MaxLength(256)
+  password: string;
+}
+
+@InputType()
+class LoginInput {
+  @Field()
+  @MaxLength(255)
+  email: string;
+
+  @Field()
+  @MaxLength(256)
+  password: string;
+
+  @Field({ defaultValue: false, description: "Keep the session for SESSION_REMEMBER_DAYS instead of SESSION_TTL_HOURS." })
+  remember: boolean;
+}
+
+@InputType()
+class ChangePasswordInput {
+  @Field()
+  @MaxLength(256)
+  currentPassword: string;
+
+  @Field()
+  @MaxLength(256)
+  newPassword: string;
+
+  @Field()
+  @MaxLength(256)
+  confirmPassword: string;
+}
+
+@InputType({ description: "Only the fields given are changed. The e-mail address cannot change after registration." })
+class ProfileInput {
+  @Field({ nullable: true, description: "The username." })
+  nickname?: string;
+
+  @Field(() => String, { nullable: true, description: "A data URL of an image, or an empty string to remove the photo." })
+  avatar?: string | null;
+
+  @Field({ nullable: true, description: "Bright or Dark." })
+  colorSchema?: string;
+
+  @Field({ nullable: true, description: "An IANA time zone name, such as Europe/Paris." })
+  timezone?: string;
+
+  @Field({ nullable: true, description: "en, zh, zh-TRADITIONAL, id or es." })
+  language?: string;
+}
+
+@ObjectType()
+class AuthPayload {
+  @Field({ description: "The bearer token: send it as `Authorization: Bearer <token>`, and as `authorization` in graphql-ws connection parameters." })
+  token: string;
+
+  @Field()
+  expiresAt: Date;
+
+  @Field(() => User)
+  user: User;
+}
+
+@Resolver()
+export class AuthResolver {
+  @Query(() => User, { description: "The signed-in user." })
+  me(@Ctx() context: GraphQLContext): User {
+    return signedIn(context).user;
+  }
+
+  @Mutation(() => User, { description: "Creates an account and its personal tenant. Sign in afterwards with `login`." })
+  register(@Arg("input") input: RegisterInput, @Ctx() { services }: GraphQLContext): Promise<User> {
+    return services.auth.register(input);
+  }
+
+  @Mutation(() => AuthPayload)
+  login(@Arg("input") input: LoginInput, @Ctx() { services }: GraphQLContext): Promise<AuthPayload> {
+    return services.auth.login(input);
+  }
+
+  @Mutation(() => Boolean, { description: "Ends the current session; its token stops working at once." })
+  async logout(@Ctx() context: GraphQLContext): Promise<boolean> {
+    await context.services.auth.logout(signedIn(context));
+    return true;
+  }
+
+  @Mutation(() => Boolean, { description: "Changes the password and signs out every other session." })
+  async changePassword(@Arg("input") input: ChangePasswordInput, @Ctx() context: GraphQLContext): Promise<boolean> {
+    await context.services.auth.changePassword(signedIn(context), input);
+    return true;
+  }
+
+  @Mutation(() => User)
+  updateProfile(@Arg("input") input: ProfileInput, @Ctx() context: GraphQLContext): Promise<User> {
+    return context.services.auth.updateProfile(signedIn(context), input);
+  }
+}

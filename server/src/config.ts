@@ -1,0 +1,140 @@
+import path from "node:path";
+
+/**
+ * The whole server configuration, read once from the environment and validated at start.
+ * Each external part is optional: without DATABASE_URL, REDIS_URL or S3_ENDPOINT the embedded
+ * implementation of that port is used, so a fresh install runs with no configuration at all.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  clientDir: string;
+  databaseUrl?: string;
+  redisUrl?: string;
+  s3?: S3Config;
+  /** How many jobs this process runs at once; 0 leaves all jobs to `npm run worker` processes. */
+  jobConcurrency: number;
+  sessionTtlHours: number;
+  rememberMeDays: number;
+  registrationEnabled: boolean;
+  signInThrottle: { freeAttempts: number; baseLockSeconds: number; maxLockSeconds: number };
+}
+
+export interface S3Config {
+  endPoint: string;
+  port: number;
+  useSSL: boolean;
+  accessKey: string;
+  secretKey: string;
+  bucket: string;
+  region: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join("\n  - ")}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Collects every problem instead of stopping at the first, so an operator fixes them in one go. */
+class EnvReader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  string(name: string, fallback: string): string {
+    const value = this.env[name]?.trim();
+    return value ? value : fallback;
+  }
+
+  optional(name: string): string | undefined {
+    const value = this.env[name]?.trim();
+    return value ? value : undefined;
+  }
+
+  integer(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      this.problems.push(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+      return fallback;
+    }
+    return value;
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const raw = this.optional(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (["1", "true", "yes", "on"].includes(raw)) return true;
+    if (["0", "false", "no", "off"].includes(raw)) return false;
+    this.problems.push(`${name} must be true or false, got "${raw}"`);
+    return fallback;
+  }
+
+  url(name: string, protocols: string[]): string | undefined {
+    const raw = this.optional(name);
+    if (raw === undefined) return undefined;
+    try {
+      const parsed = new URL(raw);
+      if (!protocols.includes(parsed.protocol)) {
+        this.problems.push(`${name} must start with ${protocols.map((p) => `${p}//`).join(" or ")}, got "${parsed.protocol}//…"`);
+      }
+      return raw;
+    } catch {
+      this.problems.push(`${name} is not a valid URL`);
+      return undefined;
+    }
+  }
+}
+
+function readS3(reader: EnvReader): S3Config | undefined {
+  const endpoint = reader.url("S3_ENDPOINT", ["http:", "https:"]);
+  if (!endpoint) return undefined;
+  const url = new URL(endpoint);
+  const useSSL = url.protocol === "https:";
+  const accessKey = reader.optional("S3_ACCESS_KEY");
+  const secretKey = reader.optional("S3_SECRET_KEY");
+  if (!accessKey) reader.problems.push("S3_ACCESS_KEY is required when S3_ENDPOINT is set");
+  if (!secretKey) reader.problems.push("S3_SECRET_KEY is required when S3_ENDPOINT is set");
+  const bucket = reader.string("S3_BUCKET", "cairn");
+  // The same rule S3 and the minio client apply, checked here so a bad name fails at start, not at the first upload.
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+    reader.problems.push(`S3_BUCKET must be 3 to 63 lower-case letters, digits, dots or hyphens, got "${bucket}"`);
+  }
+  return {
+    endPoint: url.hostname,
+    port: url.port ? Number(url.port) : useSSL ? 443 : 80,
+    useSSL,
+    accessKey: accessKey ?? "",
+    secretKey: secretKey ?? "",
+    bucket,
+    region: reader.string("S3_REGION", "us-east-1"),
+  };
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const reader = new EnvReader(env);
+  const config: Config = {
+    port: reader.integer("PORT", 9380, 0, 65535),
+    host: reader.string("HOST", "0.0.0.0"),
+    dataDir: path.resolve(reader.string("DATA_DIR", "./data")),
+    clientDir: path.resolve(reader.string("CLIENT_DIR", path.join(__dirname, "../../client/dist"))),
+    databaseUrl: reader.url("DATABASE_URL", ["postgres:", "postgresql:"]),
+    redisUrl: reader.url("REDIS_URL", ["redis:", "rediss:"]),
+    s3: readS3(reader),
+    jobConcurrency: reader.integer("JOB_CONCURRENCY", 2, 0, 64),
+    sessionTtlHours: reader.integer("SESSION_TTL_HOURS", 24, 1, 24 * 30),
+    rememberMeDays: reader.integer("SESSION_REMEMBER_DAYS", 30, 1, 365),
+    registrationEnabled: reader.boolean("REGISTRATION_ENABLED", true),
+    signInThrottle: {
+      freeAttempts: reader.integer("SIGNIN_FREE_ATTEMPTS", 5, 1, 100),
+      baseLockSeconds: reader.integer("SIGNIN_LOCK_SECONDS", 30, 1, 3600),
+      maxLockSeconds: 15 * 60,
+    },
+  };
+  if (reader.problems.length > 0) throw new ConfigError(reader.problems);
+  return config;
+}

@@ -1,0 +1,9 @@
+import { ApiToken } from "./api/api-token.entity";
+import { AuthSession } from "./auth/auth-session.entity";
+import { SignInThrottle } from "./auth/sign-in-throttle.entity";
+import { TenantMember } from "./auth/tenant-member.entity";
+import { Tenant } from "./auth/tenant.entity";
+import { User } from "./auth/user.entity";
+
+/** Every TypeORM entity; the schema itself is created by the migrations in platform/migrations. */
+export const entities = [Tenant, User, TenantMember, AuthSession, SignInThrottle, ApiToken];

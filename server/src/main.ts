@@ -1,0 +1,28 @@
+import "reflect-metadata";
+import { ConfigError, loadConfig } from "./config";
+import { startServer } from "./app";
+
+async function main(): Promise<void> {
+  const startedAt = performance.now();
+  const config = loadConfig();
+  const server = await startServer(config);
+  console.log(`Cairn is listening on ${server.url} (ready in ${Math.round(performance.now() - startedAt)} ms)`);
+  for (const line of server.platform.describe()) console.log(`  ${line}`);
+  console.log(`  GraphQL and its explorer: ${server.url}/graphql`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal} received, shutting down`);
+    await server.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+main().catch((error) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

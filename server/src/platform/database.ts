@@ -1,0 +1,137 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { DataSource, DefaultNamingStrategy, type NamingStrategyInterface } from "typeorm";
+import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import type { Config } from "../config";
+import { entities } from "../entities";
+import { migrations } from "./migrations";
+
+/** Columns and tables in snake_case while entity properties stay camelCase. */
+class SnakeNamingStrategy extends DefaultNamingStrategy implements NamingStrategyInterface {
+  override tableName(className: string, customName?: string): string {
+    return customName ?? snake(className);
+  }
+  override columnName(propertyName: string, customName: string | undefined, prefixes: string[]): string {
+    return snake([...prefixes, customName ?? propertyName].join("_"));
+  }
+  override relationName(propertyName: string): string {
+    return snake(propertyName);
+  }
+  override joinColumnName(relationName: string, referencedColumnName: string): string {
+    return snake(`${relationName}_${referencedColumnName}`);
+  }
+}
+
+function snake(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
+}
+
+export interface Database {
+  dataSource: DataSource;
+  /** "embedded PGlite (…)" or "PostgreSQL (…)": printed at start so an operator sees which one runs. */
+  description: string;
+  close(): Promise<void>;
+}
+
+function dataSourceOptions() {
+  return {
+    type: "postgres" as const,
+    entities,
+    migrations,
+    migrationsRun: false,
+    synchronize: false,
+    namingStrategy: new SnakeNamingStrategy(),
+    // gen_random_uuid() is core since PostgreSQL 13; uuid-ossp is not loaded in PGlite.
+    uuidExtension: "pgcrypto" as const,
+    extra: { max: 8 },
+  };
+}
+
+async function connect(dataSource: DataSource): Promise<DataSource> {
+  await dataSource.initialize();
+  await dataSource.runMigrations({ transaction: "each" });
+  return dataSource;
+}
+
+/** PostgreSQL with pgvector, from DATABASE_URL. */
+async function openExternal(url: string): Promise<Database> {
+  const dataSource = await connect(new DataSource({ ...dataSourceOptions(), url }));
+  const { host, port, pathname } = new URL(url);
+  return {
+    dataSource,
+    description: `PostgreSQL (${host}${port ? `:${port}` : ""}${pathname})`,
+    close: () => dataSource.destroy(),
+  };
+}
+
+/**
+ * The embedded default: PGlite (PostgreSQL compiled to WebAssembly, with pgvector) keeping its files in
+ * DATA_DIR, served over the Postgres wire protocol on a private Unix socket so that TypeORM and `pg` run
+ * exactly as they do against a real server. PGlite is one backend session shared by every connection,
+ * so a lock file keeps a second process from opening the same directory.
+ */
+async function openEmbedded(dataDir: string): Promise<Database> {
+  const pgDir = path.join(dataDir, "pg");
+  fs.mkdirSync(pgDir, { recursive: true });
+  const releaseLock = lockDirectory(path.join(dataDir, "pg.lock"));
+  let db: PGlite | undefined;
+  let server: PGLiteSocketServer | undefined;
+  try {
+    const pglite = await PGlite.create({ dataDir: pgDir, extensions: { vector } });
+    db = pglite;
+    // Unix socket paths are limited to about 100 bytes, so the socket lives in a short temporary directory.
+    const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-pg-"));
+    const socketServer = new PGLiteSocketServer({ db: pglite, path: path.join(socketDir, ".s.PGSQL.5432"), maxConnections: 16 });
+    server = socketServer;
+    await socketServer.start();
+    const dataSource = await connect(
+      new DataSource({ ...dataSourceOptions(), host: socketDir, port: 5432, username: "postgres", database: "postgres" }),
+    );
+    return {
+      dataSource,
+      description: `embedded PGlite (${pgDir})`,
+      close: async () => {
+        await dataSource.destroy();
+        await socketServer.stop();
+        await pglite.close();
+        fs.rmSync(socketDir, { recursive: true, force: true });
+        releaseLock();
+      },
+    };
+  } catch (error) {
+    await server?.stop().catch(() => undefined);
+    await db?.close().catch(() => undefined);
+    releaseLock();
+    throw error;
+  }
+}
+
+/** Refuses to open a data directory that another live process holds; a stale lock from a crash is taken over. */
+function lockDirectory(lockFile: string): () => void {
+  try {
+    fs.writeFileSync(lockFile, String(process.pid), { flag: "wx" });
+  } catch {
+    const holder = Number(fs.readFileSync(lockFile, "utf8"));
+    if (holder && holder !== process.pid && isAlive(holder)) {
+      throw new Error(`The data directory is in use by process ${holder}. Stop it first, or set DATA_DIR to another directory.`);
+    }
+    fs.writeFileSync(lockFile, String(process.pid));
+  }
+  return () => fs.rmSync(lockFile, { force: true });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function openDatabase(config: Pick<Config, "databaseUrl" | "dataDir">): Promise<Database> {
+  return config.databaseUrl ? openExternal(config.databaseUrl) : openEmbedded(config.dataDir);
+}

@@ -1,0 +1,87 @@
+import { englishMessage } from "./messages";
+
+/**
+ * Every failure a user or client can cause is a DomainError of one kind. This table is the one place
+ * that turns a kind into a GraphQL `extensions.code`, an HTTP status and a REST envelope code
+ * (RAGFlow's return codes: 101 argument error, 102 data error, 108 permission, 109 authentication).
+ */
+export const ERROR_KINDS = {
+  BAD_REQUEST: { graphqlCode: "BAD_USER_INPUT", httpStatus: 400, restCode: 101 },
+  UNAUTHENTICATED: { graphqlCode: "UNAUTHENTICATED", httpStatus: 401, restCode: 109 },
+  FORBIDDEN: { graphqlCode: "FORBIDDEN", httpStatus: 403, restCode: 108 },
+  NOT_FOUND: { graphqlCode: "NOT_FOUND", httpStatus: 404, restCode: 102 },
+  CONFLICT: { graphqlCode: "CONFLICT", httpStatus: 409, restCode: 102 },
+  PAYLOAD_TOO_LARGE: { graphqlCode: "PAYLOAD_TOO_LARGE", httpStatus: 413, restCode: 101 },
+  TOO_MANY_REQUESTS: { graphqlCode: "TOO_MANY_REQUESTS", httpStatus: 429, restCode: 102 },
+  INTERNAL: { graphqlCode: "INTERNAL_SERVER_ERROR", httpStatus: 500, restCode: 100 },
+} as const;
+
+export type ErrorKind = keyof typeof ERROR_KINDS;
+
+/** A problem with one input field, named by a message key of `locales/*.json`. */
+export interface FieldProblem {
+  field: string;
+  messageKey: string;
+  params?: Record<string, unknown>;
+}
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    readonly messageKey: string,
+    readonly params: Record<string, unknown> = {},
+    readonly fields: FieldProblem[] = [],
+  ) {
+    super(englishMessage(messageKey, params));
+    this.name = "DomainError";
+  }
+
+  get graphqlCode(): string {
+    return ERROR_KINDS[this.kind].graphqlCode;
+  }
+  get httpStatus(): number {
+    return ERROR_KINDS[this.kind].httpStatus;
+  }
+  get restCode(): number {
+    return ERROR_KINDS[this.kind].restCode;
+  }
+
+  /** What GraphQL clients receive in `extensions`, next to the English message. */
+  get extensions(): Record<string, unknown> {
+    return {
+      code: this.graphqlCode,
+      httpStatus: this.httpStatus,
+      messageKey: this.messageKey,
+      params: this.params,
+      fields: this.fields.map((f) => ({ ...f, message: englishMessage(f.messageKey, f.params) })),
+    };
+  }
+}
+
+export const Unauthenticated = (messageKey = "errors.unauthenticated") => new DomainError("UNAUTHENTICATED", messageKey);
+export const Forbidden = (messageKey = "errors.forbidden") => new DomainError("FORBIDDEN", messageKey);
+export const NotFound = (messageKey = "errors.notFound", params?: Record<string, unknown>) =>
+  new DomainError("NOT_FOUND", messageKey, params);
+export const Conflict = (messageKey: string, params?: Record<string, unknown>) => new DomainError("CONFLICT", messageKey, params);
+export const TooManyRequests = (messageKey: string, params?: Record<string, unknown>) =>
+  new DomainError("TOO_MANY_REQUESTS", messageKey, params);
+
+/** Invalid input: one error naming every bad field, so a form can show all its messages at once. */
+export function Invalid(fields: FieldProblem[]): DomainError {
+  const first = fields[0];
+  return new DomainError("BAD_REQUEST", first?.messageKey ?? "errors.invalidInput", first?.params ?? {}, fields);
+}
+
+/** Gathers field problems while a service checks its input, then throws them together. */
+export class FieldChecks {
+  private readonly problems: FieldProblem[] = [];
+
+  check(ok: boolean, field: string, messageKey: string, params?: Record<string, unknown>): this {
+    if (!ok && !this.problems.some((p) => p.field === field)) this.problems.push({ field, messageKey, params });
+    return this;
+  }
+
+  throwIfAny(): void {
+    if (this.problems.length > 0) throw Invalid(this.problems);
+  }
+}

@@ -1,0 +1,48 @@
+import path from "node:path";
+import type { DataSource } from "typeorm";
+import type { Config } from "../config";
+import { jobDefinitions } from "../jobs/registry";
+import type { Services } from "../services";
+import { openDatabase, type Database } from "./database";
+import { createMemoryPubSub, createRedisPubSub, type PubSub } from "./pubsub";
+import { InProcessQueue, RedisQueue, type JobQueue } from "./queue";
+import { DiskObjectStore, S3ObjectStore, type ObjectStore } from "./storage";
+
+/** The ports every domain service works through. This is the one place that picks embedded or external parts. */
+export interface Platform {
+  config: Config;
+  db: DataSource;
+  pubsub: PubSub;
+  storage: ObjectStore;
+  queue: JobQueue<Services>;
+  /** One line per port saying which implementation runs. */
+  describe(): string[];
+  close(): Promise<void>;
+}
+
+export async function createPlatform(config: Config): Promise<Platform> {
+  const database: Database = await openDatabase(config);
+  const pubsub = config.redisUrl ? createRedisPubSub(config.redisUrl) : createMemoryPubSub();
+  const storage = config.s3 ? new S3ObjectStore(config.s3) : new DiskObjectStore(path.join(config.dataDir, "objects"));
+  const queue: JobQueue<Services> = config.redisUrl
+    ? new RedisQueue(config.redisUrl, jobDefinitions)
+    : new InProcessQueue(jobDefinitions);
+  return {
+    config,
+    db: database.dataSource,
+    pubsub,
+    storage,
+    queue,
+    describe: () => [
+      `database: ${database.description}`,
+      `pub/sub: ${config.redisUrl ? "Redis" : "in-process"}`,
+      `objects: ${storage.description}`,
+      `jobs: ${queue.description}`,
+    ],
+    close: async () => {
+      await queue.close();
+      await pubsub.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { createPubSub } from "@graphql-yoga/subscription";
+import { RedisPubSub } from "graphql-redis-subscriptions";
+import Redis from "ioredis";
+
+/**
+ * Events that reach subscribers (parsing progress, chat tokens, flow runs). In-process by default;
+ * Redis when REDIS_URL is set, so that an event published by a worker process reaches a browser
+ * connected to any server process. It has the shape TypeGraphQL's `pubSub` option expects.
+ */
+export interface PubSub {
+  publish(topic: string, payload: unknown): void;
+  subscribe(topic: string): AsyncIterable<unknown>;
+  close(): Promise<void>;
+}
+
+export function createMemoryPubSub(): PubSub {
+  const pubsub = createPubSub<Record<string, [unknown]>>();
+  return {
+    publish: (topic, payload) => pubsub.publish(topic, payload),
+    subscribe: (topic) => pubsub.subscribe(topic),
+    close: async () => undefined,
+  };
+}
+
+export function createRedisPubSub(redisUrl: string): PubSub {
+  const options = { maxRetriesPerRequest: null, lazyConnect: false };
+  const redis = new RedisPubSub({
+    publisher: new Redis(redisUrl, options),
+    subscriber: new Redis(redisUrl, options),
+  });
+  return {
+    publish: (topic, payload) => void redis.publish(topic, payload),
+    subscribe: (topic) => redis.asyncIterableIterator(topic),
+    close: async () => {
+      await redis.close();
+    },
+  };
+}

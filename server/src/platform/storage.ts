@@ -1,0 +1,175 @@
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { Client as MinioClient } from "minio";
+import type { S3Config } from "../config";
+import { randomToken } from "./ids";
+
+export interface StoredObject {
+  key: string;
+  size: number;
+  contentType?: string;
+}
+
+/** Where uploaded files live. `put` resolves only once the object is durable, so an upload is acknowledged after it is safe. */
+export interface ObjectStore {
+  readonly description: string;
+  put(key: string, body: Buffer | Readable, contentType?: string): Promise<StoredObject>;
+  get(key: string): Promise<Readable>;
+  getBuffer(key: string): Promise<Buffer>;
+  stat(key: string): Promise<StoredObject | null>;
+  delete(key: string): Promise<void>;
+}
+
+export class ObjectNotFound extends Error {
+  constructor(key: string) {
+    super(`No stored object "${key}"`);
+  }
+}
+
+/** Keys are "tenant/…/name" paths; anything that could climb out of the store is refused. */
+function checkKey(key: string): string {
+  if (!key || key.startsWith("/") || key.split("/").some((part) => part === "" || part === "." || part === "..")) {
+    throw new Error(`Invalid object key "${key}"`);
+  }
+  return key;
+}
+
+async function toBuffer(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks);
+}
+
+/** Local disk under DATA_DIR/objects: written to a temporary file, flushed, then renamed into place. */
+export class DiskObjectStore implements ObjectStore {
+  readonly description: string;
+
+  constructor(private readonly root: string) {
+    this.description = `local disk (${root})`;
+  }
+
+  private file(key: string): string {
+    return path.join(this.root, checkKey(key));
+  }
+
+  async put(key: string, body: Buffer | Readable, contentType?: string): Promise<StoredObject> {
+    const target = this.file(key);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    const temp = `${target}.${randomToken(6)}.partial`;
+    try {
+      const handle = await fsp.open(temp, "w");
+      try {
+        await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, handle.createWriteStream({ autoClose: false }));
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await fsp.rename(temp, target);
+    } catch (error) {
+      await fsp.rm(temp, { force: true });
+      throw error;
+    }
+    const { size } = await fsp.stat(target);
+    return { key, size, contentType };
+  }
+
+  async get(key: string): Promise<Readable> {
+    const file = this.file(key);
+    if (!fs.existsSync(file)) throw new ObjectNotFound(key);
+    return fs.createReadStream(file);
+  }
+
+  async getBuffer(key: string): Promise<Buffer> {
+    return toBuffer(await this.get(key));
+  }
+
+  async stat(key: string): Promise<StoredObject | null> {
+    try {
+      const { size } = await fsp.stat(this.file(key));
+      return { key, size };
+    } catch {
+      return null;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await fsp.rm(this.file(key), { force: true });
+  }
+}
+
+/** MinIO or any S3-compatible service, through the `minio` client. The bucket is created on first use. */
+export class S3ObjectStore implements ObjectStore {
+  readonly description: string;
+  private readonly client: MinioClient;
+  private bucketReady?: Promise<void>;
+
+  constructor(private readonly config: S3Config) {
+    this.client = new MinioClient({
+      endPoint: config.endPoint,
+      port: config.port,
+      useSSL: config.useSSL,
+      accessKey: config.accessKey,
+      secretKey: config.secretKey,
+      region: config.region,
+      pathStyle: true,
+    });
+    this.description = `S3 (${config.useSSL ? "https" : "http"}://${config.endPoint}:${config.port}/${config.bucket})`;
+  }
+
+  private ensureBucket(): Promise<void> {
+    this.bucketReady ??= (async () => {
+      if (!(await this.client.bucketExists(this.config.bucket))) {
+        await this.client.makeBucket(this.config.bucket, this.config.region);
+      }
+    })().catch((error) => {
+      this.bucketReady = undefined;
+      throw error;
+    });
+    return this.bucketReady;
+  }
+
+  async put(key: string, body: Buffer | Readable, contentType?: string): Promise<StoredObject> {
+    await this.ensureBucket();
+    const data = Buffer.isBuffer(body) ? body : await toBuffer(body);
+    await this.client.putObject(this.config.bucket, checkKey(key), data, data.length, contentType ? { "Content-Type": contentType } : {});
+    return { key, size: data.length, contentType };
+  }
+
+  async get(key: string): Promise<Readable> {
+    await this.ensureBucket();
+    try {
+      return await this.client.getObject(this.config.bucket, checkKey(key));
+    } catch (error) {
+      if (isMissing(error)) throw new ObjectNotFound(key);
+      throw error;
+    }
+  }
+
+  async getBuffer(key: string): Promise<Buffer> {
+    return toBuffer(await this.get(key));
+  }
+
+  async stat(key: string): Promise<StoredObject | null> {
+    await this.ensureBucket();
+    try {
+      const stat = await this.client.statObject(this.config.bucket, checkKey(key));
+      return { key, size: stat.size, contentType: stat.metaData?.["content-type"] };
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.ensureBucket();
+    await this.client.removeObject(this.config.bucket, checkKey(key));
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === "NoSuchKey" || code === "NotFound";
+}

@@ -1,0 +1,33 @@
+import "reflect-metadata";
+import { ConfigError, loadConfig } from "./config";
+import { createPlatform } from "./platform";
+import { createServices } from "./services";
+
+/**
+ * `npm run worker`: a process that only runs queued jobs. Workers share jobs through Redis and data
+ * through PostgreSQL, so both must be configured; the embedded parts live inside one server process.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const missing = [!config.redisUrl && "REDIS_URL", !config.databaseUrl && "DATABASE_URL"].filter(Boolean);
+  if (missing.length > 0) {
+    throw new ConfigError([`a worker process needs ${missing.join(" and ")}: in embedded mode the server runs jobs itself`]);
+  }
+  const platform = await createPlatform(config);
+  const services = createServices(platform);
+  platform.queue.start(services, Math.max(1, config.jobConcurrency));
+  console.log(`Cairn worker ${process.pid} is running jobs`);
+  for (const line of platform.describe()) console.log(`  ${line}`);
+
+  const stop = async () => {
+    await platform.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop());
+  process.on("SIGTERM", () => void stop());
+}
+
+main().catch((error) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});
