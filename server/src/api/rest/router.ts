@@ -1,5 +1,5 @@
 import express, { type Request, type Response } from "express";
-import type { Principal } from "../../auth/principal";
+import { ANONYMOUS, type Principal } from "../../auth/principal";
 import { DomainError } from "../../platform/errors";
 import type { Services } from "../../services";
 import { failure, jsonResult, RETURN_CODES } from "./envelope";
@@ -47,6 +47,18 @@ function requestBody(req: Request): Record<string, unknown> {
   if (typeof body === "string") throw new PythonException("AttributeError", "'str' object has no attribute 'get'");
   if (typeof body !== "object" || Array.isArray(body)) throw new PythonException("TypeError", "JSON payload must be an object.");
   return body as Record<string, unknown>;
+}
+
+/**
+ * The service API takes only API keys, from the second word of the header whatever the first (RAGFlow
+ * does not check the scheme); the web API also takes a session token, bare or after "Bearer".
+ */
+async function authenticate(services: Services, route: RestRoute, header: string | undefined): Promise<Principal> {
+  if (route.auth === "none") return ANONYMOUS;
+  if (route.auth === "login") return services.principalFor(header);
+  const words = (header ?? "").trim().split(/\s+/);
+  if (words.length < 2) return ANONYMOUS;
+  return (await services.apiTokens.authenticate(words[1])) ?? ANONYMOUS;
 }
 
 /** Answers of the auth check, word for word as RAGFlow sends them (contract §1.2 and §1.5). */
@@ -103,7 +115,7 @@ export function createRestRouter(services: Services, routes: RestRoute[]): expre
     }
     const { route } = found;
     try {
-      const principal = route.auth === "none" ? { kind: "anonymous" as const } : await services.principalFor(req.headers.authorization);
+      const principal = await authenticate(services, route, req.headers.authorization);
       if (refuseAuthentication(route, req, res, principal)) return;
       const result = await route.handle({
         services,
