@@ -50,15 +50,30 @@ function dataSourceOptions() {
   };
 }
 
-async function connect(dataSource: DataSource): Promise<DataSource> {
+// Any fixed number: the PostgreSQL advisory lock that lets one process at a time migrate a shared database.
+const MIGRATION_LOCK = 7_335_102;
+
+async function connect(dataSource: DataSource, shared: boolean): Promise<DataSource> {
   await dataSource.initialize();
-  await dataSource.runMigrations({ transaction: "each" });
+  if (!shared) {
+    await dataSource.runMigrations({ transaction: "each" });
+    return dataSource;
+  }
+  // Servers and workers starting together against one PostgreSQL would otherwise run the same migration twice.
+  const lock = dataSource.createQueryRunner();
+  try {
+    await lock.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
+    await dataSource.runMigrations({ transaction: "each" });
+  } finally {
+    await lock.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => undefined);
+    await lock.release();
+  }
   return dataSource;
 }
 
 /** PostgreSQL with pgvector, from DATABASE_URL. */
 async function openExternal(url: string): Promise<Database> {
-  const dataSource = await connect(new DataSource({ ...dataSourceOptions(), url }));
+  const dataSource = await connect(new DataSource({ ...dataSourceOptions(), url }), true);
   const { host, port, pathname } = new URL(url);
   return {
     dataSource,
@@ -89,6 +104,7 @@ async function openEmbedded(dataDir: string): Promise<Database> {
     await socketServer.start();
     const dataSource = await connect(
       new DataSource({ ...dataSourceOptions(), host: socketDir, port: 5432, username: "postgres", database: "postgres" }),
+      false,
     );
     return {
       dataSource,
