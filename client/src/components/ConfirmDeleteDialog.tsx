@@ -1,0 +1,68 @@
+import { Button, CloseButton, Dialog, HStack, Icon, Portal, Text } from "@chakra-ui/react";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { LuTriangleAlert } from "react-icons/lu";
+
+interface ConfirmDeleteDialogProps {
+  open: boolean;
+  onClose: () => void;
+  /** Runs the deletion; the dialog stays open with a busy button until it settles. */
+  onConfirm: () => Promise<void> | void;
+  /** What is being deleted, shown under the question (a name or a hint). */
+  subject?: string;
+}
+
+/** The one confirmation every deletion passes through (§2: "are you sure delete this item"). */
+export function ConfirmDeleteDialog({ open, onClose, onConfirm, subject }: ConfirmDeleteDialogProps) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+
+  async function confirm() {
+    setBusy(true);
+    try {
+      await onConfirm();
+      onClose();
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Dialog.Root open={open} onOpenChange={(event) => !event.open && !busy && onClose()} role="alertdialog" placement="center">
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content data-testid="confirm-delete-dialog">
+            <Dialog.Header>
+              <HStack gap="3">
+                <Icon as={LuTriangleAlert} color="red.solid" boxSize="5" />
+                <Dialog.Title>{t("common.deleteTitle")}</Dialog.Title>
+              </HStack>
+            </Dialog.Header>
+            <Dialog.Body>
+              <Text>{t("common.deleteConfirm")}</Text>
+              {subject && (
+                <Text mt="2" color="fg.muted" fontFamily="mono" fontSize="sm">
+                  {subject}
+                </Text>
+              )}
+            </Dialog.Body>
+            <Dialog.Footer>
+              <Dialog.ActionTrigger asChild>
+                <Button variant="outline" disabled={busy}>
+                  {t("common.cancel")}
+                </Button>
+              </Dialog.ActionTrigger>
+              <Button colorPalette="red" loading={busy} onClick={() => void confirm()}>
+                {t("common.delete")}
+              </Button>
+            </Dialog.Footer>
+            <Dialog.CloseTrigger asChild disabled={busy}>
+              <CloseButton size="sm" aria-label={t("common.close")} />
+            </Dialog.CloseTrigger>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,37 @@
+import { useTranslation } from "react-i18next";
+import { DEFAULT_LANGUAGE, INTL_LOCALES, isLanguage } from "./i18n";
+
+function localeOf(language: string): string {
+  return INTL_LOCALES[isLanguage(language) ? language : DEFAULT_LANGUAGE];
+}
+
+/** §9: numbers carry thousands separators; fractions show 2 decimals unless told otherwise. */
+export function formatNumber(value: number, language: string, decimals = 2): string {
+  const fractionDigits = Number.isInteger(value) ? 0 : decimals;
+  return new Intl.NumberFormat(localeOf(language), {
+    minimumFractionDigits: fractionDigits,
+    maximumFractionDigits: fractionDigits,
+    useGrouping: true,
+  }).format(value);
+}
+
+export function formatDateTime(value: string | Date, language: string, timeZone?: string): string {
+  const date = typeof value === "string" ? new Date(value) : value;
+  const options: Intl.DateTimeFormatOptions = { dateStyle: "medium", timeStyle: "short" };
+  try {
+    return new Intl.DateTimeFormat(localeOf(language), { ...options, timeZone }).format(date);
+  } catch {
+    // An unknown time-zone name must not hide the date.
+    return new Intl.DateTimeFormat(localeOf(language), options).format(date);
+  }
+}
+
+/** Formatters bound to the interface language, re-rendering when it changes. */
+export function useFormatters(timeZone?: string) {
+  const { i18n } = useTranslation();
+  const language = i18n.resolvedLanguage ?? i18n.language;
+  return {
+    number: (value: number, decimals?: number) => formatNumber(value, language, decimals),
+    dateTime: (value: string | Date) => formatDateTime(value, language, timeZone),
+  };
+}

@@ -1,0 +1,240 @@
+import { Box, Button, Checkbox, Flex, Grid, Heading, HStack, Input, Link as ChakraLink, Stack, Text } from "@chakra-ui/react";
+import { useApolloClient, useMutation } from "@apollo/client/react";
+import { useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { Navigate, useLocation, useNavigate, useSearchParams } from "react-router-dom";
+import { FormField } from "../../components/FormField";
+import { LanguageMenu } from "../../components/LanguageMenu";
+import { Logo } from "../../components/Logo";
+import { PasswordInput } from "../../components/PasswordInput";
+import { ThemeMenu } from "../../components/ThemeMenu";
+import { notify } from "../../components/toaster";
+import {
+  describeError,
+  fieldProblemsOf,
+  hasNoProblems,
+  messageKeyOf,
+  messageParamsOf,
+  problemText,
+  type FieldProblems,
+} from "../../errors";
+import { LoginDocument, MeDocument, RegisterDocument, UpdateProfileDocument, type SignedInUserFragment } from "../../graphql/gql/graphql";
+import { currentLanguage, isLanguage } from "../../i18n";
+import { authStore } from "../../session/authStore";
+import { RETURN_TO_PARAM, safeReturnTo } from "../../session/returnTo";
+import { BrandPanel } from "./BrandPanel";
+
+type Mode = "signIn" | "signUp";
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** The server's rule (§9): a password must be longer than 8 characters. */
+const PASSWORD_MIN_LENGTH = 9;
+const NICKNAME_MAX_LENGTH = 100;
+
+interface Credentials {
+  email: string;
+  nickname: string;
+  password: string;
+}
+
+function checkCredentials(mode: Mode, { email, nickname, password }: Credentials): FieldProblems {
+  const problems: FieldProblems = {};
+  if (!email.trim()) problems.email = { key: "errors.emailRequired" };
+  else if (!EMAIL_PATTERN.test(email.trim())) problems.email = { key: "errors.emailInvalid" };
+  if (mode === "signUp") {
+    if (!nickname.trim()) problems.nickname = { key: "errors.nicknameRequired" };
+    else if (nickname.trim().length > NICKNAME_MAX_LENGTH) problems.nickname = { key: "errors.nicknameTooLong" };
+  }
+  if (!password) problems.password = { key: "errors.passwordRequired" };
+  else if (mode === "signUp" && password.length < PASSWORD_MIN_LENGTH) problems.password = { key: "errors.passwordTooShort" };
+  return problems;
+}
+
+export default function LoginPage() {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [searchParams] = useSearchParams();
+  const client = useApolloClient();
+  // Checked once: the token that appears while this page signs someone in must not cut the sign-in short.
+  const [arrivedSignedIn] = useState(() => authStore.getToken() !== null);
+  const returnTo = safeReturnTo(searchParams.get(RETURN_TO_PARAM));
+
+  const [mode, setMode] = useState<Mode>("signIn");
+  const [credentials, setCredentials] = useState<Credentials>({ email: "", nickname: "", password: "" });
+  const [remember, setRemember] = useState(true);
+  const [problems, setProblems] = useState<FieldProblems>({});
+  const [login, { loading: signingIn }] = useMutation(LoginDocument);
+  const [register, { loading: signingUp }] = useMutation(RegisterDocument);
+  const [updateProfile] = useMutation(UpdateProfileDocument);
+
+  // Someone already signed in has no business here; the address they were heading for is where they go.
+  if (arrivedSignedIn) return <Navigate to={returnTo} replace />;
+
+  function edit(field: keyof Credentials, value: string) {
+    setCredentials((current) => ({ ...current, [field]: value }));
+    if (problems[field]) setProblems((current) => ({ ...current, [field]: undefined }));
+  }
+
+  function switchMode(next: Mode) {
+    setMode(next);
+    setProblems({});
+    setCredentials((current) => ({ ...current, password: "" }));
+  }
+
+  function showFailure(error: unknown) {
+    const fieldProblems = fieldProblemsOf(error);
+    const key = messageKeyOf(error);
+    if (key === "errors.emailTaken") fieldProblems.email = { key, params: messageParamsOf(error) };
+    if (hasNoProblems(fieldProblems)) notify.error(describeError(error, i18n));
+    else setProblems(fieldProblems);
+  }
+
+  /**
+   * A first sign-in keeps the language the account was created in; later sign-ins bring back the
+   * account's language, unless the address asks for one (?lng=).
+   */
+  async function settleLanguage(user: SignedInUserFragment) {
+    const interfaceLanguage = currentLanguage();
+    if (user.language === interfaceLanguage) return;
+    if (user.lastLoginAt === null) {
+      const { data } = await updateProfile({ variables: { input: { language: interfaceLanguage } } });
+      if (data) authStore.rememberUser(data.updateProfile);
+    } else if (isLanguage(user.language) && !new URLSearchParams(location.search).has("lng")) {
+      await i18n.changeLanguage(user.language);
+    }
+  }
+
+  async function signIn() {
+    const { data } = await login({
+      variables: { input: { email: credentials.email.trim(), password: credentials.password, remember } },
+    });
+    if (!data) return;
+    const { token: newToken, user } = data.login;
+    client.writeQuery({ query: MeDocument, data: { me: user } });
+    authStore.signIn(newToken, user);
+    await settleLanguage(user).catch(() => undefined);
+    notify.success("loggedIn");
+    navigate(returnTo, { replace: true });
+  }
+
+  async function signUp() {
+    await register({
+      variables: { input: { email: credentials.email.trim(), nickname: credentials.nickname.trim(), password: credentials.password } },
+    });
+    notify.success("registered");
+    switchMode("signIn");
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const found = checkCredentials(mode, credentials);
+    setProblems(found);
+    if (!hasNoProblems(found)) return;
+    try {
+      await (mode === "signIn" ? signIn() : signUp());
+    } catch (error) {
+      showFailure(error);
+    }
+  }
+
+  const busy = signingIn || signingUp;
+  const isSignUp = mode === "signUp";
+
+  return (
+    <Grid templateColumns={{ base: "1fr", lg: "minmax(0, 1.1fr) minmax(0, 1fr)" }} minHeight="100dvh">
+      <Box display={{ base: "none", lg: "flex" }} flexDirection="column">
+        <BrandPanel />
+      </Box>
+      <Flex direction="column" bg="bg.panel" minHeight="100dvh">
+        <Flex justify="space-between" align="center" px={{ base: "5", md: "8" }} h="16">
+          <Box display={{ base: "block", lg: "none" }}>
+            <Logo />
+          </Box>
+          <HStack gap="1" ms="auto">
+            <LanguageMenu />
+            <ThemeMenu />
+          </HStack>
+        </Flex>
+        <Flex flex="1" align="center" justify="center" px={{ base: "5", md: "8" }} pb="16">
+          <Box width="full" maxWidth="sm">
+            <Stack gap="2" mb="8">
+              <Text display={{ base: "block", lg: "none" }} color="fg.muted" fontSize="sm" mb="4">
+                {t("brand.tagline")}
+              </Text>
+              <Heading as="h1" size="2xl" letterSpacing="-0.02em">
+                {isSignUp ? t("login.signUpTitle") : t("login.signInTitle")}
+              </Heading>
+              <Text color="fg.muted">{isSignUp ? t("login.signUpSubtitle") : t("login.signInSubtitle")}</Text>
+            </Stack>
+            <form onSubmit={(event) => void submit(event)} noValidate data-testid={isSignUp ? "sign-up-form" : "sign-in-form"}>
+              <Stack gap="5">
+                <FormField label={t("login.email")} error={problemText(i18n, problems.email)} required>
+                  <Input
+                    name="email"
+                    type="email"
+                    autoComplete="email"
+                    placeholder={t("login.emailPlaceholder")}
+                    value={credentials.email}
+                    onChange={(event) => edit("email", event.target.value)}
+                    size="lg"
+                  />
+                </FormField>
+                {isSignUp && (
+                  <FormField label={t("login.nickname")} error={problemText(i18n, problems.nickname)} required>
+                    <Input
+                      name="nickname"
+                      autoComplete="nickname"
+                      placeholder={t("login.nicknamePlaceholder")}
+                      value={credentials.nickname}
+                      onChange={(event) => edit("nickname", event.target.value)}
+                      size="lg"
+                    />
+                  </FormField>
+                )}
+                <FormField
+                  label={t("login.password")}
+                  error={problemText(i18n, problems.password)}
+                  helper={isSignUp ? t("login.passwordHint") : undefined}
+                  required
+                >
+                  <PasswordInput
+                    name="password"
+                    autoComplete={isSignUp ? "new-password" : "current-password"}
+                    placeholder={t("login.passwordPlaceholder")}
+                    value={credentials.password}
+                    onChange={(event) => edit("password", event.target.value)}
+                    size="lg"
+                  />
+                </FormField>
+                {!isSignUp && (
+                  <Checkbox.Root checked={remember} onCheckedChange={(event) => setRemember(event.checked === true)} colorPalette="brand">
+                    <Checkbox.HiddenInput name="remember" />
+                    <Checkbox.Control />
+                    <Checkbox.Label>{t("login.rememberMe")}</Checkbox.Label>
+                  </Checkbox.Root>
+                )}
+                <Button type="submit" colorPalette="brand" size="lg" loading={busy} mt="1">
+                  {isSignUp ? t("login.signUp") : t("login.signIn")}
+                </Button>
+              </Stack>
+            </form>
+            <Text mt="8" textAlign="center" color="fg.muted" fontSize="sm">
+              {isSignUp ? t("login.haveAccount") : t("login.noAccount")}{" "}
+              <ChakraLink
+                as="button"
+                colorPalette="brand"
+                color="brand.fg"
+                fontWeight="semibold"
+                onClick={() => switchMode(isSignUp ? "signIn" : "signUp")}
+                data-testid="switch-mode"
+              >
+                {isSignUp ? t("login.signIn") : t("login.signUp")}
+              </ChakraLink>
+            </Text>
+          </Box>
+        </Flex>
+      </Flex>
+    </Grid>
+  );
+}
