@@ -1,0 +1,146 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+
+const PASSWORD = "correct-horse-battery";
+
+function uniqueEmail(tag: string): string {
+  return `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+/** Creates an account straight through GraphQL, for tests that are about something other than signing up. */
+async function registerThroughApi(request: APIRequestContext, email: string, nickname: string): Promise<void> {
+  const response = await request.post("/graphql", {
+    data: {
+      query: "mutation Register($input: RegisterInput!) { register(input: $input) { id } }",
+      variables: { input: { email, nickname, password: PASSWORD } },
+    },
+  });
+  expect(response.ok()).toBeTruthy();
+  expect((await response.json()).errors).toBeUndefined();
+}
+
+/** Signs in on the login form that is on screen, whatever the interface language. */
+async function signInOnForm(page: Page, email: string): Promise<void> {
+  const form = page.getByTestId("sign-in-form");
+  await form.locator('input[name="email"]').fill(email);
+  await form.locator('input[name="password"]').fill(PASSWORD);
+  await form.locator('button[type="submit"]').click();
+}
+
+function mainNavigation(page: Page) {
+  return page.locator("header nav");
+}
+
+test("a new user signs up, signs in, keeps language and theme, uses an API key and signs out", async ({ page, request }) => {
+  const email = uniqueEmail("journey");
+
+  await page.goto("/login");
+  await page.getByTestId("switch-mode").click();
+  const signUpForm = page.getByTestId("sign-up-form");
+  await signUpForm.locator('input[name="email"]').fill(email);
+  await signUpForm.locator('input[name="nickname"]').fill("Grace Hopper");
+  await signUpForm.locator('input[name="password"]').fill(PASSWORD);
+  await signUpForm.getByRole("button", { name: "Sign up" }).click();
+
+  await expect(page.getByTestId("toast").filter({ hasText: "Registered!" })).toBeVisible();
+  const signInForm = page.getByTestId("sign-in-form");
+  await expect(signInForm.locator('input[name="email"]')).toHaveValue(email);
+
+  await signInForm.locator('input[name="password"]').fill(PASSWORD);
+  await signInForm.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/my$/);
+  for (const label of ["Home", "Knowledge Base", "Chat", "File Management", "Agent", "Search"]) {
+    await expect(mainNavigation(page).getByRole("link", { name: label })).toBeVisible();
+  }
+
+  await page.getByTestId("language-menu").click();
+  await page.getByTestId("language-zh").click();
+  await expect(mainNavigation(page).getByRole("link", { name: "知识库" })).toBeVisible();
+  await page.getByTestId("theme-menu").click();
+  await page.getByTestId("theme-dark").click();
+  await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+
+  await page.reload();
+  await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+  await expect(page.locator("html")).not.toHaveClass(/\blight\b/);
+  await expect(mainNavigation(page).getByRole("link", { name: "知识库" })).toBeVisible();
+
+  await page.goto("/user-setting/api");
+  await expect(page.getByTestId("api-token-empty")).toBeVisible();
+  await page.getByTestId("create-api-token").click();
+  const shownToken = page.getByTestId("new-api-token");
+  await expect(shownToken).toHaveText(/^ragflow-\S{20,}$/);
+  const apiKey = (await shownToken.textContent())?.trim() ?? "";
+  await page.getByTestId("close-created-token").click();
+  await expect(page.getByTestId("created-token-dialog")).toBeHidden();
+  await expect(page.getByTestId("api-token-row")).toHaveCount(1);
+  // The list shows a hint, never the whole key again.
+  await expect(page.getByTestId("api-token-table")).not.toContainText(apiKey);
+
+  const tenantInfo = await request.get("/v1/user/tenant_info", { headers: { Authorization: `Bearer ${apiKey}` } });
+  expect(tenantInfo.status()).toBe(200);
+  const tenantBody = await tenantInfo.json();
+  expect(tenantBody.code).toBe(0);
+  expect(tenantBody.data.tenant_id).toEqual(expect.any(String));
+  expect(tenantBody.data.tenant_id.length).toBeGreaterThan(0);
+
+  const unknownPath = await request.get("/api/v1/does-not-exist", { headers: { Authorization: `Bearer ${apiKey}` } });
+  expect(unknownPath.status()).toBe(404);
+  expect((await unknownPath.json()).error).toBe("Not Found");
+
+  const wrongKey = await request.get("/v1/user/tenant_info", { headers: { Authorization: "Bearer ragflow-not-a-real-key" } });
+  expect(wrongKey.status()).toBe(401);
+
+  await page.getByTestId("delete-api-token").click();
+  await expect(page.getByTestId("confirm-delete-dialog")).toContainText("确定删除此项吗？");
+  await page.getByTestId("confirm-delete-dialog").getByRole("button", { name: "删除" }).click();
+  await expect(page.getByTestId("api-token-empty")).toBeVisible();
+  const deletedKey = await request.get("/v1/user/tenant_info", { headers: { Authorization: `Bearer ${apiKey}` } });
+  expect(deletedKey.status()).toBe(401);
+
+  await page.getByTestId("user-menu").click();
+  await page.getByTestId("menu-sign-out").click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByTestId("toast").filter({ hasText: "已退出登录！" })).toBeVisible();
+
+  await page.goto("/knowledge");
+  await expect(page).toHaveURL(/\/login\?redirect=%2Fknowledge$/);
+  await signInOnForm(page, email);
+  await expect(page).toHaveURL(/\/knowledge$/);
+  await expect(page.getByTestId("not-built-yet")).toBeVisible();
+});
+
+test("an anonymous visitor returns to the exact page asked for after signing in", async ({ page, request }) => {
+  const email = uniqueEmail("return");
+  await registerThroughApi(request, email, "Katherine Johnson");
+
+  await page.goto("/user-setting/profile?x=1");
+  await expect(page).toHaveURL(/\/login\?redirect=/);
+  await signInOnForm(page, email);
+  await expect(page).toHaveURL(/\/user-setting\/profile\?x=1$/);
+  await expect(page.getByTestId("profile-form").locator('input[name="nickname"]')).toHaveValue("Katherine Johnson");
+
+  // §2's redirects.
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/my$/);
+  await page.goto("/user-setting");
+  await expect(page).toHaveURL(/\/user-setting\/profile$/);
+  await page.goto("/my/set-up");
+  await expect(page).toHaveURL(/\/user-setting\/profile$/);
+
+  // The client checks the password rules before asking the server.
+  await page.goto("/user-setting/password");
+  const form = page.getByTestId("password-form");
+  await form.locator('input[name="currentPassword"]').fill(PASSWORD);
+  await form.locator('input[name="newPassword"]').fill("a-new-password");
+  await form.locator('input[name="confirmPassword"]').fill("another-password");
+  await form.locator('button[type="submit"]').click();
+  await expect(form).toContainText("The new password that you entered do not match!");
+});
+
+test("an unknown path shows the 404 page", async ({ page }) => {
+  await page.goto("/no/such/page");
+  const notFound = page.getByTestId("not-found");
+  await expect(notFound).toBeVisible();
+  await expect(notFound.getByRole("heading", { name: "404" })).toBeVisible();
+  await expect(notFound).toContainText("Sorry, the page you visited does not exist.");
+});

@@ -1,0 +1,35 @@
+// Starts the built server for the browser tests on a data directory of its own, and deletes that
+// directory when the server stops, so every run begins with an empty database.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const dataDir = mkdtempSync(join(tmpdir(), "cairn-e2e-"));
+
+const server = spawn(process.execPath, [join(root, "server/dist/main.js")], {
+  cwd: root,
+  stdio: "inherit",
+  env: { ...process.env, DATA_DIR: dataDir, PORT: process.env.PORT ?? "9399", HOST: "127.0.0.1" },
+});
+
+function removeDataDir() {
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** How long the server may take to stop before it is killed; its data is thrown away anyway. */
+const STOP_DEADLINE_MS = 3000;
+
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    server.kill(signal);
+    setTimeout(() => server.kill("SIGKILL"), STOP_DEADLINE_MS).unref();
+  });
+}
+
+server.on("exit", (code, signal) => {
+  removeDataDir();
+  process.exit(code ?? (signal ? 0 : 1));
+});

@@ -1,0 +1,32 @@
+import { defineConfig } from "@playwright/test";
+
+/** The built server (run `npm run build` first), on its own port and a fresh data directory per run. */
+const PORT = 9399;
+const BASE_URL = `http://127.0.0.1:${PORT}`;
+
+export default defineConfig({
+  testDir: "./e2e",
+  reporter: "list",
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  forbidOnly: !!process.env.CI,
+  fullyParallel: true,
+  use: {
+    baseURL: BASE_URL,
+    locale: "en-US",
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    },
+  },
+  webServer: {
+    command: "node e2e/start-server.mjs",
+    url: `${BASE_URL}/healthz`,
+    env: { PORT: String(PORT) },
+    reuseExistingServer: false,
+    timeout: 60_000,
+    // SIGTERM lets the launcher stop the server and delete its temporary data directory.
+    gracefulShutdown: { signal: "SIGTERM", timeout: 8_000 },
+  },
+});
