@@ -1,0 +1,18 @@
+/** The part of s3rver 3.7 (an in-process S3 server, no types published) that the storage tests use. */
+declare module "s3rver" {
+  import type { AddressInfo } from "node:net";
+
+  interface S3rverOptions {
+    port?: number;
+    address?: string;
+    directory: string;
+    silent?: boolean;
+    configureBuckets?: { name: string; configs?: unknown[] }[];
+  }
+
+  export default class S3rver {
+    constructor(options: S3rverOptions);
+    run(): Promise<AddressInfo>;
+    close(): Promise<void>;
+  }
+}
