@@ -135,6 +135,8 @@ export class RedisQueue<C> implements JobQueue<C> {
   private readonly connection: Redis;
   private readonly queue: Queue;
   private worker?: Worker;
+  /** BullMQ never closes a connection it was handed, so close() must. */
+  private workerConnection?: Redis;
 
   constructor(redisUrl: string, definitions: AnyDefinition<C>[]) {
     this.definitions = definitionsByName(definitions);
@@ -160,6 +162,7 @@ export class RedisQueue<C> implements JobQueue<C> {
 
   start(context: C, concurrency: number): void {
     if (concurrency === 0 || this.worker) return;
+    this.workerConnection = this.connection.duplicate();
     this.worker = new Worker(
       QUEUE_NAME,
       async (job: Job) => {
@@ -167,7 +170,7 @@ export class RedisQueue<C> implements JobQueue<C> {
         if (!definition) throw unknownJob(job.name);
         await definition.run(job.data as never, context, { jobId: job.id!, attempt: job.attemptsMade + 1 });
       },
-      { connection: this.connection.duplicate(), concurrency },
+      { connection: this.workerConnection, concurrency },
     );
     this.worker.on("failed", (job, error) => {
       if (!job) return;
@@ -183,6 +186,7 @@ export class RedisQueue<C> implements JobQueue<C> {
   async close(): Promise<void> {
     await this.worker?.close();
     await this.queue.close();
+    this.workerConnection?.disconnect();
     this.connection.disconnect();
   }
 }
