@@ -59,16 +59,16 @@ export class DiskObjectStore implements ObjectStore {
     const target = this.file(key);
     await fsp.mkdir(path.dirname(target), { recursive: true });
     const temp = `${target}.${randomToken(6)}.partial`;
+    // flush: the stream fsyncs before it closes, and pipeline resolves only once it has closed. (A stream made by
+    // FileHandle.createWriteStream({ autoClose: false }) keeps a reference to its handle, so handle.close() never resolved.)
+    const file = fs.createWriteStream(temp, { flush: true });
     try {
-      const handle = await fsp.open(temp, "w");
-      try {
-        await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, handle.createWriteStream({ autoClose: false }));
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
+      await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, file);
       await fsp.rename(temp, target);
     } catch (error) {
+      // pipeline rejects as soon as the body fails, maybe before the file is even open; an open still under way
+      // would create the file after rm, so wait until the stream has closed.
+      if (!file.closed) await new Promise<void>((resolve) => file.once("close", () => resolve()));
       await fsp.rm(temp, { force: true });
       throw error;
     }
@@ -77,9 +77,8 @@ export class DiskObjectStore implements ObjectStore {
   }
 
   async get(key: string): Promise<Readable> {
-    const file = this.file(key);
-    if (!fs.existsSync(file)) throw new ObjectNotFound(key);
-    return fs.createReadStream(file);
+    if (!(await this.stat(key))) throw new ObjectNotFound(key);
+    return fs.createReadStream(this.file(key));
   }
 
   async getBuffer(key: string): Promise<Buffer> {
@@ -87,9 +86,12 @@ export class DiskObjectStore implements ObjectStore {
   }
 
   async stat(key: string): Promise<StoredObject | null> {
+    // Outside the try: an invalid key is refused, as by every other operation, not reported as missing.
+    const file = this.file(key);
     try {
-      const { size } = await fsp.stat(this.file(key));
-      return { key, size };
+      const stats = await fsp.stat(file);
+      // A folder that holds objects ("tenant/kb") is not an object itself, as in S3.
+      return stats.isFile() ? { key, size: stats.size } : null;
     } catch {
       return null;
     }
