@@ -31,7 +31,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
         headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
         body: JSON.stringify({ query, variables }),
       });
-      return response.json();
+      return (await response.json()) as GraphQLResponse<never>;
     },
     async rest(method, urlPath, options = {}) {
       const headers: Record<string, string> = {};

@@ -50,7 +50,7 @@ async function probe(method: string, path: string, init: { authorization?: strin
   if (init.authorization !== undefined) headers.authorization = init.authorization;
   if (init.contentType) headers["content-type"] = init.contentType;
   const response = await fetch(`${probeUrl}${path}`, { method, headers, body: init.body });
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: (await response.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
 describe("the /api/v1 authentication, word for word as RAGFlow answers", () => {
@@ -159,7 +159,7 @@ describe("the web API endpoints RAGFlow clients bootstrap with", () => {
       headers: { "content-type": "application/json" },
       body: JSON.stringify(account),
     });
-    const body = await registered.json();
+    const body = (await registered.json()) as { data: { id: string } };
     expect(body).toMatchObject({ code: 0, message: "webby, welcome aboard!", data: { email: account.email, nickname: "webby" } });
     expect(registered.headers.get("authorization")).toBeTruthy();
 
