@@ -7,10 +7,13 @@ const BASE_URL = `http://127.0.0.1:${PORT}`;
 export default defineConfig({
   testDir: "./e2e",
   reporter: "list",
-  timeout: 30_000,
+  // Generous for a busy machine; a quiet one runs the whole suite in about half a minute.
+  timeout: 60_000,
   expect: { timeout: 10_000 },
   forbidOnly: !!process.env.CI,
   fullyParallel: true,
+  // The two long journeys run side by side; the rest fill in around them.
+  workers: 2,
   use: {
     baseURL: BASE_URL,
     locale: "en-US",

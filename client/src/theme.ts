@@ -270,3 +270,7 @@ export function useColorMode(): ColorMode {
 export function themeForColorSchema(colorSchema: string): ThemePreference {
   return colorSchema === "Dark" ? "dark" : "light";
 }
+
+export function colorSchemaForTheme(theme: Exclude<ThemePreference, "system">): string {
+  return theme === "dark" ? "Dark" : "Bright";
+}

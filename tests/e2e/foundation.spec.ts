@@ -1,6 +1,10 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 
 const PASSWORD = "correct-horse-battery";
+const ONE_PIXEL_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
 
 function uniqueEmail(tag: string): string {
   return `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
@@ -117,7 +121,19 @@ test("an anonymous visitor returns to the exact page asked for after signing in"
   await expect(page).toHaveURL(/\/login\?redirect=/);
   await signInOnForm(page, email);
   await expect(page).toHaveURL(/\/user-setting\/profile\?x=1$/);
-  await expect(page.getByTestId("profile-form").locator('input[name="nickname"]')).toHaveValue("Katherine Johnson");
+  const profile = page.getByTestId("profile-form");
+  await expect(profile.locator('input[name="nickname"]')).toHaveValue("Katherine Johnson");
+
+  // A photo becomes a data URL with a preview; saving Dark and Spanish switches the interface at once.
+  await profile.getByTestId("avatar-input").setInputFiles({ name: "photo.png", mimeType: "image/png", buffer: ONE_PIXEL_PNG });
+  await expect(profile.getByTestId("avatar-preview")).toHaveAttribute("src", /^data:image\/png;base64,/);
+  await profile.getByText("Dark", { exact: true }).click();
+  await profile.locator('select[name="language"]').selectOption("es");
+  await profile.locator('button[type="submit"]').click();
+  await expect(page.getByTestId("toast").filter({ hasText: "¡Modificado!" })).toBeVisible();
+  await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+  await expect(page.getByRole("heading", { name: "Perfil" })).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("lang", "es-ES");
 
   // §2's redirects.
   await page.goto("/");
@@ -134,6 +150,9 @@ test("an anonymous visitor returns to the exact page asked for after signing in"
   await form.locator('input[name="newPassword"]').fill("a-new-password");
   await form.locator('input[name="confirmPassword"]').fill("another-password");
   await form.locator('button[type="submit"]').click();
+  await expect(form).toContainText("¡Las nuevas contraseñas que introdujo no coinciden!");
+  await page.getByTestId("language-menu").click();
+  await page.getByTestId("language-en").click();
   await expect(form).toContainText("The new password that you entered do not match!");
 });
 
@@ -143,4 +162,40 @@ test("an unknown path shows the 404 page", async ({ page }) => {
   await expect(notFound).toBeVisible();
   await expect(notFound.getByRole("heading", { name: "404" })).toBeVisible();
   await expect(notFound).toContainText("Sorry, the page you visited does not exist.");
+});
+
+test("a page whose code cannot be fetched shows a load error naming the page, with a reload button", async ({ page }) => {
+  await page.route("**/assets/DemoPage-*.js", (route) => route.abort("connectionfailed"));
+  await page.goto("/demo");
+  const failure = page.getByTestId("page-load-error");
+  await expect(failure).toContainText("Failed to load Demo (network error). Please reload the page.");
+  await expect(failure.getByRole("button", { name: "Reload the page" })).toBeVisible();
+});
+
+test("a request that cannot reach the server is reported as a network anomaly", async ({ page }) => {
+  await page.goto("/login");
+  await page.route("**/graphql", (route) => route.abort("internetdisconnected"));
+  await signInOnForm(page, "nobody@example.com");
+  await expect(page.getByTestId("toast")).toContainText("There is an anomaly in your network and you cannot connect to the server.");
+});
+
+test("the system theme follows the operating system's colour scheme while the page is open", async ({ page }) => {
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.goto("/home");
+  await expect(page.locator("html")).toHaveClass(/\blight\b/);
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+  await page.getByTestId("theme-menu").click();
+  await page.getByTestId("theme-light").click();
+  await expect(page.locator("html")).toHaveClass(/\blight\b/);
+});
+
+test.describe("with a browser set to Traditional Chinese (zh-TW)", () => {
+  test.use({ locale: "zh-TW" });
+
+  test("the interface starts in Traditional Chinese", async ({ page }) => {
+    await page.goto("/no/such/page");
+    await expect(page.getByTestId("not-found")).toContainText("抱歉，您造訪的頁面不存在。");
+    expect(await page.evaluate(() => window.localStorage.getItem("lng"))).toBe("zh-TRADITIONAL");
+  });
 });

@@ -20,7 +20,7 @@ function removeDataDir() {
 }
 
 /** How long the server may take to stop before it is killed; its data is thrown away anyway. */
-const STOP_DEADLINE_MS = 3000;
+const STOP_DEADLINE_MS = 1000;
 
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {

@@ -6,10 +6,22 @@ import { setThemePreference, THEME_PREFERENCES, useColorMode, useThemePreference
 
 const THEME_ICONS: Record<ThemePreference, IconType> = { light: LuSun, dark: LuMoon, system: LuMonitor };
 
-export function ThemeMenu({ variant = "ghost" }: { variant?: "ghost" | "outline" }) {
+interface ThemeMenuProps {
+  /** Called after the theme changed, e.g. to store light or dark as the signed-in user's colour schema. */
+  onChosen?: (preference: ThemePreference) => void;
+  variant?: "ghost" | "outline";
+}
+
+export function ThemeMenu({ onChosen, variant = "ghost" }: ThemeMenuProps) {
   const { t } = useTranslation();
   const preference = useThemePreference();
   const mode = useColorMode();
+  function choose(next: ThemePreference) {
+    if (next === preference) return;
+    setThemePreference(next);
+    onChosen?.(next);
+  }
+
   const CurrentIcon = preference === "system" ? LuMonitor : mode === "dark" ? LuMoon : LuSun;
   return (
     <Menu.Root positioning={{ placement: "bottom-end" }}>
@@ -23,7 +35,7 @@ export function ThemeMenu({ variant = "ghost" }: { variant?: "ghost" | "outline"
           <Menu.Content minWidth="44">
             <Menu.ItemGroup>
               <Menu.ItemGroupLabel>{t("theme.label")}</Menu.ItemGroupLabel>
-              <Menu.RadioItemGroup value={preference} onValueChange={(event) => setThemePreference(event.value as ThemePreference)}>
+              <Menu.RadioItemGroup value={preference} onValueChange={(event) => choose(event.value as ThemePreference)}>
                 {THEME_PREFERENCES.map((option) => {
                   const OptionIcon = THEME_ICONS[option];
                   return (

@@ -5,9 +5,9 @@ import { Link, NavLink, Outlet } from "react-router-dom";
 import { LanguageMenu } from "../../components/LanguageMenu";
 import { Logo } from "../../components/Logo";
 import { ThemeMenu } from "../../components/ThemeMenu";
-import { UpdateProfileDocument } from "../../graphql/gql/graphql";
-import type { Language } from "../../i18n";
+import { UpdateProfileDocument, type ProfileInput } from "../../graphql/gql/graphql";
 import { authStore } from "../../session/authStore";
+import { colorSchemaForTheme } from "../../theme";
 import { HEADER_NAVIGATION } from "./navigation";
 import { UserMenu } from "./UserMenu";
 
@@ -35,9 +35,7 @@ function HeaderNavigation() {
               data-active={isActive || undefined}
             >
               <Icon as={item.icon} boxSize="4" />
-              <Text as="span" display={{ base: "none", lg: "inline" }}>
-                {t(`nav.${item.label}`)}
-              </Text>
+              <Text as="span">{t(`nav.${item.label}`)}</Text>
             </HStack>
           )}
         </NavLink>
@@ -50,9 +48,13 @@ function HeaderNavigation() {
 export default function MainLayout() {
   const [updateProfile] = useMutation(UpdateProfileDocument);
 
-  // The interface language is also the account's language, so the next sign-in anywhere starts in it.
-  function storeLanguage(language: Language) {
-    void updateProfile({ variables: { input: { language } } })
+  /**
+   * The header's choices are also the account's: the language, so that the next sign-in anywhere starts
+   * in it, and light or dark as the profile's colour schema ("system" has no equivalent there). They are
+   * saved quietly; the interface has changed already whatever the server says.
+   */
+  function storeInProfile(input: ProfileInput) {
+    void updateProfile({ variables: { input } })
       .then(({ data }) => data && authStore.rememberUser(data.updateProfile))
       .catch(() => undefined);
   }
@@ -70,16 +72,25 @@ export default function MainLayout() {
         borderColor="border"
       >
         <Container maxWidth="7xl" px={{ base: "4", md: "6" }}>
-          <Flex h="16" align="center" gap={{ base: "2", md: "6" }}>
+          {/* On narrow screens the navigation moves to a second, scrollable row under the logo and the menus. */}
+          <Flex align="center" wrap={{ base: "wrap", lg: "nowrap" }} columnGap={{ base: "2", md: "6" }} minHeight="16">
             <Link to="/my" aria-label="Cairn">
               <Logo />
             </Link>
-            <Box flex="1" minWidth="0" display="flex" justifyContent={{ base: "flex-start", lg: "center" }}>
+            <Box
+              order={{ base: 3, lg: 0 }}
+              flexBasis={{ base: "100%", lg: "auto" }}
+              flex={{ lg: "1" }}
+              minWidth="0"
+              display="flex"
+              justifyContent={{ base: "flex-start", lg: "center" }}
+              pb={{ base: "2", lg: "0" }}
+            >
               <HeaderNavigation />
             </Box>
-            <HStack gap="1" flexShrink={0}>
-              <LanguageMenu onChosen={storeLanguage} />
-              <ThemeMenu />
+            <HStack gap="1" flexShrink={0} ms="auto" h="16">
+              <LanguageMenu onChosen={(language) => storeInProfile({ language })} />
+              <ThemeMenu onChosen={(theme) => theme !== "system" && storeInProfile({ colorSchema: colorSchemaForTheme(theme) })} />
               <UserMenu />
             </HStack>
           </Flex>

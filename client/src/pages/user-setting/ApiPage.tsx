@@ -91,6 +91,8 @@ export default function ApiPage() {
     },
   });
   const [deleteToken] = useMutation(DeleteApiTokenDocument);
+  const format = useFormatters();
+  const tokens = data?.apiTokens ?? [];
 
   async function create() {
     try {
@@ -117,7 +119,6 @@ export default function ApiPage() {
     }
   }
 
-  const tokens = data?.apiTokens ?? [];
 
   return (
     <Stack gap="5">
@@ -125,7 +126,14 @@ export default function ApiPage() {
       <SettingsCard p="0" overflow="hidden">
         <Flex px={{ base: "5", md: "6" }} py="4" align="center" justify="space-between" gap="4" borderBottomWidth="1px">
           <Stack gap="0.5">
-            <Text fontWeight="semibold">{t("api.keys")}</Text>
+            <HStack gap="2">
+              <Text fontWeight="semibold">{t("api.keys")}</Text>
+              {data && (
+                <Badge variant="subtle" colorPalette="brand" rounded="full" data-testid="api-token-count">
+                  {format.number(tokens.length)}
+                </Badge>
+              )}
+            </HStack>
             <Text fontSize="sm" color="fg.muted">
               {t("api.keysHint")}
             </Text>

@@ -7,6 +7,7 @@ import { PasswordInput } from "../../components/PasswordInput";
 import { notify } from "../../components/toaster";
 import { describeError, fieldProblemsOf, hasNoProblems, problemText, type FieldProblems } from "../../errors";
 import { ChangePasswordDocument } from "../../graphql/gql/graphql";
+import { useCurrentUser } from "../../session/useCurrentUser";
 import { SettingsCard } from "./SettingsCard";
 
 /** §5/§9: the new password must be longer than 8 characters. */
@@ -36,6 +37,7 @@ export default function PasswordPage() {
   const [draft, setDraft] = useState<PasswordDraft>(EMPTY);
   const [problems, setProblems] = useState<FieldProblems>({});
   const [changePassword, { loading }] = useMutation(ChangePasswordDocument);
+  const user = useCurrentUser();
 
   function edit(field: keyof PasswordDraft, value: string) {
     setDraft((current) => ({ ...current, [field]: value }));
@@ -66,6 +68,8 @@ export default function PasswordPage() {
 
   return (
     <form onSubmit={(event) => void submit(event)} noValidate data-testid="password-form">
+      {/* Tells password managers whose password this is. */}
+      <input type="email" name="username" autoComplete="username" value={user?.email ?? ""} readOnly hidden />
       <SettingsCard>
         <Stack gap="5" maxWidth="xl">
           {fields.map((field) => (

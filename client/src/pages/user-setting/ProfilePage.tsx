@@ -1,6 +1,6 @@
 import { Avatar, Box, Button, Flex, HStack, Input, NativeSelect, SegmentGroup, Separator, Stack, Text } from "@chakra-ui/react";
 import { useMutation } from "@apollo/client/react";
-import { useMemo, useRef, useState, type ChangeEvent, type FormEvent } from "react";
+import { useEffect, useMemo, useRef, useState, type ChangeEvent, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { LuImageUp, LuLock, LuMoon, LuSun, LuTrash2 } from "react-icons/lu";
 import { FormField } from "../../components/FormField";
@@ -54,11 +54,30 @@ function ProfileForm({ user }: { user: SignedInUserFragment }) {
   const fileInput = useRef<HTMLInputElement>(null);
   const zones = useMemo(timeZoneOptions, []);
   const saved = draftOf(user);
+  const savedBefore = useRef(saved);
+  // The header can change the language or colour schema while this form is open; fields not being edited follow.
+  useEffect(() => {
+    const before = savedBefore.current;
+    const now = draftOf(user);
+    savedBefore.current = now;
+    setDraft((current) => {
+      const next = { ...current };
+      for (const field of Object.keys(now) as (keyof ProfileDraft)[]) {
+        if (current[field] === before[field]) next[field] = now[field];
+      }
+      return next;
+    });
+  }, [user]);
   const changed = (Object.keys(draft) as (keyof ProfileDraft)[]).filter((field) => draft[field] !== saved[field]);
 
   function edit<K extends keyof ProfileDraft>(field: K, value: ProfileDraft[K]) {
     setDraft((current) => ({ ...current, [field]: value }));
     if (problems[field]) setProblems((current) => ({ ...current, [field]: undefined }));
+  }
+
+  function discardChanges() {
+    setDraft(saved);
+    setProblems({});
   }
 
   async function choosePhoto(event: ChangeEvent<HTMLInputElement>) {
@@ -192,7 +211,7 @@ function ProfileForm({ user }: { user: SignedInUserFragment }) {
         </Stack>
       </SettingsCard>
       <HStack justify="flex-end" gap="3" mt="5">
-        <Button variant="ghost" disabled={changed.length === 0 || saving} onClick={() => (setDraft(saved), setProblems({}))}>
+        <Button variant="ghost" disabled={changed.length === 0 || saving} onClick={discardChanges}>
           {t("common.reset")}
         </Button>
         <Button type="submit" colorPalette="brand" loading={saving} disabled={changed.length === 0}>

@@ -25,12 +25,12 @@ export default function SettingsLayout() {
   const active = SECTIONS.find((section) => pathname.startsWith(`/user-setting/${section.page}`)) ?? SECTIONS[0];
 
   return (
-    <Grid templateColumns={{ base: "1fr", md: "15rem 1fr" }} gap={{ base: "6", md: "10" }} alignItems="start">
-      <Stack as="nav" aria-label={t("pages.settings.title")} gap="1" position={{ md: "sticky" }} top={{ md: "24" }}>
+    <Grid templateColumns={{ base: "minmax(0, 1fr)", md: "15rem minmax(0, 1fr)" }} gap={{ base: "6", md: "10" }} alignItems="start">
+      <Stack as="nav" aria-label={t("pages.settings.title")} gap="1" position={{ md: "sticky" }} top={{ md: "24" }} minWidth="0">
         <Text px="3" pb="2" fontSize="xs" fontWeight="semibold" textTransform="uppercase" letterSpacing="0.06em" color="fg.subtle">
           {t("pages.settings.title")}
         </Text>
-        <Stack direction={{ base: "row", md: "column" }} gap="1" overflowX={{ base: "auto", md: "visible" }}>
+        <Stack direction={{ base: "row", md: "column" }} gap="1" overflowX={{ base: "auto", md: "visible" }} css={{ scrollbarWidth: "none" }}>
           {SECTIONS.map((section) => (
             <NavLink key={section.page} to={`/user-setting/${section.page}`} data-testid={`settings-nav-${section.page}`}>
               {({ isActive }) => (
