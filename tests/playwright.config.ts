@@ -6,7 +6,8 @@ const BASE_URL = `http://127.0.0.1:${PORT}`;
 
 export default defineConfig({
   testDir: "./e2e",
-  reporter: "list",
+  // The JSON summary feeds tests/report.mjs, the closing line of `npm test`.
+  reporter: [["list"], ["json", { outputFile: "../test-reports/playwright.json" }]],
   // Generous for a busy machine; a quiet one runs the whole suite in about half a minute.
   timeout: 60_000,
   expect: { timeout: 10_000 },
