@@ -1,6 +1,7 @@
-import type { ComponentType } from "react";
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
 import { Navigate, Route, Routes, useLocation } from "react-router-dom";
-import { lazyPage } from "./components/lazyPage";
+import { lazyPage, type LazyPage } from "./components/lazyPage";
 import { PageBoundary } from "./components/PageBoundary";
 import { RequireAuth } from "./session/RequireAuth";
 
@@ -13,14 +14,14 @@ const DemoPage = lazyPage("demo", () => import("./pages/demo/DemoPage"));
 const HomePage = lazyPage("home", () => import("./pages/home/HomePage"));
 const NotFoundPage = lazyPage("notFound", () => import("./pages/not-found/NotFoundPage"));
 
-const MainLayout = lazyPage("layout", () => import("./pages/layout/MainLayout"));
+const MainLayout = lazyPage("layout", () => import("./pages/layout/MainLayout"), { isLayout: true });
 const KnowledgeListPage = lazyPage("knowledge", () => import("./pages/knowledge/KnowledgeListPage"));
 const DatasetPage = lazyPage("dataset", () => import("./pages/knowledge/DatasetPage"));
 const ChunkPage = lazyPage("chunk", () => import("./pages/knowledge/ChunkPage"));
 const ConfigurationPage = lazyPage("configuration", () => import("./pages/knowledge/ConfigurationPage"));
 const TestingPage = lazyPage("testing", () => import("./pages/knowledge/TestingPage"));
 const ChatPage = lazyPage("chat", () => import("./pages/chat/ChatPage"));
-const SettingsLayout = lazyPage("settings", () => import("./pages/user-setting/SettingsLayout"));
+const SettingsLayout = lazyPage("settings", () => import("./pages/user-setting/SettingsLayout"), { isLayout: true });
 const ProfilePage = lazyPage("profile", () => import("./pages/user-setting/ProfilePage"));
 const PasswordPage = lazyPage("password", () => import("./pages/user-setting/PasswordPage"));
 const ModelPage = lazyPage("model", () => import("./pages/user-setting/ModelPage"));
@@ -32,15 +33,20 @@ const FlowListPage = lazyPage("flow", () => import("./pages/flow/FlowListPage"))
 const FlowEditorPage = lazyPage("flowEditor", () => import("./pages/flow/FlowEditorPage"));
 const SearchPage = lazyPage("search", () => import("./pages/search/SearchPage"));
 const SearchMergePage = lazyPage("searchMerge", () => import("./pages/search/SearchMergePage"));
-const MySpaceLayout = lazyPage("my", () => import("./pages/my/MySpaceLayout"));
+const MySpaceLayout = lazyPage("my", () => import("./pages/my/MySpaceLayout"), { isLayout: true });
 const WorksPage = lazyPage("works", () => import("./pages/my/WorksPage"));
 const RecycleBinPage = lazyPage("recycleBin", () => import("./pages/my/RecycleBinPage"));
 const SlidePage = lazyPage("slide", () => import("./pages/my/SlidePage"));
 const TeamPage = lazyPage("team", () => import("./pages/team/TeamPage"));
 
 /** A lazily loaded screen with its own spinner and load-error boundary, which resets when the address changes. */
-function Screen({ of: Page, minHeight }: { of: ComponentType; minHeight?: string }) {
+function Screen({ of: Page, minHeight }: { of: LazyPage; minHeight?: string }) {
   const { pathname } = useLocation();
+  const { t } = useTranslation();
+  const title = Page.isLayout ? null : t(`pages.${Page.page}.title`);
+  useEffect(() => {
+    if (title) document.title = `${title} · Cairn`;
+  }, [title]);
   return (
     <PageBoundary resetKey={pathname} minHeight={minHeight}>
       <Page />

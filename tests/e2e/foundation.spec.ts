@@ -162,6 +162,7 @@ test("an unknown path shows the 404 page", async ({ page }) => {
   await expect(notFound).toBeVisible();
   await expect(notFound.getByRole("heading", { name: "404" })).toBeVisible();
   await expect(notFound).toContainText("Sorry, the page you visited does not exist.");
+  await expect(page).toHaveTitle("Page not found · Cairn");
 });
 
 test("a page whose code cannot be fetched shows a load error naming the page, with a reload button", async ({ page }) => {

@@ -1,4 +1,4 @@
-import { lazy, type ComponentType } from "react";
+import { lazy, type ComponentType, type LazyExoticComponent } from "react";
 
 /** §2/§9: a page that has not arrived after 120 seconds counts as failed. */
 export const PAGE_LOAD_TIMEOUT_MS = 120_000;
@@ -34,11 +34,19 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+export type LazyPage = LazyExoticComponent<ComponentType> & {
+  /** The key under `pages.` in the message files. */
+  page: string;
+  /** A layout frames other pages; the browser tab is named after the page inside it. */
+  isLayout: boolean;
+};
+
 /** React.lazy with the page-load time-out, failing with a PageLoadError that says which page and why. */
-export function lazyPage(page: string, load: () => Promise<{ default: ComponentType }>) {
-  return lazy(() =>
+export function lazyPage(page: string, load: () => Promise<{ default: ComponentType }>, { isLayout = false } = {}): LazyPage {
+  const component = lazy(() =>
     withTimeout(load(), PAGE_LOAD_TIMEOUT_MS).catch((error: unknown) => {
       throw new PageLoadError(page, classify(error), error);
     }),
   );
+  return Object.assign(component, { page, isLayout });
 }
