@@ -6,6 +6,7 @@ import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginDrainHttpServer } from "@apollo/server/plugin/drainHttpServer";
 import { ApolloServerPluginLandingPageLocalDefault } from "@apollo/server/plugin/landingPage/default";
 import { expressMiddleware } from "@as-integrations/express5";
+import compression from "compression";
 import express from "express";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
@@ -41,6 +42,8 @@ function serveClient(app: express.Express, clientDir: string): void {
     });
     return;
   }
+  // Compressed here rather than by a proxy, so that a bare `npm start` serves the client at its gzip size.
+  app.use(compression());
   app.use(express.static(clientDir, { index: false, maxAge: "1y", immutable: true, setHeaders: noCacheForHtml }));
   app.get(/.*/, (req, res, next) => {
     if (req.path.startsWith(GRAPHQL_PATH) || REST_PREFIXES.some((p) => req.path.startsWith(p))) return next();
@@ -83,6 +86,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
 
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
+    // main.ts stops the whole server on SIGINT/SIGTERM; Apollo's own handler would race it and never settle.
+    stopOnTerminationSignals: false,
     formatError: formatGraphQLError,
     introspection: true,
     plugins: [

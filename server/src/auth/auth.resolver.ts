@@ -16,6 +16,9 @@ class RegisterInput {
   @Field()
   @MaxLength(256)
   password: string;
+
+  @Field({ nullable: true, description: "The interface language the account starts with: en (default), zh, zh-TRADITIONAL, id or es." })
+  language?: string;
 }
 
 @InputType()

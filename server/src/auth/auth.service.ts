@@ -7,7 +7,7 @@ import type { Platform } from "../platform";
 import { AuthSession } from "./auth-session.entity";
 import { hashPassword, verifyPassword } from "./password";
 import type { SignedIn } from "./principal";
-import { AVATAR_MAX_BYTES, AVATAR_PATTERN, COLOR_SCHEMAS, LANGUAGES, isTimezone } from "./profile-options";
+import { AVATAR_MAX_BYTES, AVATAR_PATTERN, COLOR_SCHEMAS, isLanguage, isTimezone } from "./profile-options";
 import { SignInThrottle } from "./sign-in-throttle.entity";
 import { TenantMember } from "./tenant-member.entity";
 import { Tenant } from "./tenant.entity";
@@ -21,6 +21,8 @@ export interface RegisterInput {
   email: string;
   nickname: string;
   password: string;
+  /** The interface language the account starts with; English when not given. */
+  language?: string;
 }
 
 export interface LoginInput {
@@ -86,6 +88,7 @@ export class AuthService {
       .check(nickname.length <= 100, "nickname", "errors.nicknameTooLong")
       .check(!!input.password, "password", "errors.passwordRequired")
       .check((input.password ?? "").length >= PASSWORD_MIN_LENGTH, "password", "errors.passwordTooShort")
+      .check(input.language === undefined || isLanguage(input.language), "language", "errors.languageInvalid")
       .throwIfAny();
     if (await this.findUserByEmail(email)) throw Conflict("errors.emailTaken", { email });
 
@@ -95,7 +98,7 @@ export class AuthService {
       await this.platform.db.transaction(async (tx) => {
         // The personal tenant shares the user's id, as RAGFlow's API expects (tenant_id == user id).
         await tx.insert(Tenant, { id, name: `${nickname}‘s Kingdom` });
-        await tx.insert(User, { id, email, nickname, passwordHash });
+        await tx.insert(User, { id, email, nickname, passwordHash, language: input.language ?? "en" });
         await tx.insert(TenantMember, { tenantId: id, userId: id, role: "owner" });
       });
     } catch (error) {
@@ -215,7 +218,7 @@ export class AuthService {
     }
     if (input.language !== undefined) {
       changes.language = input.language;
-      checks.check((LANGUAGES as readonly string[]).includes(input.language), "language", "errors.languageInvalid");
+      checks.check(isLanguage(input.language), "language", "errors.languageInvalid");
     }
     checks.throwIfAny();
     if (Object.keys(changes).length > 0) await this.users.update({ id: principal.user.id }, changes);

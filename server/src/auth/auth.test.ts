@@ -34,6 +34,15 @@ describe("signing up", () => {
     expect(fieldsOf(response)).toEqual({ email: "errors.emailInvalid", nickname: "errors.nicknameRequired", password: "errors.passwordTooShort" });
   });
 
+  it("starts the account in the language it was created in", async () => {
+    const email = `lang-${Date.now()}@example.com`;
+    await server.graphql(REGISTER, { input: { email, nickname: "lang", password: "123456789", language: "zh-TRADITIONAL" } });
+    const login = await server.graphql<{ login: { token: string } }>(LOGIN, { input: { email, password: "123456789" } });
+    expect((await server.graphql<{ me: { language: string } }>(ME, {}, login.data!.login.token)).data?.me.language).toBe("zh-TRADITIONAL");
+    const bad = await server.graphql(REGISTER, { input: { email: `x${email}`, nickname: "lang", password: "123456789", language: "klingon" } });
+    expect(fieldsOf(bad)).toEqual({ language: "errors.languageInvalid" });
+  });
+
   it("accepts a password of exactly 9 characters", async () => {
     const response = await server.graphql(REGISTER, { input: { email: `nine-${Date.now()}@example.com`, nickname: "nine", password: "123456789" } });
     expect(response.errors).toBeUndefined();

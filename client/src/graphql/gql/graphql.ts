@@ -33,6 +33,8 @@ export type ProfileInput = {
 
 export type RegisterInput = {
   email: string;
+  /** The interface language the account starts with: en (default), zh, zh-TRADITIONAL, id or es. */
+  language?: string | null | undefined;
   nickname: string;
   password: string;
 };

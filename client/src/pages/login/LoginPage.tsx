@@ -18,7 +18,7 @@ import {
   problemText,
   type FieldProblems,
 } from "../../errors";
-import { LoginDocument, MeDocument, RegisterDocument, UpdateProfileDocument, type SignedInUserFragment } from "../../graphql/gql/graphql";
+import { LoginDocument, MeDocument, RegisterDocument, type SignedInUserFragment } from "../../graphql/gql/graphql";
 import { currentLanguage, isLanguage } from "../../i18n";
 import { authStore } from "../../session/authStore";
 import { RETURN_TO_PARAM, safeReturnTo } from "../../session/returnTo";
@@ -66,7 +66,6 @@ export default function LoginPage() {
   const [problems, setProblems] = useState<FieldProblems>({});
   const [login, { loading: signingIn }] = useMutation(LoginDocument);
   const [register, { loading: signingUp }] = useMutation(RegisterDocument);
-  const [updateProfile] = useMutation(UpdateProfileDocument);
 
   // Someone already signed in has no business here; the address they were heading for is where they go.
   if (arrivedSignedIn) return <Navigate to={returnTo} replace />;
@@ -90,19 +89,10 @@ export default function LoginPage() {
     else setProblems(fieldProblems);
   }
 
-  /**
-   * A first sign-in keeps the language the account was created in; later sign-ins bring back the
-   * account's language, unless the address asks for one (?lng=).
-   */
+  /** Signing in brings back the account's language (set at sign-up), unless the address asks for one (?lng=). */
   async function settleLanguage(user: SignedInUserFragment) {
-    const interfaceLanguage = currentLanguage();
-    if (user.language === interfaceLanguage) return;
-    if (user.lastLoginAt === null) {
-      const { data } = await updateProfile({ variables: { input: { language: interfaceLanguage } } });
-      if (data) authStore.rememberUser(data.updateProfile);
-    } else if (isLanguage(user.language) && !new URLSearchParams(location.search).has("lng")) {
-      await i18n.changeLanguage(user.language);
-    }
+    if (user.language === currentLanguage() || !isLanguage(user.language)) return;
+    if (!new URLSearchParams(location.search).has("lng")) await i18n.changeLanguage(user.language);
   }
 
   async function signIn() {
@@ -120,7 +110,14 @@ export default function LoginPage() {
 
   async function signUp() {
     await register({
-      variables: { input: { email: credentials.email.trim(), nickname: credentials.nickname.trim(), password: credentials.password } },
+      variables: {
+        input: {
+          email: credentials.email.trim(),
+          nickname: credentials.nickname.trim(),
+          password: credentials.password,
+          language: currentLanguage(),
+        },
+      },
     });
     notify.success("registered");
     switchMode("signIn");
