@@ -142,11 +142,14 @@ describe("bodies and errors", () => {
   });
 
   it("an unexpected error is code 100 with the exception's repr", async () => {
+    const logged = jest.spyOn(console, "error").mockImplementation(() => undefined);
     expect((await probe("POST", "/api/v1/probe/boom", { authorization: auth() })).body).toEqual({
       code: 100,
       message: "Exception(\"it's broken\")",
       data: null,
     });
+    expect(logged).toHaveBeenCalledTimes(1);
+    logged.mockRestore();
   });
 });
 
