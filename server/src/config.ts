@@ -18,6 +18,8 @@ export interface Config {
   sessionTtlHours: number;
   rememberMeDays: number;
   registrationEnabled: boolean;
+  /** Key that seals model-provider secrets; without it one is generated into DATA_DIR. */
+  secretKey?: string;
   signInThrottle: { freeAttempts: number; baseLockSeconds: number; maxLockSeconds: number };
 }
 
@@ -72,6 +74,15 @@ class EnvReader {
     if (["0", "false", "no", "off"].includes(raw)) return false;
     this.problems.push(`${name} must be true or false, got "${raw}"`);
     return fallback;
+  }
+
+  /** 32 bytes, as 64 hex characters or base64. */
+  secretKey(name: string): string | undefined {
+    const raw = this.optional(name);
+    if (raw === undefined) return undefined;
+    const bytes = /^[0-9a-f]{64}$/i.test(raw) ? 32 : Buffer.from(raw, "base64").length;
+    if (bytes !== 32) this.problems.push(`${name} must be 32 bytes, as 64 hex characters or base64 (openssl rand -base64 32)`);
+    return raw;
   }
 
   url(name: string, protocols: string[]): string | undefined {
@@ -129,6 +140,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionTtlHours: reader.integer("SESSION_TTL_HOURS", 24, 1, 24 * 30),
     rememberMeDays: reader.integer("SESSION_REMEMBER_DAYS", 30, 1, 365),
     registrationEnabled: reader.boolean("REGISTRATION_ENABLED", true),
+    secretKey: reader.secretKey("SECRET_KEY"),
     signInThrottle: {
       freeAttempts: reader.integer("SIGNIN_FREE_ATTEMPTS", 5, 1, 100),
       baseLockSeconds: reader.integer("SIGNIN_LOCK_SECONDS", 30, 1, 3600),

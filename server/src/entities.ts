@@ -4,6 +4,7 @@ import { SignInThrottle } from "./auth/sign-in-throttle.entity";
 import { TenantMember } from "./auth/tenant-member.entity";
 import { Tenant } from "./auth/tenant.entity";
 import { User } from "./auth/user.entity";
+import { ModelEntry } from "./models/model-entry.entity";
 
 /** Every TypeORM entity; the schema itself is created by the migrations in platform/migrations. */
-export const entities = [Tenant, User, TenantMember, AuthSession, SignInThrottle, ApiToken];
+export const entities = [Tenant, User, TenantMember, AuthSession, SignInThrottle, ApiToken, ModelEntry];

@@ -19,4 +19,23 @@ export class Tenant {
 
   @UpdateDateColumn({ type: "timestamptz" })
   updatedAt: Date;
+
+  // Default models per type, as "name@Provider"; null means the built-in model of that type (models.service.ts).
+  @Column({ type: "varchar", length: 330, nullable: true })
+  defaultChatModel: string | null;
+
+  @Column({ type: "varchar", length: 330, nullable: true })
+  defaultEmbeddingModel: string | null;
+
+  @Column({ type: "varchar", length: 330, nullable: true })
+  defaultRerankModel: string | null;
+
+  @Column({ type: "varchar", length: 330, nullable: true })
+  defaultImg2txtModel: string | null;
+
+  @Column({ type: "varchar", length: 330, nullable: true })
+  defaultSequence2txtModel: string | null;
+
+  @Column({ type: "varchar", length: 330, nullable: true })
+  defaultTtsModel: string | null;
 }

@@ -1,4 +1,5 @@
 import { Foundation1763700000000 } from "./1763700000000-foundation";
+import { Models1763800000000 } from "./1763800000000-models";
 
 /** In order of their timestamps; TypeORM records which ran in the `migrations` table. */
-export const migrations = [Foundation1763700000000];
+export const migrations = [Foundation1763700000000, Models1763800000000];

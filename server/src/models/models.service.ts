@@ -1,0 +1,362 @@
+import type { SignedIn } from "../auth/principal";
+import { Tenant } from "../auth/tenant.entity";
+import { Conflict, FieldChecks, NotFound, type FieldProblem } from "../platform/errors";
+import { newId } from "../platform/ids";
+import type { Platform } from "../platform";
+import { maskSecret, SecretBox } from "../platform/secret-box";
+import { ModelEntry } from "./model-entry.entity";
+import { MODEL_TYPES, isModelType, type ModelClients, type ModelType, type TokenUsage } from "./model-types";
+import type { ProviderDefinition } from "./provider";
+import { BUILTIN_PROVIDER, findProvider, providers } from "./providers/registry";
+import { probeModel } from "./probe";
+
+export interface ModelEntryInput {
+  provider: string;
+  modelName: string;
+  modelType: string;
+  /** Field values by credential-field name. On an update, a secret left empty keeps its stored value. */
+  credentials: Record<string, string>;
+  maxTokens?: number | null;
+  vision?: boolean;
+}
+
+/** A model that can be chosen: a built-in one, or one of the tenant's entries. `id` is "name@Provider". */
+export interface AvailableModel {
+  id: string;
+  provider: string;
+  modelName: string;
+  modelType: ModelType;
+  builtin: boolean;
+  vision: boolean;
+  maxTokens: number | null;
+}
+
+export type DefaultModels = Record<ModelType, string>;
+
+export interface ConnectionTest {
+  ok: boolean;
+  latencyMs: number;
+  /** The vendor's or Cairn's message when the test failed. */
+  message: string | null;
+}
+
+/** `glm-4@ZHIPU-AI` → name and provider; the name itself may contain "@". */
+export function parseModelId(id: string): { modelName: string; provider: string } | null {
+  const at = id.lastIndexOf("@");
+  if (at <= 0 || at === id.length - 1) return null;
+  return { modelName: id.slice(0, at), provider: id.slice(at + 1) };
+}
+
+export function modelId(modelName: string, provider: string): string {
+  return `${modelName}@${provider}`;
+}
+
+const DEFAULT_COLUMNS: Record<ModelType, keyof Tenant> = {
+  chat: "defaultChatModel",
+  embedding: "defaultEmbeddingModel",
+  rerank: "defaultRerankModel",
+  img2txt: "defaultImg2txtModel",
+  sequence2txt: "defaultSequence2txtModel",
+  tts: "defaultTtsModel",
+};
+
+/**
+ * Model providers of a tenant: entries with sealed credentials, connection tests, default models per
+ * type, and the one way the rest of Cairn obtains a model client (`client`), which records token usage.
+ */
+export class ModelsService {
+  private readonly secrets: SecretBox;
+
+  constructor(private readonly platform: Platform) {
+    const { config } = platform;
+    this.secrets = config.secretKey ? SecretBox.fromKey(config.secretKey) : SecretBox.fromDataDir(config.dataDir);
+  }
+
+  private get entries() {
+    return this.platform.db.getRepository(ModelEntry);
+  }
+
+  providers(): readonly ProviderDefinition[] {
+    return providers;
+  }
+
+  listEntries(principal: SignedIn): Promise<ModelEntry[]> {
+    return this.entries.find({ where: { tenantId: principal.tenantId }, order: { provider: "ASC", modelType: "ASC", modelName: "ASC" } });
+  }
+
+  /** Non-secret settings as stored, secrets masked: what the settings page shows of an entry. */
+  presentCredentials(entry: ModelEntry): { name: string; value: string; secret: boolean }[] {
+    const provider = findProvider(entry.provider);
+    const secrets = this.openSecrets(entry);
+    return (provider?.credentialFields ?? []).map((field) =>
+      field.kind === "secret"
+        ? { name: field.name, value: maskSecret(secrets[field.name] ?? ""), secret: true }
+        : { name: field.name, value: entry.settings[field.name] ?? "", secret: false },
+    );
+  }
+
+  private openSecrets(entry: ModelEntry): Record<string, string> {
+    return JSON.parse(this.secrets.open(entry.sealedSecrets)) as Record<string, string>;
+  }
+
+  /** Checks an entry's input against its provider's description; throws every problem at once. */
+  private checkInput(input: ModelEntryInput, previousSecrets: Record<string, string> = {}) {
+    const provider = findProvider(input.provider);
+    const checks = new FieldChecks()
+      .check(provider !== undefined && provider.name !== BUILTIN_PROVIDER, "provider", "errors.model.providerUnknown", { provider: input.provider })
+      .check(input.modelName?.trim() !== "", "modelName", "errors.model.nameRequired")
+      .check((input.modelName ?? "").length <= 255, "modelName", "errors.model.nameTooLong")
+      .check(isModelType(input.modelType), "modelType", "errors.model.typeRequired");
+    checks.throwIfAny();
+    const definition = provider!;
+    const modelType = input.modelType as ModelType;
+    checks.check(definition.modelTypes.includes(modelType), "modelType", "errors.model.typeUnsupported", { provider: definition.name, type: modelType });
+    checks.check(input.maxTokens == null || (Number.isInteger(input.maxTokens) && input.maxTokens > 0), "maxTokens", "errors.model.maxTokensInvalid");
+
+    const settings: Record<string, string> = {};
+    const secrets: Record<string, string> = {};
+    for (const field of definition.credentialFields) {
+      const given = (input.credentials?.[field.name] ?? "").trim();
+      const value = given === "" && field.kind === "secret" ? (previousSecrets[field.name] ?? "") : given || (field.default ?? "");
+      checks.check(!field.required || value !== "", field.name, "errors.model.fieldRequired", { field: field.name });
+      if (value !== "" && field.kind === "url") checks.check(isHttpUrl(value), field.name, "errors.model.urlInvalid");
+      if (value !== "" && field.kind === "base64") checks.check(isBase64(value), field.name, "errors.model.base64Invalid");
+      if (value !== "" && field.kind === "select") checks.check((field.options ?? []).includes(value), field.name, "errors.model.optionInvalid");
+      if (field.kind === "secret") secrets[field.name] = value;
+      else settings[field.name] = value;
+    }
+    checks.throwIfAny();
+    const extra: FieldProblem[] = definition.validate?.({ ...settings, ...secrets }) ?? [];
+    for (const problem of extra) checks.check(false, problem.field, problem.messageKey, problem.params);
+    checks.throwIfAny();
+    return { definition, modelType, settings, secrets, modelName: input.modelName.trim() };
+  }
+
+  async addEntry(principal: SignedIn, input: ModelEntryInput): Promise<ModelEntry> {
+    const checked = this.checkInput(input);
+    const identity = { tenantId: principal.tenantId, provider: checked.definition.name, modelName: checked.modelName, modelType: checked.modelType };
+    if (await this.entries.findOneBy(identity)) {
+      throw Conflict("errors.model.entryExists", { model: modelId(checked.modelName, checked.definition.name), type: checked.modelType });
+    }
+    const id = newId();
+    await this.entries.insert({
+      ...identity,
+      id,
+      settings: checked.settings,
+      sealedSecrets: this.secrets.seal(JSON.stringify(checked.secrets)),
+      maxTokens: input.maxTokens ?? null,
+      vision: input.vision ?? false,
+      usedTokens: 0,
+    });
+    return this.entries.findOneByOrFail({ id });
+  }
+
+  private async ownEntry(principal: SignedIn, id: string): Promise<ModelEntry> {
+    const entry = await this.entries.findOneBy({ id, tenantId: principal.tenantId });
+    if (!entry) throw NotFound("errors.model.entryNotFound");
+    return entry;
+  }
+
+  /** Provider, name and type stay; credentials, token limit and vision flag change. */
+  async updateEntry(principal: SignedIn, id: string, input: Omit<ModelEntryInput, "provider" | "modelName" | "modelType">): Promise<ModelEntry> {
+    const entry = await this.ownEntry(principal, id);
+    const checked = this.checkInput({ ...input, provider: entry.provider, modelName: entry.modelName, modelType: entry.modelType }, this.openSecrets(entry));
+    await this.entries.update(
+      { id },
+      {
+        settings: checked.settings,
+        sealedSecrets: this.secrets.seal(JSON.stringify(checked.secrets)),
+        maxTokens: input.maxTokens ?? null,
+        vision: input.vision ?? false,
+      },
+    );
+    return this.entries.findOneByOrFail({ id });
+  }
+
+  /** Deleting an entry also clears it as a default, so that nothing points at a model that is gone. */
+  async deleteEntry(principal: SignedIn, id: string): Promise<void> {
+    const entry = await this.ownEntry(principal, id);
+    const column = DEFAULT_COLUMNS[entry.modelType];
+    const tenants = this.platform.db.getRepository(Tenant);
+    await this.entries.delete({ id });
+    await tenants.update({ id: principal.tenantId, [column]: modelId(entry.modelName, entry.provider) }, { [column]: null });
+  }
+
+  /** Calls the model with a tiny request: for a new entry's input before saving, or for a stored entry. */
+  async testConnection(principal: SignedIn, source: { entryId: string } | { input: ModelEntryInput }): Promise<ConnectionTest> {
+    let definition: ProviderDefinition;
+    let modelType: ModelType;
+    let spec: { modelName: string; credentials: Record<string, string>; maxTokens?: number; vision?: boolean };
+    if ("entryId" in source) {
+      const entry = await this.ownEntry(principal, source.entryId);
+      definition = findProvider(entry.provider)!;
+      modelType = entry.modelType;
+      spec = this.specOf(entry);
+    } else {
+      const checked = this.checkInput(source.input);
+      definition = checked.definition;
+      modelType = checked.modelType;
+      spec = { modelName: checked.modelName, credentials: { ...checked.settings, ...checked.secrets }, vision: source.input.vision };
+    }
+    const started = performance.now();
+    try {
+      await probeModel(modelType, definition.create(modelType, spec));
+      return { ok: true, latencyMs: Math.round(performance.now() - started), message: null };
+    } catch (error) {
+      return { ok: false, latencyMs: Math.round(performance.now() - started), message: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  private specOf(entry: ModelEntry) {
+    return {
+      modelName: entry.modelName,
+      credentials: { ...entry.settings, ...this.openSecrets(entry) },
+      maxTokens: entry.maxTokens ?? undefined,
+      vision: entry.vision,
+    };
+  }
+
+  /** The built-in models and the tenant's entries, optionally of one type. */
+  async availableModels(tenantId: string, type?: ModelType): Promise<AvailableModel[]> {
+    const builtins: AvailableModel[] = (findProvider(BUILTIN_PROVIDER)?.catalogue ?? []).map((m) => ({
+      id: modelId(m.name, BUILTIN_PROVIDER),
+      provider: BUILTIN_PROVIDER,
+      modelName: m.name,
+      modelType: m.type,
+      builtin: true,
+      vision: m.vision ?? false,
+      maxTokens: m.maxTokens ?? null,
+    }));
+    const entries = await this.entries.find({ where: { tenantId, ...(type ? { modelType: type } : {}) }, order: { provider: "ASC", modelName: "ASC" } });
+    const own: AvailableModel[] = entries.map((e) => ({
+      id: modelId(e.modelName, e.provider),
+      provider: e.provider,
+      modelName: e.modelName,
+      modelType: e.modelType,
+      builtin: false,
+      vision: e.vision,
+      maxTokens: e.maxTokens,
+    }));
+    return [...builtins, ...own].filter((m) => !type || m.modelType === type);
+  }
+
+  /** The tenant's default of each type: its choice, or else the built-in model of that type (or "" when there is none). */
+  async defaults(tenantId: string): Promise<DefaultModels> {
+    const tenant = await this.platform.db.getRepository(Tenant).findOneByOrFail({ id: tenantId });
+    const builtinCatalogue = findProvider(BUILTIN_PROVIDER)?.catalogue ?? [];
+    const result = {} as DefaultModels;
+    for (const type of MODEL_TYPES) {
+      const chosen = tenant[DEFAULT_COLUMNS[type]] as string | null;
+      const fallback = builtinCatalogue.find((m) => m.type === type);
+      result[type] = chosen ?? (fallback ? modelId(fallback.name, BUILTIN_PROVIDER) : "");
+    }
+    return result;
+  }
+
+  /** Sets some defaults; each must name an available model of its type ("" goes back to the built-in one). */
+  async setDefaults(principal: SignedIn, choices: Partial<Record<ModelType, string>>): Promise<DefaultModels> {
+    const available = await this.availableModels(principal.tenantId);
+    const checks = new FieldChecks();
+    const changes: Partial<Tenant> = {};
+    for (const type of MODEL_TYPES) {
+      const choice = choices[type];
+      if (choice === undefined) continue;
+      checks.check(choice === "" || available.some((m) => m.id === choice && m.modelType === type), type, "errors.model.defaultUnavailable", { model: choice, type });
+      (changes as Record<string, string | null>)[DEFAULT_COLUMNS[type]] = choice === "" ? null : choice;
+    }
+    checks.throwIfAny();
+    if (Object.keys(changes).length > 0) await this.platform.db.getRepository(Tenant).update({ id: principal.tenantId }, changes);
+    return this.defaults(principal.tenantId);
+  }
+
+  /**
+   * A client for one model of the tenant: the given id, or the tenant's default of that type. Every call
+   * through it records its token usage.
+   */
+  async client<T extends ModelType>(tenantId: string, type: T, id?: string | null): Promise<ModelClients[T]> {
+    const chosen = id || (await this.defaults(tenantId))[type];
+    const parsed = parseModelId(chosen);
+    if (!parsed) throw NotFound("errors.model.noDefault", { type });
+    const definition = findProvider(parsed.provider);
+    if (!definition) throw NotFound("errors.model.providerUnknown", { provider: parsed.provider });
+    let spec: { modelName: string; credentials: Record<string, string>; maxTokens?: number; vision?: boolean } = { modelName: parsed.modelName, credentials: {} };
+    let entry: ModelEntry | null = null;
+    if (definition.name !== BUILTIN_PROVIDER) {
+      entry = await this.entries.findOneBy({ tenantId, provider: definition.name, modelName: parsed.modelName, modelType: type });
+      if (!entry) throw NotFound("errors.model.notConfigured", { model: chosen });
+      spec = this.specOf(entry);
+    } else if (!definition.catalogue?.some((m) => m.name === parsed.modelName && m.type === type)) {
+      throw NotFound("errors.model.notConfigured", { model: chosen });
+    }
+    const record = (usage: TokenUsage | undefined, startedAt: number) =>
+      this.recordUsage(tenantId, chosen, type, usage, performance.now() - startedAt, entry?.id ?? null);
+    return withUsageRecording(type, definition.create(type, spec), record);
+  }
+
+  private async recordUsage(tenantId: string, id: string, type: ModelType, usage: TokenUsage | undefined, durationMs: number, entryId: string | null) {
+    const tokens = usage ?? { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+    await this.platform.db.query(
+      `INSERT INTO model_usage (tenant_id, model_id, model_type, prompt_tokens, completion_tokens, total_tokens, duration_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [tenantId, id, type, tokens.promptTokens, tokens.completionTokens, tokens.totalTokens, Math.round(durationMs)],
+    );
+    if (entryId && tokens.totalTokens > 0) {
+      await this.entries.increment({ id: entryId }, "usedTokens", tokens.totalTokens);
+    }
+  }
+}
+
+type Recorder = (usage: TokenUsage | undefined, startedAt: number) => Promise<void>;
+
+/** Wraps a client so that each call reports its usage once it is over; a failed recording never fails the call. */
+function withUsageRecording<T extends ModelType>(type: T, client: ModelClients[T], record: Recorder): ModelClients[T] {
+  const safely = (usage: TokenUsage | undefined, startedAt: number) =>
+    record(usage, startedAt).catch((error) => console.error("[models] could not record usage:", error));
+  const timed = async <R extends { usage?: TokenUsage }>(call: () => Promise<R>): Promise<R> => {
+    const startedAt = performance.now();
+    const result = await call();
+    void safely(result.usage, startedAt);
+    return result;
+  };
+  const clients = {
+    chat: (c: ModelClients["chat"]): ModelClients["chat"] => ({
+      async *stream(messages, options) {
+        const startedAt = performance.now();
+        let usage: TokenUsage | undefined;
+        try {
+          for await (const event of c.stream(messages, options)) {
+            if (event.type === "usage") usage = event.usage;
+            yield event;
+          }
+        } finally {
+          void safely(usage, startedAt);
+        }
+      },
+    }),
+    embedding: (c: ModelClients["embedding"]): ModelClients["embedding"] => ({ embed: (texts, options) => timed(() => c.embed(texts, options)) }),
+    rerank: (c: ModelClients["rerank"]): ModelClients["rerank"] => ({ rerank: (query, docs, options) => timed(() => c.rerank(query, docs, options)) }),
+    img2txt: (c: ModelClients["img2txt"]): ModelClients["img2txt"] => ({ describe: (image, options) => timed(() => c.describe(image, options)) }),
+    sequence2txt: (c: ModelClients["sequence2txt"]): ModelClients["sequence2txt"] => ({ transcribe: (audio, options) => timed(() => c.transcribe(audio, options)) }),
+    tts: (c: ModelClients["tts"]): ModelClients["tts"] => ({
+      synthesize: async (text, options) => {
+        const startedAt = performance.now();
+        const result = await c.synthesize(text, options);
+        void safely(undefined, startedAt);
+        return result;
+      },
+    }),
+  };
+  return (clients[type] as unknown as (c: ModelClients[T]) => ModelClients[T])(client);
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    return ["http:", "https:"].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+function isBase64(value: string): boolean {
+  const compact = value.replace(/\s+/g, "");
+  return compact.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(compact) && Buffer.from(compact, "base64").length > 0;
+}
