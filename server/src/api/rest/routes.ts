@@ -1,5 +1,6 @@
 import { authRestRoutes } from "../../auth/auth.rest";
+import { modelsRestRoutes } from "../../models/models.rest";
 import type { RestRoute } from "./rest-route";
 
 /** Every REST endpoint, by domain. Later domains add their route lists here. */
-export const restRoutes: RestRoute[] = [...authRestRoutes];
+export const restRoutes: RestRoute[] = [...authRestRoutes, ...modelsRestRoutes];

@@ -1,0 +1,43 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { maskSecret, SecretBox } from "./secret-box";
+
+describe("the secret box", () => {
+  it("opens what it sealed, and the sealed text shows nothing of the secret", () => {
+    const box = SecretBox.fromKey("a".repeat(64));
+    const sealed = box.seal("sk-live-1234567890");
+    expect(sealed).toMatch(/^v1\./);
+    expect(sealed).not.toContain("1234567890");
+    expect(box.open(sealed)).toBe("sk-live-1234567890");
+  });
+
+  it("seals the same secret differently each time", () => {
+    const box = SecretBox.fromKey("b".repeat(64));
+    expect(box.seal("same")).not.toBe(box.seal("same"));
+  });
+
+  it("refuses a sealed text that was tampered with or sealed under another key", () => {
+    const sealed = SecretBox.fromKey("c".repeat(64)).seal("secret");
+    const tampered = `${sealed.slice(0, -2)}${sealed.endsWith("A") ? "B" : "A"}${sealed.slice(-1)}`;
+    expect(() => SecretBox.fromKey("c".repeat(64)).open(tampered)).toThrow();
+    expect(() => SecretBox.fromKey("d".repeat(64)).open(sealed)).toThrow();
+  });
+
+  it("generates a key into the data directory once, readable by its owner only, and reuses it", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-key-"));
+    try {
+      const sealed = SecretBox.fromDataDir(dir).seal("kept");
+      expect(fs.statSync(path.join(dir, "secret.key")).mode & 0o777).toBe(0o600);
+      expect(SecretBox.fromDataDir(dir).open(sealed)).toBe("kept");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("masks secrets for display", () => {
+    expect(maskSecret("sk-abcdefghijklmnop")).toBe("sk-••••••••mnop");
+    expect(maskSecret("short")).toBe("••••••••");
+    expect(maskSecret("")).toBe("");
+  });
+});
