@@ -1,0 +1,175 @@
+import { callProvider, joinUrl, ModelCallError, serverSentEvents, type ModelFailure } from "../http";
+import type { ChatEvent, ChatMessage, ChatModel, GenerationOptions, TokenUsage } from "../model-types";
+import { apiKeyAndBaseUrl, type ModelSpec, type ProviderDefinition } from "../provider";
+import { catalogueOf, describeWithChat, pickClient } from "./shared";
+
+const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
+export const ANTHROPIC_VERSION = "2023-06-01";
+
+export interface AnthropicEndpoint {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  timeoutMs?: number;
+}
+
+type ContentBlock =
+  | { type: "text"; text: string }
+  | { type: "image"; source: { type: "base64"; media_type: string; data: string } };
+
+function anthropicContent(message: ChatMessage): string | ContentBlock[] {
+  if (!message.images?.length) return message.content;
+  return [
+    ...message.images.map((image): ContentBlock => ({ type: "image", source: { type: "base64", media_type: image.mimeType, data: image.data.toString("base64") } })),
+    ...(message.content ? [{ type: "text" as const, text: message.content }] : []),
+  ];
+}
+
+// The Messages API requires max_tokens. Claude 3 (not 3.5 or later) stops at 4096 output tokens.
+function defaultMaxTokens(model: string): number {
+  return /^claude-3-(opus|sonnet|haiku)/.test(model) ? 4096 : 8192;
+}
+
+function finishReason(reason: string | null | undefined): Extract<ChatEvent, { type: "finish" }>["reason"] {
+  if (reason === "end_turn" || reason === "stop_sequence") return "stop";
+  if (reason === "max_tokens" || reason === "model_context_window_exceeded") return "length";
+  if (reason === "refusal") return "content_filter";
+  return "other";
+}
+
+// Errors inside a stream carry only their type.
+const STREAM_FAILURES: Record<string, ModelFailure> = {
+  authentication_error: "auth",
+  permission_error: "auth",
+  rate_limit_error: "quota",
+  not_found_error: "notFound",
+  invalid_request_error: "badRequest",
+  request_too_large: "badRequest",
+  overloaded_error: "unavailable",
+  api_error: "unavailable",
+};
+
+interface StreamEvent {
+  type: string;
+  message?: { usage?: { input_tokens?: number; output_tokens?: number; cache_creation_input_tokens?: number; cache_read_input_tokens?: number } };
+  delta?: { type?: string; text?: string; thinking?: string; stop_reason?: string | null };
+  usage?: { output_tokens?: number; input_tokens?: number };
+  error?: { type?: string; message?: string };
+}
+
+/**
+ * Anthropic Messages over SSE: message_start carries the input tokens, content_block_delta the text,
+ * message_delta the stop reason and the output tokens so far.
+ */
+export class AnthropicChatModel implements ChatModel {
+  constructor(private readonly endpoint: AnthropicEndpoint) {}
+
+  async *stream(messages: ChatMessage[], options: GenerationOptions = {}): AsyncGenerator<ChatEvent> {
+    const { endpoint } = this;
+    // The system prompt is a top-level field, not a message.
+    const system = messages.filter((m) => m.role === "system").map((m) => m.content).join("\n\n");
+    const body: Record<string, unknown> = {
+      model: endpoint.model,
+      max_tokens: options.maxTokens ?? defaultMaxTokens(endpoint.model),
+      messages: messages.filter((m) => m.role !== "system").map((m) => ({ role: m.role, content: anthropicContent(m) })),
+      stream: true,
+    };
+    if (system) body.system = system;
+    // Recent models refuse temperature and top_p together; temperature is the one assistants set.
+    if (options.temperature !== undefined) body.temperature = options.temperature;
+    else if (options.topP !== undefined) body.top_p = options.topP;
+    if (options.stop?.length) body.stop_sequences = options.stop;
+    const response = await callProvider({
+      provider: "Anthropic",
+      url: joinUrl(endpoint.baseUrl, "v1/messages"),
+      headers: { "x-api-key": endpoint.apiKey, "anthropic-version": ANTHROPIC_VERSION },
+      body,
+      signal: options.signal,
+      timeoutMs: endpoint.timeoutMs,
+    });
+    let inputTokens = 0;
+    let outputTokens = 0;
+    let sawUsage = false;
+    let reason: Extract<ChatEvent, { type: "finish" }>["reason"] = "other";
+    let thinking = false;
+    for await (const sse of serverSentEvents(response)) {
+      let event: StreamEvent;
+      try {
+        event = JSON.parse(sse.data) as StreamEvent;
+      } catch {
+        throw new ModelCallError("badRequest", "Anthropic", `the answer is not JSON: ${sse.data.slice(0, 200)}`);
+      }
+      if (event.type === "error") {
+        throw new ModelCallError(STREAM_FAILURES[event.error?.type ?? ""] ?? "unavailable", "Anthropic", event.error?.message ?? sse.data);
+      } else if (event.type === "message_start") {
+        const usage = event.message?.usage;
+        if (usage) {
+          sawUsage = true;
+          inputTokens = (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+          outputTokens = usage.output_tokens ?? 0;
+        }
+      } else if (event.type === "content_block_delta") {
+        if (event.delta?.type === "thinking_delta" && event.delta.thinking) {
+          if (!thinking) yield { type: "delta", text: "<think>" };
+          thinking = true;
+          yield { type: "delta", text: event.delta.thinking };
+        } else if (event.delta?.type === "text_delta" && event.delta.text) {
+          if (thinking) yield { type: "delta", text: "</think>" };
+          thinking = false;
+          yield { type: "delta", text: event.delta.text };
+        }
+      } else if (event.type === "message_delta") {
+        if (event.delta?.stop_reason) reason = finishReason(event.delta.stop_reason);
+        // Cumulative: the output tokens so far, not an increment.
+        if (event.usage?.output_tokens !== undefined) {
+          sawUsage = true;
+          outputTokens = event.usage.output_tokens;
+        }
+      } else if (event.type === "message_stop") {
+        break;
+      }
+    }
+    if (thinking) yield { type: "delta", text: "</think>" };
+    if (sawUsage) {
+      const usage: TokenUsage = { promptTokens: inputTokens, completionTokens: outputTokens, totalTokens: inputTokens + outputTokens };
+      yield { type: "usage", usage };
+    }
+    yield { type: "finish", reason };
+  }
+}
+
+function endpointOf(spec: ModelSpec): AnthropicEndpoint {
+  // The paths below carry the version; a base URL copied with /v1 on its end must not double it.
+  const baseUrl = (spec.credentials.baseUrl || ANTHROPIC_BASE_URL).replace(/\/v1\/?$/, "");
+  return { baseUrl, apiKey: spec.credentials.apiKey ?? "", model: spec.modelName };
+}
+
+/** Anthropic's Claude models through the Messages API; every current Claude model reads images. */
+export const anthropic: ProviderDefinition = {
+  name: "Anthropic",
+  modelTypes: ["chat", "img2txt"],
+  credentialFields: apiKeyAndBaseUrl(ANTHROPIC_BASE_URL),
+  catalogue: [
+    ...catalogueOf(
+      "chat",
+      [
+        ["claude-sonnet-4-5-20250929", 200000],
+        ["claude-opus-4-1-20250805", 200000],
+        ["claude-opus-4-20250514", 200000],
+        ["claude-sonnet-4-20250514", 200000],
+        ["claude-haiku-4-5-20251001", 200000],
+        ["claude-3-7-sonnet-20250219", 200000],
+      ],
+      { vision: true },
+    ),
+    ...catalogueOf("chat", [["claude-3-5-haiku-20241022", 200000]]),
+    ...catalogueOf("img2txt", [["claude-sonnet-4-5-20250929", 200000], ["claude-sonnet-4-20250514", 200000], ["claude-haiku-4-5-20251001", 200000]], { vision: true }),
+  ],
+  create(type, spec) {
+    const endpoint = endpointOf(spec);
+    return pickClient("Anthropic", type, {
+      chat: () => new AnthropicChatModel(endpoint),
+      img2txt: () => describeWithChat(new AnthropicChatModel(endpoint)),
+    });
+  },
+};

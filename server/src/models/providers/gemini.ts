@@ -1,0 +1,168 @@
+import { callProvider, callProviderJson, joinUrl, ModelCallError, serverSentEvents, type ModelFailure } from "../http";
+import type { ChatEvent, ChatMessage, ChatModel, EmbeddingModel, EmbeddingResult, GenerationOptions } from "../model-types";
+import { apiKeyAndBaseUrl, type ModelSpec, type ProviderDefinition } from "../provider";
+import { catalogueOf, describeWithChat, pickClient } from "./shared";
+
+const GEMINI_BASE_URL = "https://generativelanguage.googleapis.com";
+// batchEmbedContents takes at most 100 requests.
+const EMBEDDING_BATCH = 100;
+
+export interface GeminiEndpoint {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  timeoutMs?: number;
+}
+
+/** Gemini answers a wrong key with 400 INVALID_ARGUMENT; its reason says what it is. */
+function classify(status: number, body: string): ModelFailure | undefined {
+  if (status === 400 && /API_KEY_INVALID|API key not valid|API_KEY_SERVICE_BLOCKED/.test(body)) return "auth";
+  return undefined;
+}
+
+function modelPath(endpoint: GeminiEndpoint, method: string): string {
+  // Names are accepted with or without Google's "models/" prefix.
+  const name = encodeURIComponent(endpoint.model.replace(/^models\//, ""));
+  return joinUrl(endpoint.baseUrl, `v1beta/models/${name}:${method}`);
+}
+
+function geminiParts(message: ChatMessage): Record<string, unknown>[] {
+  return [
+    ...(message.content ? [{ text: message.content }] : []),
+    ...(message.images ?? []).map((image) => ({ inlineData: { mimeType: image.mimeType, data: image.data.toString("base64") } })),
+  ];
+}
+
+function finishReason(reason: string): Extract<ChatEvent, { type: "finish" }>["reason"] {
+  if (reason === "STOP") return "stop";
+  if (reason === "MAX_TOKENS") return "length";
+  if (["SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY"].includes(reason)) return "content_filter";
+  return "other";
+}
+
+interface GenerateChunk {
+  candidates?: { content?: { parts?: { text?: string; thought?: boolean }[] }; finishReason?: string }[];
+  usageMetadata?: { promptTokenCount?: number; candidatesTokenCount?: number; thoughtsTokenCount?: number; totalTokenCount?: number };
+  promptFeedback?: { blockReason?: string };
+  error?: { code?: number; message?: string; status?: string };
+}
+
+/** streamGenerateContent with alt=sse: every chunk carries new text and the usage so far. */
+export class GeminiChatModel implements ChatModel {
+  constructor(private readonly endpoint: GeminiEndpoint) {}
+
+  async *stream(messages: ChatMessage[], options: GenerationOptions = {}): AsyncGenerator<ChatEvent> {
+    const { endpoint } = this;
+    const system = messages.filter((m) => m.role === "system").map((m) => m.content).join("\n\n");
+    const generationConfig: Record<string, unknown> = {
+      temperature: options.temperature,
+      topP: options.topP,
+      maxOutputTokens: options.maxTokens,
+      stopSequences: options.stop?.length ? options.stop : undefined,
+      // Penalties are left out: several Gemini models refuse any request that carries them.
+    };
+    const body: Record<string, unknown> = {
+      contents: messages.filter((m) => m.role !== "system").map((m) => ({ role: m.role === "assistant" ? "model" : "user", parts: geminiParts(m) })),
+      generationConfig: Object.fromEntries(Object.entries(generationConfig).filter(([, v]) => v !== undefined)),
+    };
+    if (system) body.systemInstruction = { parts: [{ text: system }] };
+    const response = await callProvider({
+      provider: "Gemini",
+      url: `${modelPath(endpoint, "streamGenerateContent")}?alt=sse`,
+      headers: { "x-goog-api-key": endpoint.apiKey },
+      body,
+      signal: options.signal,
+      timeoutMs: endpoint.timeoutMs,
+      classify,
+    });
+    let reason: Extract<ChatEvent, { type: "finish" }>["reason"] = "other";
+    let usage: GenerateChunk["usageMetadata"];
+    for await (const event of serverSentEvents(response)) {
+      let chunk: GenerateChunk;
+      try {
+        chunk = JSON.parse(event.data) as GenerateChunk;
+      } catch {
+        throw new ModelCallError("badRequest", "Gemini", `the answer is not JSON: ${event.data.slice(0, 200)}`);
+      }
+      if (chunk.error) throw new ModelCallError(chunk.error.code === 429 ? "quota" : "unavailable", "Gemini", chunk.error.message ?? event.data);
+      if (chunk.promptFeedback?.blockReason) reason = "content_filter";
+      const candidate = chunk.candidates?.[0];
+      for (const part of candidate?.content?.parts ?? []) {
+        // Thought summaries come only when asked for; they are not the answer.
+        if (part.text && !part.thought) yield { type: "delta", text: part.text };
+      }
+      if (candidate?.finishReason) reason = finishReason(candidate.finishReason);
+      if (chunk.usageMetadata) usage = chunk.usageMetadata;
+    }
+    if (usage) {
+      const promptTokens = usage.promptTokenCount ?? 0;
+      // Thinking tokens are billed as output.
+      const completionTokens = (usage.candidatesTokenCount ?? 0) + (usage.thoughtsTokenCount ?? 0);
+      yield { type: "usage", usage: { promptTokens, completionTokens, totalTokens: usage.totalTokenCount ?? promptTokens + completionTokens } };
+    }
+    yield { type: "finish", reason };
+  }
+}
+
+export class GeminiEmbeddingModel implements EmbeddingModel {
+  constructor(private readonly endpoint: GeminiEndpoint) {}
+
+  async embed(texts: string[], options: { purpose?: "query" | "document"; signal?: AbortSignal } = {}): Promise<EmbeddingResult> {
+    const { endpoint } = this;
+    const model = `models/${endpoint.model.replace(/^models\//, "")}`;
+    const taskType = options.purpose === "query" ? "RETRIEVAL_QUERY" : options.purpose === "document" ? "RETRIEVAL_DOCUMENT" : undefined;
+    const vectors: number[][] = [];
+    for (let start = 0; start < texts.length; start += EMBEDDING_BATCH) {
+      const batch = texts.slice(start, start + EMBEDDING_BATCH);
+      const answer = await callProviderJson<{ embeddings?: { values: number[] }[] }>({
+        provider: "Gemini",
+        url: modelPath(endpoint, "batchEmbedContents"),
+        headers: { "x-goog-api-key": endpoint.apiKey },
+        body: { requests: batch.map((text) => ({ model, content: { parts: [{ text: text || " " }] }, ...(taskType ? { taskType } : {}) })) },
+        signal: options.signal,
+        timeoutMs: endpoint.timeoutMs,
+        classify,
+      });
+      if (answer.embeddings?.length !== batch.length) {
+        throw new ModelCallError("badRequest", "Gemini", `${answer.embeddings?.length ?? 0} vectors for ${batch.length} texts`);
+      }
+      vectors.push(...answer.embeddings.map((e) => e.values));
+    }
+    // The embedding API reports no token counts.
+    return { vectors };
+  }
+}
+
+function endpointOf(spec: ModelSpec): GeminiEndpoint {
+  return { baseUrl: spec.credentials.baseUrl || GEMINI_BASE_URL, apiKey: spec.credentials.apiKey ?? "", model: spec.modelName };
+}
+
+/** Google's Gemini API (AI Studio keys). Vertex AI, with service accounts, is its own provider. */
+export const gemini: ProviderDefinition = {
+  name: "Gemini",
+  modelTypes: ["chat", "embedding", "img2txt"],
+  credentialFields: apiKeyAndBaseUrl(GEMINI_BASE_URL),
+  catalogue: [
+    ...catalogueOf(
+      "chat",
+      [
+        ["gemini-2.5-pro", 1048576],
+        ["gemini-2.5-flash", 1048576],
+        ["gemini-2.5-flash-lite", 1048576],
+        ["gemini-2.0-flash", 1048576],
+        ["gemini-2.0-flash-lite", 1048576],
+      ],
+      { vision: true },
+    ),
+    ...catalogueOf("embedding", [["gemini-embedding-001", 2048], ["text-embedding-004", 2048]]),
+    ...catalogueOf("img2txt", [["gemini-2.5-flash", 1048576], ["gemini-2.5-pro", 1048576], ["gemini-2.0-flash", 1048576]], { vision: true }),
+  ],
+  create(type, spec) {
+    const endpoint = endpointOf(spec);
+    return pickClient("Gemini", type, {
+      chat: () => new GeminiChatModel(endpoint),
+      embedding: () => new GeminiEmbeddingModel(endpoint),
+      img2txt: () => describeWithChat(new GeminiChatModel(endpoint)),
+    });
+  },
+};

@@ -1,0 +1,4 @@
+import { openAiCompatibleProvider, selfHostedVendor } from "./openai-compatible";
+
+/** Xorbits Inference: every model type through its OpenAI-compatible /v1 API, rerank included. */
+export const xinference = openAiCompatibleProvider(selfHostedVendor("Xinference", ["chat", "embedding", "rerank", "img2txt", "sequence2txt", "tts"]));
