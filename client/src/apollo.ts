@@ -59,7 +59,13 @@ const transport = ApolloLink.split(isSubscription, new DeferredSubscriptionLink(
 
 export const apolloClient = new ApolloClient({
   link: ApolloLink.from([endSessionWhenRefused, withAuthorization, transport]),
-  cache: new InMemoryCache(),
+  cache: new InMemoryCache({
+    typePolicies: {
+      // One model name may be added as several types (a chat and an embedding model of the same name share an id).
+      AvailableModelType: { keyFields: ["id", "modelType"] },
+      ModelProvider: { keyFields: ["name"] },
+    },
+  }),
   defaultOptions: {
     watchQuery: { fetchPolicy: "cache-and-network" },
   },

@@ -1,0 +1,415 @@
+import { Alert, Box, Button, CloseButton, Code, Dialog, Flex, HStack, Input, NativeSelect, Portal, Separator, SimpleGrid, Stack, Switch, Text } from "@chakra-ui/react";
+import { useMutation } from "@apollo/client/react";
+import { useMemo, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { LuPlugZap } from "react-icons/lu";
+import { FormField } from "../../../components/FormField";
+import { notify } from "../../../components/toaster";
+import { fieldProblemsOf, hasNoProblems, type FieldProblems } from "../../../errors";
+import {
+  AddModelEntryDocument,
+  ModelSettingsDocument,
+  TestModelConnectionDocument,
+  UpdateModelEntryDocument,
+  type ModelEntryInput,
+  type ModelEntryRowFragment,
+  type ModelProviderInfoFragment,
+} from "../../../graphql/gql/graphql";
+import { ConnectionResult, type ConnectionTest } from "./ConnectionResult";
+import { CredentialInput, type CredentialField } from "./CredentialInput";
+import { ModelNameInput } from "./ModelNameInput";
+import { ProviderMonogram } from "./ProviderMonogram";
+import { canHaveVision, describeModelError, fieldHelp, fieldLabel, modelProblemText, typeLabel } from "./modelText";
+
+interface Draft {
+  modelType: string;
+  modelName: string;
+  credentials: Record<string, string>;
+  maxTokens: string;
+  vision: boolean;
+}
+
+/** The fields of the form itself; a server problem about anything else is shown above the form. */
+const FORM_FIELDS = new Set(["modelType", "modelName", "maxTokens", "vision"]);
+
+function firstValueOf(field: CredentialField): string {
+  if (field.kind === "select") return field.default ?? (field.required ? (field.options[0] ?? "") : "");
+  // A default base URL is written out, so that the user sees which address will be called.
+  return field.default ?? "";
+}
+
+function initialDraft(provider: ModelProviderInfoFragment, entry: ModelEntryRowFragment | null): Draft {
+  if (!entry) {
+    return {
+      modelType: provider.modelTypes[0] ?? "",
+      modelName: "",
+      credentials: Object.fromEntries(provider.credentialFields.map((field) => [field.name, firstValueOf(field)])),
+      maxTokens: "",
+      vision: false,
+    };
+  }
+  const stored = new Map(entry.credentials.map((credential) => [credential.name, credential]));
+  return {
+    modelType: entry.modelType,
+    modelName: entry.modelName,
+    // A secret is never shown; left empty, the stored one is kept.
+    credentials: Object.fromEntries(
+      provider.credentialFields.map((field) => {
+        const value = stored.get(field.name);
+        return [field.name, value ? (value.secret ? "" : value.value) : firstValueOf(field)];
+      }),
+    ),
+    maxTokens: entry.maxTokens == null ? "" : String(entry.maxTokens),
+    vision: entry.vision,
+  };
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    return ["http:", "https:"].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/** The server's checks that need no round trip; it makes them all again. */
+function checkDraft(provider: ModelProviderInfoFragment, draft: Draft, storedSecrets: Record<string, string>): FieldProblems {
+  const problems: FieldProblems = {};
+  if (!draft.modelType) problems.modelType = { key: "errors.model.typeRequired" };
+  if (!draft.modelName.trim()) problems.modelName = { key: "errors.model.nameRequired" };
+  else if (draft.modelName.trim().length > 255) problems.modelName = { key: "errors.model.nameTooLong" };
+  if (draft.maxTokens.trim() && !(/^\d+$/.test(draft.maxTokens.trim()) && Number(draft.maxTokens) > 0)) {
+    problems.maxTokens = { key: "errors.model.maxTokensInvalid" };
+  }
+  for (const field of provider.credentialFields) {
+    const value = (draft.credentials[field.name] ?? "").trim();
+    if (field.required && !value && !field.default && !storedSecrets[field.name]) {
+      problems[field.name] = { key: "errors.model.fieldRequired", params: { field: field.name } };
+    } else if (value && field.kind === "url" && !isHttpUrl(value)) {
+      problems[field.name] = { key: "errors.model.urlInvalid" };
+    }
+  }
+  return problems;
+}
+
+function inputOf(provider: ModelProviderInfoFragment, draft: Draft): ModelEntryInput {
+  return {
+    provider: provider.name,
+    modelName: draft.modelName.trim(),
+    modelType: draft.modelType,
+    credentials: provider.credentialFields.map((field) => ({ name: field.name, value: (draft.credentials[field.name] ?? "").trim() })),
+    maxTokens: draft.maxTokens.trim() ? Number(draft.maxTokens) : null,
+    vision: canHaveVision(draft.modelType) && draft.vision,
+  };
+}
+
+interface ModelEntryFormProps {
+  provider: ModelProviderInfoFragment;
+  /** The entry being edited; null to add a new model. */
+  entry: ModelEntryRowFragment | null;
+  onDone: () => void;
+  onBusyChange: (busy: boolean) => void;
+}
+
+function ModelEntryForm({ provider, entry, onDone, onBusyChange }: ModelEntryFormProps) {
+  const { t, i18n } = useTranslation();
+  const [draft, setDraft] = useState<Draft>(() => initialDraft(provider, entry));
+  const [problems, setProblems] = useState<FieldProblems>({});
+  const [testResult, setTestResult] = useState<{ result: ConnectionTest; savedSettings: boolean } | null>(null);
+  const [testConnection, { loading: testing }] = useMutation(TestModelConnectionDocument);
+  const [addEntry, { loading: adding }] = useMutation(AddModelEntryDocument);
+  const [updateEntry, { loading: updating }] = useMutation(UpdateModelEntryDocument);
+  const saving = adding || updating;
+  const initial = useMemo(() => initialDraft(provider, entry), [provider, entry]);
+  const dirty = JSON.stringify(draft) !== JSON.stringify(initial);
+
+  const storedSecrets = useMemo(
+    () => Object.fromEntries((entry?.credentials ?? []).filter((c) => c.secret && c.value).map((c) => [c.name, c.value])),
+    [entry],
+  );
+  const suggestions = useMemo(
+    () => provider.catalogue.filter((model) => model.type === draft.modelType).map((model) => model.name),
+    [provider, draft.modelType],
+  );
+  const generalProblems = Object.entries(problems).filter(
+    ([field, problem]) => problem && !FORM_FIELDS.has(field) && !provider.credentialFields.some((f) => f.name === field),
+  );
+
+  function edit(change: Partial<Draft>, fields: string[]) {
+    setDraft((current) => ({ ...current, ...change }));
+    setTestResult(null);
+    if (fields.some((field) => problems[field])) setProblems((current) => ({ ...current, ...Object.fromEntries(fields.map((f) => [f, undefined])) }));
+  }
+
+  function editName(modelName: string) {
+    // A model of the catalogue brings its known limits, unless the user already set them.
+    const known = provider.catalogue.find((model) => model.name === modelName && model.type === draft.modelType);
+    const change: Partial<Draft> = { modelName };
+    if (known && !draft.maxTokens && known.maxTokens) change.maxTokens = String(known.maxTokens);
+    if (known && canHaveVision(draft.modelType)) change.vision = known.vision;
+    edit(change, ["modelName", "maxTokens"]);
+  }
+
+  function editCredential(name: string, value: string) {
+    edit({ credentials: { ...draft.credentials, [name]: value } }, [name]);
+  }
+
+  function checked(): boolean {
+    const found = checkDraft(provider, draft, storedSecrets);
+    setProblems(found);
+    return hasNoProblems(found);
+  }
+
+  /** The server's field problems go under their fields; anything else becomes a toast. */
+  function report(failure: unknown) {
+    const fieldProblems = fieldProblemsOf(failure);
+    if (hasNoProblems(fieldProblems)) notify.error(describeModelError(failure, i18n));
+    else setProblems(fieldProblems);
+  }
+
+  async function runTest() {
+    if (!checked()) return;
+    // An entry's secrets never come back to the browser, so an edit with a secret left empty can only test the saved settings.
+    const secretLeftEmpty = provider.credentialFields.some((f) => storedSecrets[f.name] && !(draft.credentials[f.name] ?? "").trim());
+    const useSaved = entry !== null && (!dirty || secretLeftEmpty);
+    setTestResult(null);
+    onBusyChange(true);
+    try {
+      const { data } = await testConnection({ variables: useSaved ? { entryId: entry.id } : { input: inputOf(provider, draft) } });
+      if (data) setTestResult({ result: data.testModelConnection, savedSettings: useSaved && dirty });
+    } catch (failure) {
+      report(failure);
+    } finally {
+      onBusyChange(false);
+    }
+  }
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    if (!checked()) return;
+    const input = inputOf(provider, draft);
+    onBusyChange(true);
+    try {
+      if (entry) {
+        await updateEntry({ variables: { id: entry.id, input: { credentials: input.credentials, maxTokens: input.maxTokens, vision: input.vision } } });
+        notify.success("modified");
+      } else {
+        await addEntry({
+          variables: { input },
+          update(cache, { data }) {
+            if (!data) return;
+            cache.updateQuery({ query: ModelSettingsDocument }, (current) =>
+              current ? { ...current, modelEntries: [...current.modelEntries, data.addModelEntry] } : current,
+            );
+          },
+        });
+        notify.success("created");
+      }
+      onDone();
+    } catch (failure) {
+      report(failure);
+    } finally {
+      onBusyChange(false);
+    }
+  }
+
+  const problem = (field: string) => modelProblemText(i18n, problems[field]);
+
+  return (
+    // `display: contents` keeps the body and footer in the dialog's own layout, so that only the body scrolls.
+    <form onSubmit={(event) => void save(event)} noValidate data-testid="model-entry-form" style={{ display: "contents" }}>
+      <Dialog.Body>
+        <Stack gap="5">
+          {generalProblems.length > 0 && (
+            <Alert.Root status="error" variant="subtle">
+              <Alert.Indicator />
+              <Alert.Content>
+                {generalProblems.map(([field, p]) => (
+                  <Alert.Description key={field}>{modelProblemText(i18n, p)}</Alert.Description>
+                ))}
+              </Alert.Content>
+            </Alert.Root>
+          )}
+
+          {entry ? (
+            <HStack gap="3" bg="bg.subtle" rounded="l2" px="3" py="2.5" borderWidth="1px" flexWrap="wrap">
+              <Text fontSize="sm" color="fg.muted">
+                {typeLabel(t, entry.modelType)}
+              </Text>
+              <Code variant="plain" fontSize="sm" wordBreak="break-all" data-testid="edited-model-id">
+                {entry.modelId}
+              </Code>
+            </HStack>
+          ) : (
+            <SimpleGrid columns={{ base: 1, sm: 3 }} gap="4">
+              <FormField label={t("models.dialog.modelType")} error={problem("modelType")} required>
+                <NativeSelect.Root>
+                  <NativeSelect.Field
+                    name="modelType"
+                    value={draft.modelType}
+                    onChange={(event) => edit({ modelType: event.target.value, vision: canHaveVision(event.target.value) && draft.vision }, ["modelType"])}
+                  >
+                    {provider.modelTypes.map((type) => (
+                      <option key={type} value={type}>
+                        {typeLabel(t, type)}
+                      </option>
+                    ))}
+                  </NativeSelect.Field>
+                  <NativeSelect.Indicator />
+                </NativeSelect.Root>
+              </FormField>
+              <Box gridColumn={{ sm: "span 2" }}>
+                <FormField
+                  label={t("models.dialog.modelName")}
+                  error={problem("modelName")}
+                  helper={suggestions.length > 0 ? t("models.dialog.modelNameHelp") : t("models.dialog.modelNameFree")}
+                  required
+                >
+                  <ModelNameInput value={draft.modelName} onChange={editName} suggestions={suggestions} placeholder={t("models.dialog.modelNamePlaceholder", { model: suggestions[0] ?? "my-model" })} />
+                </FormField>
+              </Box>
+            </SimpleGrid>
+          )}
+
+          {provider.credentialFields.length > 0 && (
+            <Stack gap="4">
+              <HStack gap="3">
+                <Text fontSize="xs" fontWeight="semibold" textTransform="uppercase" letterSpacing="0.06em" color="fg.subtle" flexShrink="0">
+                  {t("models.dialog.credentials")}
+                </Text>
+                <Separator flex="1" />
+              </HStack>
+              {provider.credentialFields.map((field) => (
+                <FormField
+                  key={field.name}
+                  label={fieldLabel(t, field.name)}
+                  error={problem(field.name)}
+                  helper={storedSecrets[field.name] ? t("models.dialog.keepSecret") : fieldHelp(i18n, field.name, field.required)}
+                  required={field.required && !field.default}
+                >
+                  <CredentialInput
+                    field={field}
+                    value={draft.credentials[field.name] ?? ""}
+                    onChange={(value) => editCredential(field.name, value)}
+                    storedSecret={storedSecrets[field.name]}
+                  />
+                </FormField>
+              ))}
+            </Stack>
+          )}
+
+          <SimpleGrid columns={{ base: 1, sm: 2 }} gap="4" alignItems="start">
+            <FormField label={t("models.dialog.maxTokens")} error={problem("maxTokens")} helper={t("models.dialog.maxTokensHelp")}>
+              <Input
+                name="maxTokens"
+                type="number"
+                inputMode="numeric"
+                min={1}
+                step={1}
+                value={draft.maxTokens}
+                placeholder="8192"
+                onChange={(event) => edit({ maxTokens: event.target.value }, ["maxTokens"])}
+              />
+            </FormField>
+            {canHaveVision(draft.modelType) && (
+              <Stack gap="1.5" pt={{ sm: "7" }}>
+                <Switch.Root checked={draft.vision} onCheckedChange={(details) => edit({ vision: details.checked }, ["vision"])} colorPalette="brand">
+                  <Switch.HiddenInput name="vision" />
+                  <Switch.Control>
+                    <Switch.Thumb />
+                  </Switch.Control>
+                  <Switch.Label>{t("models.dialog.vision")}</Switch.Label>
+                </Switch.Root>
+                <Text fontSize="xs" color="fg.muted">
+                  {t("models.dialog.visionHelp")}
+                </Text>
+              </Stack>
+            )}
+          </SimpleGrid>
+
+          {testResult && (
+            <Stack gap="1">
+              <ConnectionResult result={testResult.result} />
+              {testResult.savedSettings && (
+                <Text fontSize="xs" color="fg.muted">
+                  {t("models.test.savedSettingsOnly")}
+                </Text>
+              )}
+            </Stack>
+          )}
+        </Stack>
+      </Dialog.Body>
+      <Dialog.Footer>
+        <Flex width="full" gap="3" justify="space-between" wrap="wrap">
+          <Button variant="outline" loading={testing} disabled={saving} onClick={() => void runTest()} data-testid="test-connection">
+            <LuPlugZap /> {t("models.test.button")}
+          </Button>
+          <HStack gap="3">
+            <Dialog.ActionTrigger asChild>
+              <Button variant="ghost" disabled={saving}>
+                {t("common.cancel")}
+              </Button>
+            </Dialog.ActionTrigger>
+            <Button type="submit" colorPalette="brand" loading={saving} disabled={testing || (entry !== null && !dirty)} data-testid="save-model">
+              {t("common.save")}
+            </Button>
+          </HStack>
+        </Flex>
+      </Dialog.Footer>
+    </form>
+  );
+}
+
+interface ModelEntryDialogProps {
+  open: boolean;
+  /** The provider to add a model from, or whose entry is edited; kept while the dialog closes. */
+  provider: ModelProviderInfoFragment | null;
+  entry?: ModelEntryRowFragment | null;
+  onClose: () => void;
+}
+
+/** Adds a model of a provider, or edits an added one, with a form drawn from the provider's description. */
+export function ModelEntryDialog({ open, provider, entry = null, onClose }: ModelEntryDialogProps) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  return (
+    <Dialog.Root
+      open={open && provider !== null}
+      // Each opening starts from a fresh form.
+      lazyMount
+      unmountOnExit
+      onOpenChange={(event) => !event.open && !busy && onClose()}
+      placement="center"
+      size="lg"
+      scrollBehavior="inside"
+      closeOnInteractOutside={false}
+    >
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content data-testid="model-entry-dialog">
+            {provider && (
+              <>
+                <Dialog.Header>
+                  <HStack gap="3" minWidth="0">
+                    <ProviderMonogram name={provider.name} size="9" />
+                    <Stack gap="0" minWidth="0">
+                      <Dialog.Title>{entry ? t("models.dialog.editTitle", { model: entry.modelName }) : t("models.dialog.addTitle")}</Dialog.Title>
+                      <Text fontSize="sm" color="fg.muted" truncate>
+                        {provider.name}
+                      </Text>
+                    </Stack>
+                  </HStack>
+                </Dialog.Header>
+                <ModelEntryForm provider={provider} entry={entry} onDone={onClose} onBusyChange={setBusy} />
+                <Dialog.CloseTrigger asChild disabled={busy}>
+                  <CloseButton size="sm" aria-label={t("common.close")} />
+                </Dialog.CloseTrigger>
+              </>
+            )}
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}
