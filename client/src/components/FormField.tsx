@@ -6,13 +6,15 @@ interface FormFieldProps {
   error?: string;
   helper?: string;
   required?: boolean;
+  /** Disables the input inside (Chakra's inputs read it from the field). */
+  disabled?: boolean;
   children: ReactNode;
 }
 
 /** A labelled input with its error (from the client's checks or the server's field problems) shown beneath it. */
-export function FormField({ label, error, helper, required, children }: FormFieldProps) {
+export function FormField({ label, error, helper, required, disabled, children }: FormFieldProps) {
   return (
-    <Field.Root invalid={!!error} required={required}>
+    <Field.Root invalid={!!error} required={required} disabled={disabled}>
       <Field.Label>
         {label}
         {required && <Field.RequiredIndicator />}

@@ -48,8 +48,8 @@ function DefaultModelField({ type, value, models, error, onChange }: DefaultMode
       : t(`system.help.${type}`);
 
   return (
-    <FormField label={typeLabel(t, type)} error={error} helper={helper}>
-      <NativeSelect.Root disabled={models.length === 0}>
+    <FormField label={typeLabel(t, type)} error={error} helper={helper} disabled={models.length === 0}>
+      <NativeSelect.Root>
         <NativeSelect.Field
           name={type}
           value={value}
