@@ -1,6 +1,6 @@
 import { Alert, Box, Button, CloseButton, Code, Dialog, Flex, HStack, Input, NativeSelect, Portal, Separator, SimpleGrid, Stack, Switch, Text } from "@chakra-ui/react";
 import { useMutation } from "@apollo/client/react";
-import { useMemo, useState, type FormEvent } from "react";
+import { useMemo, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { LuPlugZap } from "react-icons/lu";
 import { FormField } from "../../../components/FormField";
@@ -122,6 +122,8 @@ function ModelEntryForm({ provider, entry, onDone, onBusyChange }: ModelEntryFor
   const saving = adding || updating;
   const initial = useMemo(() => initialDraft(provider, entry), [provider, entry]);
   const dirty = JSON.stringify(draft) !== JSON.stringify(initial);
+  /** The fields the user changed by hand; an edited entry's are its own. */
+  const userSet = useRef(new Set<string>(entry ? ["maxTokens", "vision"] : []));
 
   const storedSecrets = useMemo(
     () => Object.fromEntries((entry?.credentials ?? []).filter((c) => c.secret && c.value).map((c) => [c.name, c.value])),
@@ -142,11 +144,11 @@ function ModelEntryForm({ provider, entry, onDone, onBusyChange }: ModelEntryFor
   }
 
   function editName(modelName: string) {
-    // A model of the catalogue brings its known limits, unless the user already set them.
+    // A model of the catalogue brings its known limit and vision support, unless the user set them.
     const known = provider.catalogue.find((model) => model.name === modelName && model.type === draft.modelType);
     const change: Partial<Draft> = { modelName };
-    if (known && !draft.maxTokens && known.maxTokens) change.maxTokens = String(known.maxTokens);
-    if (known && canHaveVision(draft.modelType)) change.vision = known.vision;
+    if (!userSet.current.has("maxTokens")) change.maxTokens = known?.maxTokens ? String(known.maxTokens) : "";
+    if (!userSet.current.has("vision") && canHaveVision(draft.modelType)) change.vision = known?.vision ?? false;
     edit(change, ["modelName", "maxTokens"]);
   }
 
@@ -308,12 +310,18 @@ function ModelEntryForm({ provider, entry, onDone, onBusyChange }: ModelEntryFor
                 step={1}
                 value={draft.maxTokens}
                 placeholder="8192"
-                onChange={(event) => edit({ maxTokens: event.target.value }, ["maxTokens"])}
+                onChange={(event) => {
+                  userSet.current.add("maxTokens");
+                  edit({ maxTokens: event.target.value }, ["maxTokens"]);
+                }}
               />
             </FormField>
             {canHaveVision(draft.modelType) && (
               <Stack gap="1.5" pt={{ sm: "7" }}>
-                <Switch.Root checked={draft.vision} onCheckedChange={(details) => edit({ vision: details.checked }, ["vision"])} colorPalette="brand">
+                <Switch.Root checked={draft.vision} onCheckedChange={(details) => {
+                    userSet.current.add("vision");
+                    edit({ vision: details.checked }, ["vision"]);
+                  }} colorPalette="brand">
                   <Switch.HiddenInput name="vision" />
                   <Switch.Control>
                     <Switch.Thumb />

@@ -29,9 +29,9 @@ export function ModelNameInput({ value, onChange, suggestions, placeholder }: Mo
     <Combobox.Root
       collection={collection}
       inputValue={value}
-      value={suggestions.includes(value) ? [value] : []}
+      onOpenChange={(details) => details.open && details.reason !== "input-change" && setShowAll(true)}
       onInputValueChange={(details) => {
-        setShowAll(details.reason !== "input-change");
+        if (details.reason === "input-change") setShowAll(false);
         onChange(details.inputValue);
       }}
       onValueChange={(details) => details.value[0] !== undefined && onChange(details.value[0])}
