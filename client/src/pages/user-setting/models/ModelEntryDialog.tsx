@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { LuPlugZap } from "react-icons/lu";
 import { FormField } from "../../../components/FormField";
 import { notify } from "../../../components/toaster";
-import { fieldProblemsOf, hasNoProblems, type FieldProblems } from "../../../errors";
+import { fieldProblemsOf, hasNoProblems, messageKeyOf, messageParamsOf, type FieldProblems } from "../../../errors";
 import {
   AddModelEntryDocument,
   ModelSettingsDocument,
@@ -162,10 +162,12 @@ function ModelEntryForm({ provider, entry, onDone, onBusyChange }: ModelEntryFor
     return hasNoProblems(found);
   }
 
-  /** The server's field problems go under their fields; anything else becomes a toast. */
+  /** The server's field problems go under their fields, as does "already added" under the name; anything else becomes a toast. */
   function report(failure: unknown) {
     const fieldProblems = fieldProblemsOf(failure);
-    if (hasNoProblems(fieldProblems)) notify.error(describeModelError(failure, i18n));
+    const key = messageKeyOf(failure);
+    if (key === "errors.model.entryExists") setProblems({ modelName: { key, params: messageParamsOf(failure) } });
+    else if (hasNoProblems(fieldProblems)) notify.error(describeModelError(failure, i18n));
     else setProblems(fieldProblems);
   }
 
