@@ -49,8 +49,8 @@ export function BuiltinModelsCard({ provider }: { provider: ModelProviderInfoFra
       <Stack gap="0" separator={<Box borderTopWidth="1px" />}>
         {sortedCatalogue(provider.catalogue).map((model) => (
           <Flex key={`${model.type}:${model.name}`} px={{ base: "4", md: "5" }} py="3" gap={{ base: "1.5", md: "4" }} direction={{ base: "column", md: "row" }} data-testid="builtin-model">
-            <HStack gap="2" width={{ md: "64" }} flexShrink="0" align="center" minWidth="0">
-              <Code variant="plain" fontSize="sm" fontWeight="medium" truncate>
+            <HStack gap="2" width={{ md: "64" }} flexShrink="0" align="center" alignSelf="flex-start" minWidth="0" flexWrap="wrap">
+              <Code variant="plain" fontSize="sm" fontWeight="medium" wordBreak="break-all">
                 {model.name}
               </Code>
               <ModelTypeBadge type={model.type} size="xs" />
