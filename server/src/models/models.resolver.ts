@@ -1,4 +1,5 @@
 import { MaxLength } from "class-validator";
+import { GraphQLJSONObject } from "graphql-scalars";
 import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
 import { signedIn, type GraphQLContext } from "../graphql/context";
 import type { ModelEntry } from "./model-entry.entity";
@@ -156,8 +157,14 @@ class ConnectionTestType implements ConnectionTest {
   @Field(() => Int)
   latencyMs: number;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "Why the test failed, in English." })
   message: string | null;
+
+  @Field(() => String, { nullable: true, description: "The same as a message key of locales, to show it in the user's language." })
+  messageKey: string | null;
+
+  @Field(() => GraphQLJSONObject, { nullable: true })
+  params: Record<string, unknown> | null;
 }
 
 @InputType()
@@ -305,16 +312,18 @@ export class ModelsResolver {
     return true;
   }
 
-  @Mutation(() => ConnectionTestType, { description: "Calls the model with a tiny request: a stored entry (entryId) or one being filled in (input)." })
+  @Mutation(() => ConnectionTestType, {
+    description: "Calls the model with a tiny request: a stored entry (entryId), one being filled in (input), or a stored entry being edited (both; an empty secret is the stored one).",
+  })
   testModelConnection(
     @Arg("entryId", () => ID, { nullable: true }) entryId: string | null,
     @Arg("input", () => ModelEntryInput, { nullable: true }) input: ModelEntryInput | null,
     @Ctx() context: GraphQLContext,
   ): Promise<ConnectionTest> {
-    const principal = signedIn(context);
-    return entryId
-      ? context.services.models.testConnection(principal, { entryId })
-      : context.services.models.testConnection(principal, { input: { ...input!, credentials: credentialsOf(input?.credentials ?? []) } });
+    return context.services.models.testConnection(signedIn(context), {
+      entryId: entryId ?? undefined,
+      input: input ? { ...input, credentials: credentialsOf(input.credentials) } : undefined,
+    });
   }
 
   @Mutation(() => DefaultModelsType)

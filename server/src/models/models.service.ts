@@ -1,12 +1,12 @@
 import type { SignedIn } from "../auth/principal";
 import { Tenant } from "../auth/tenant.entity";
-import { Conflict, FieldChecks, NotFound, type FieldProblem } from "../platform/errors";
+import { Conflict, DomainError, FieldChecks, Invalid, NotFound, type FieldProblem } from "../platform/errors";
 import { newId } from "../platform/ids";
 import type { Platform } from "../platform";
 import { maskSecret, SecretBox } from "../platform/secret-box";
 import { ModelEntry } from "./model-entry.entity";
 import { MODEL_TYPES, isModelType, type ModelClients, type ModelType, type TokenUsage } from "./model-types";
-import type { ProviderDefinition } from "./provider";
+import { isSecretField, type ProviderDefinition } from "./provider";
 import { BUILTIN_PROVIDER, findProvider, providers } from "./providers/registry";
 import { probeModel } from "./probe";
 
@@ -36,8 +36,11 @@ export type DefaultModels = Record<ModelType, string>;
 export interface ConnectionTest {
   ok: boolean;
   latencyMs: number;
-  /** The vendor's or Cairn's message when the test failed. */
+  /** The vendor's or Cairn's message when the test failed, in English… */
   message: string | null;
+  /** …and as a message key of locales with its parameters, for the user's language. */
+  messageKey: string | null;
+  params: Record<string, unknown> | null;
 }
 
 /** `glm-4@ZHIPU-AI` → name and provider; the name itself may contain "@". */
@@ -89,7 +92,7 @@ export class ModelsService {
     const provider = findProvider(entry.provider);
     const secrets = this.openSecrets(entry);
     return (provider?.credentialFields ?? []).map((field) =>
-      field.kind === "secret"
+      isSecretField(field)
         ? { name: field.name, value: maskSecret(secrets[field.name] ?? ""), secret: true }
         : { name: field.name, value: entry.settings[field.name] ?? "", secret: false },
     );
@@ -117,12 +120,12 @@ export class ModelsService {
     const secrets: Record<string, string> = {};
     for (const field of definition.credentialFields) {
       const given = (input.credentials?.[field.name] ?? "").trim();
-      const value = given === "" && field.kind === "secret" ? (previousSecrets[field.name] ?? "") : given || (field.default ?? "");
+      const value = given === "" && isSecretField(field) ? (previousSecrets[field.name] ?? "") : given || (field.default ?? "");
       checks.check(!field.required || value !== "", field.name, "errors.model.fieldRequired", { field: field.name });
       if (value !== "" && field.kind === "url") checks.check(isHttpUrl(value), field.name, "errors.model.urlInvalid");
       if (value !== "" && field.kind === "base64") checks.check(isBase64(value), field.name, "errors.model.base64Invalid");
       if (value !== "" && field.kind === "select") checks.check((field.options ?? []).includes(value), field.name, "errors.model.optionInvalid");
-      if (field.kind === "secret") secrets[field.name] = value;
+      if (isSecretField(field)) secrets[field.name] = value;
       else settings[field.name] = value;
     }
     checks.throwIfAny();
@@ -182,28 +185,36 @@ export class ModelsService {
     await tenants.update({ id: principal.tenantId, [column]: modelId(entry.modelName, entry.provider) }, { [column]: null });
   }
 
-  /** Calls the model with a tiny request: for a new entry's input before saving, or for a stored entry. */
-  async testConnection(principal: SignedIn, source: { entryId: string } | { input: ModelEntryInput }): Promise<ConnectionTest> {
+  /**
+   * Calls the model with a tiny request: a stored entry as saved, a new entry's input before saving,
+   * or a stored entry with edited settings (a secret left empty is the stored one).
+   */
+  async testConnection(principal: SignedIn, source: { entryId?: string; input?: ModelEntryInput }): Promise<ConnectionTest> {
     let definition: ProviderDefinition;
     let modelType: ModelType;
     let spec: { modelName: string; credentials: Record<string, string>; maxTokens?: number; vision?: boolean };
-    if ("entryId" in source) {
-      const entry = await this.ownEntry(principal, source.entryId);
+    const entry = source.entryId ? await this.ownEntry(principal, source.entryId) : null;
+    if (!entry && !source.input) throw Invalid([{ field: "input", messageKey: "errors.invalidInput" }]);
+    if (entry && !source.input) {
       definition = findProvider(entry.provider)!;
       modelType = entry.modelType;
       spec = this.specOf(entry);
     } else {
-      const checked = this.checkInput(source.input);
+      const input = entry ? { ...source.input!, provider: entry.provider, modelName: entry.modelName, modelType: entry.modelType } : source.input!;
+      const checked = this.checkInput(input, entry ? this.openSecrets(entry) : {});
       definition = checked.definition;
       modelType = checked.modelType;
-      spec = { modelName: checked.modelName, credentials: { ...checked.settings, ...checked.secrets }, vision: source.input.vision };
+      spec = { modelName: checked.modelName, credentials: { ...checked.settings, ...checked.secrets }, vision: input.vision };
     }
     const started = performance.now();
+    const latencyMs = () => Math.round(performance.now() - started);
     try {
       await probeModel(modelType, definition.create(modelType, spec));
-      return { ok: true, latencyMs: Math.round(performance.now() - started), message: null };
+      return { ok: true, latencyMs: latencyMs(), message: null, messageKey: null, params: null };
     } catch (error) {
-      return { ok: false, latencyMs: Math.round(performance.now() - started), message: error instanceof Error ? error.message : String(error) };
+      const message = error instanceof Error ? error.message : String(error);
+      if (error instanceof DomainError) return { ok: false, latencyMs: latencyMs(), message, messageKey: error.messageKey, params: error.params };
+      return { ok: false, latencyMs: latencyMs(), message, messageKey: null, params: null };
     }
   }
 

@@ -17,6 +17,11 @@ export interface CredentialField {
   default?: string;
 }
 
+/** Secrets are sealed at rest and shown masked: API keys, and base64 service-account keys, which hold a private key. */
+export function isSecretField(field: CredentialField): boolean {
+  return field.kind === "secret" || field.kind === "base64";
+}
+
 /** A model the provider is known to offer, proposed in the settings page; users may name others. */
 export interface CatalogueModel {
   name: string;

@@ -41,7 +41,7 @@ export function ConnectionResult({ result }: { result: ConnectionTest }) {
       </HStack>
       {result.message && (
         <Text mt="1" color="fg" wordBreak="break-word" data-testid="connection-message">
-          {result.message}
+          {result.messageKey ? t(result.messageKey, { ...result.params, defaultValue: result.message }) : result.message}
         </Text>
       )}
     </Box>

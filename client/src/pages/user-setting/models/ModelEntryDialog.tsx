@@ -115,7 +115,7 @@ function ModelEntryForm({ provider, entry, onDone, onBusyChange }: ModelEntryFor
   const { t, i18n } = useTranslation();
   const [draft, setDraft] = useState<Draft>(() => initialDraft(provider, entry));
   const [problems, setProblems] = useState<FieldProblems>({});
-  const [testResult, setTestResult] = useState<{ result: ConnectionTest; savedSettings: boolean } | null>(null);
+  const [testResult, setTestResult] = useState<ConnectionTest | null>(null);
   const [testConnection, { loading: testing }] = useMutation(TestModelConnectionDocument);
   const [addEntry, { loading: adding }] = useMutation(AddModelEntryDocument);
   const [updateEntry, { loading: updating }] = useMutation(UpdateModelEntryDocument);
@@ -173,14 +173,13 @@ function ModelEntryForm({ provider, entry, onDone, onBusyChange }: ModelEntryFor
 
   async function runTest() {
     if (!checked()) return;
-    // An entry's secrets never come back to the browser, so an edit with a secret left empty can only test the saved settings.
-    const secretLeftEmpty = provider.credentialFields.some((f) => storedSecrets[f.name] && !(draft.credentials[f.name] ?? "").trim());
-    const useSaved = entry !== null && (!dirty || secretLeftEmpty);
     setTestResult(null);
     onBusyChange(true);
     try {
-      const { data } = await testConnection({ variables: useSaved ? { entryId: entry.id } : { input: inputOf(provider, draft) } });
-      if (data) setTestResult({ result: data.testModelConnection, savedSettings: useSaved && dirty });
+      // While editing, the server fills a secret left empty with the stored one, so the edited settings are what is tested.
+      const variables = entry ? { entryId: entry.id, input: dirty ? inputOf(provider, draft) : undefined } : { input: inputOf(provider, draft) };
+      const { data } = await testConnection({ variables });
+      if (data) setTestResult(data.testModelConnection);
     } catch (failure) {
       report(failure);
     } finally {
@@ -337,16 +336,7 @@ function ModelEntryForm({ provider, entry, onDone, onBusyChange }: ModelEntryFor
             )}
           </SimpleGrid>
 
-          {testResult && (
-            <Stack gap="1">
-              <ConnectionResult result={testResult.result} />
-              {testResult.savedSettings && (
-                <Text fontSize="xs" color="fg.muted">
-                  {t("models.test.savedSettingsOnly")}
-                </Text>
-              )}
-            </Stack>
-          )}
+          {testResult && <ConnectionResult result={testResult} />}
         </Stack>
       </Dialog.Body>
       <Dialog.Footer>
