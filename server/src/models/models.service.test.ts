@@ -1,0 +1,239 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { signUpAndIn, startTestServer, type TestServer } from "../testing/app";
+import { completeChat } from "./model-types";
+
+const ADD = `mutation Add($input: ModelEntryInput!) { addModelEntry(input: $input) { id modelId provider modelName modelType credentials { name value secret } vision maxTokens usedTokens } }`;
+const UPDATE = `mutation Update($id: ID!, $input: ModelEntryUpdate!) { updateModelEntry(id: $id, input: $input) { id credentials { name value secret } } }`;
+const DELETE = `mutation Delete($id: ID!) { deleteModelEntry(id: $id) }`;
+const LIST = `query { modelEntries { id modelId } }`;
+const TEST_INPUT = `mutation Test($input: ModelEntryInput) { testModelConnection(input: $input) { ok latencyMs message } }`;
+const TEST_ENTRY = `mutation Test($id: ID) { testModelConnection(entryId: $id) { ok message } }`;
+const TEST_EDIT = `mutation Test($id: ID, $input: ModelEntryInput) { testModelConnection(entryId: $id, input: $input) { ok message messageKey } }`;
+const DEFAULTS = `query { defaultModels { chat embedding rerank img2txt sequence2txt tts } }`;
+const SET_DEFAULTS = `mutation Set($input: DefaultModelsInput!) { setDefaultModels(input: $input) { chat embedding } }`;
+
+const API_KEY = "sk-local-test-key-123456";
+
+/** A local server speaking the OpenAI chat-completions protocol, answering only the right bearer key. */
+function startOpenAiServer(): Promise<{ url: string; close(): Promise<void>; authorizations: string[] }> {
+  const authorizations: string[] = [];
+  const server = http.createServer((req, res) => {
+    authorizations.push(req.headers.authorization ?? "");
+    if (req.headers.authorization !== `Bearer ${API_KEY}`) {
+      res.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "Incorrect API key provided" } }));
+      return;
+    }
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    const frames = [
+      { choices: [{ index: 0, delta: { role: "assistant", content: "Hel" } }] },
+      { choices: [{ index: 0, delta: { content: "lo" }, finish_reason: "stop" }] },
+      { choices: [], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } },
+    ];
+    for (const frame of frames) res.write(`data: ${JSON.stringify(frame)}\n\n`);
+    res.end("data: [DONE]\n\n");
+  });
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+        authorizations,
+        close: () => new Promise((done) => server.close(() => done())),
+      }),
+    ),
+  );
+}
+
+let server: TestServer;
+let vendor: Awaited<ReturnType<typeof startOpenAiServer>>;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  vendor = await startOpenAiServer();
+});
+afterAll(async () => {
+  await vendor.close();
+  await server.close();
+});
+
+function chatInput(overrides: Record<string, unknown> = {}) {
+  return {
+    provider: "OpenAI-API-Compatible",
+    modelName: "local-model",
+    modelType: "chat",
+    credentials: [
+      { name: "apiKey", value: API_KEY },
+      { name: "baseUrl", value: vendor.url },
+    ],
+    ...overrides,
+  };
+}
+
+interface Entry {
+  id: string;
+  modelId: string;
+  credentials: { name: string; value: string; secret: boolean }[];
+}
+
+async function addChatModel(token: string, overrides: Record<string, unknown> = {}): Promise<Entry> {
+  const added = await server.graphql<{ addModelEntry: Entry }>(ADD, { input: chatInput(overrides) }, token);
+  if (!added.data) throw new Error(JSON.stringify(added.errors));
+  return added.data.addModelEntry;
+}
+
+describe("model entries", () => {
+  it("seal the API key at rest and show it masked", async () => {
+    const { token, userId } = await signUpAndIn(server);
+    const entry = await addChatModel(token);
+    expect(entry.modelId).toBe("local-model@OpenAI-API-Compatible");
+    expect(entry.credentials).toEqual([
+      { name: "apiKey", value: "sk-••••••••3456", secret: true },
+      { name: "baseUrl", value: vendor.url, secret: false },
+    ]);
+    const rows = await server.platform.db.query(`SELECT * FROM model_entry WHERE tenant_id = $1`, [userId]);
+    expect(JSON.stringify(rows)).not.toContain("local-test-key");
+  });
+
+  it("refuse bad input with every problem named, and store nothing", async () => {
+    const { token, userId } = await signUpAndIn(server);
+    const response = await server.graphql(
+      ADD,
+      { input: chatInput({ modelName: "", credentials: [{ name: "baseUrl", value: "ftp://nowhere" }] }) },
+      token,
+    );
+    const fields = (response.errors?.[0].extensions.fields ?? []) as { field: string; messageKey: string }[];
+    expect(fields.map((f) => [f.field, f.messageKey])).toEqual([["modelName", "errors.model.nameRequired"]]);
+    const badUrl = await server.graphql(ADD, { input: chatInput({ credentials: [{ name: "baseUrl", value: "ftp://nowhere" }] }) }, token);
+    expect(badUrl.errors?.[0].extensions.fields).toEqual([expect.objectContaining({ field: "baseUrl", messageKey: "errors.model.urlInvalid" })]);
+    const unknown = await server.graphql(ADD, { input: chatInput({ provider: "Nobody" }) }, token);
+    expect(unknown.errors?.[0].extensions.messageKey).toBe("errors.model.providerUnknown");
+    expect(await server.platform.db.query(`SELECT id FROM model_entry WHERE tenant_id = $1`, [userId])).toEqual([]);
+  });
+
+  it("cannot be added twice", async () => {
+    const { token } = await signUpAndIn(server);
+    await addChatModel(token);
+    const again = await server.graphql(ADD, { input: chatInput() }, token);
+    expect(again.errors?.[0].extensions).toMatchObject({ code: "CONFLICT", messageKey: "errors.model.entryExists" });
+  });
+
+  it("keep a stored secret when an update leaves it empty", async () => {
+    const { token } = await signUpAndIn(server);
+    const entry = await addChatModel(token);
+    const updated = await server.graphql(UPDATE, { id: entry.id, input: { credentials: [{ name: "apiKey", value: "" }, { name: "baseUrl", value: vendor.url }] } }, token);
+    expect(updated.errors).toBeUndefined();
+    expect((await server.graphql<{ testModelConnection: { ok: boolean } }>(TEST_ENTRY, { id: entry.id }, token)).data?.testModelConnection.ok).toBe(true);
+    expect(vendor.authorizations.at(-1)).toBe(`Bearer ${API_KEY}`);
+  });
+});
+
+describe("testing a connection", () => {
+  it("succeeds against a server that answers, before anything is saved", async () => {
+    const { token } = await signUpAndIn(server);
+    const result = await server.graphql<{ testModelConnection: { ok: boolean; message: string | null } }>(TEST_INPUT, { input: chatInput() }, token);
+    expect(result.data?.testModelConnection).toMatchObject({ ok: true, message: null });
+  });
+
+  it("reports the vendor's refusal of a wrong key", async () => {
+    const { token } = await signUpAndIn(server);
+    const input = chatInput({ credentials: [{ name: "apiKey", value: "sk-wrong" }, { name: "baseUrl", value: vendor.url }] });
+    const result = await server.graphql<{ testModelConnection: { ok: boolean; message: string } }>(TEST_INPUT, { input }, token);
+    expect(result.data?.testModelConnection.ok).toBe(false);
+    expect(result.data?.testModelConnection.message).toContain("Incorrect API key provided");
+    const keyed = await server.graphql<{ testModelConnection: { messageKey: string } }>(TEST_EDIT, { input }, token);
+    expect(keyed.data?.testModelConnection.messageKey).toBe("errors.model.auth");
+  });
+
+  it("tests an entry's edited settings, with the stored key where the edit leaves it empty", async () => {
+    const { token } = await signUpAndIn(server);
+    const entry = await addChatModel(token);
+    const edit = (baseUrl: string) => chatInput({ credentials: [{ name: "apiKey", value: "" }, { name: "baseUrl", value: baseUrl }] });
+    const moved = await server.graphql<{ testModelConnection: { ok: boolean; messageKey: string } }>(TEST_EDIT, { id: entry.id, input: edit("http://127.0.0.1:1/v1") }, token);
+    expect(moved.data?.testModelConnection).toMatchObject({ ok: false, messageKey: "errors.model.network" });
+    const kept = await server.graphql<{ testModelConnection: { ok: boolean } }>(TEST_EDIT, { id: entry.id, input: edit(vendor.url) }, token);
+    expect(kept.data?.testModelConnection.ok).toBe(true);
+    expect(vendor.authorizations.at(-1)).toBe(`Bearer ${API_KEY}`);
+  });
+
+  it("reports an address where nothing listens", async () => {
+    const { token } = await signUpAndIn(server);
+    const input = chatInput({ credentials: [{ name: "apiKey", value: API_KEY }, { name: "baseUrl", value: "http://127.0.0.1:1/v1" }] });
+    const result = await server.graphql<{ testModelConnection: { ok: boolean; message: string } }>(TEST_INPUT, { input }, token);
+    expect(result.data?.testModelConnection).toMatchObject({ ok: false, message: expect.stringContaining("Cannot reach") });
+  });
+});
+
+describe("default models", () => {
+  it("take an added model, refuse one that is not available, and fall back when it is deleted", async () => {
+    const { token } = await signUpAndIn(server);
+    const entry = await addChatModel(token);
+    const set = await server.graphql<{ setDefaultModels: { chat: string } }>(SET_DEFAULTS, { input: { chat: entry.modelId } }, token);
+    expect(set.data?.setDefaultModels.chat).toBe(entry.modelId);
+    const wrongType = await server.graphql(SET_DEFAULTS, { input: { embedding: entry.modelId } }, token);
+    expect(wrongType.errors?.[0].extensions.fields).toEqual([expect.objectContaining({ field: "embedding", messageKey: "errors.model.defaultUnavailable" })]);
+    await server.graphql(DELETE, { id: entry.id }, token);
+    const after = await server.graphql<{ defaultModels: { chat: string } }>(DEFAULTS, {}, token);
+    expect(after.data?.defaultModels.chat).not.toBe(entry.modelId);
+    expect(await server.platform.db.query(`SELECT count(*)::int AS n FROM tenant WHERE default_chat_model = $1`, [entry.modelId])).toEqual([{ n: 0 }]);
+  });
+});
+
+describe("tenancy", () => {
+  it("another tenant can neither see, use, change nor delete an entry", async () => {
+    const owner = await signUpAndIn(server);
+    const intruder = await signUpAndIn(server);
+    const entry = await addChatModel(owner.token);
+    expect((await server.graphql<{ modelEntries: unknown[] }>(LIST, {}, intruder.token)).data?.modelEntries).toEqual([]);
+    for (const attempt of [
+      server.graphql(UPDATE, { id: entry.id, input: { credentials: [] } }, intruder.token),
+      server.graphql(DELETE, { id: entry.id }, intruder.token),
+      server.graphql(TEST_ENTRY, { id: entry.id }, intruder.token),
+    ]) {
+      expect((await attempt).errors?.[0].extensions.code).toBe("NOT_FOUND");
+    }
+    const borrowed = await server.graphql(SET_DEFAULTS, { input: { chat: entry.modelId } }, intruder.token);
+    expect(borrowed.errors?.[0].extensions.messageKey).toBe("errors.model.defaultUnavailable");
+    await expect(server.services.models.client(intruder.userId, "chat", entry.modelId)).rejects.toMatchObject({ messageKey: "errors.model.notConfigured" });
+    expect((await server.graphql<{ modelEntries: unknown[] }>(LIST, {}, owner.token)).data?.modelEntries).toHaveLength(1);
+  });
+});
+
+describe("calls through a model client", () => {
+  it("record their token usage on the entry and in the usage log", async () => {
+    const { token, userId } = await signUpAndIn(server);
+    const entry = await addChatModel(token);
+    const chat = await server.services.models.client(userId, "chat", entry.modelId);
+    expect((await completeChat(chat, [{ role: "user", content: "Hi" }])).text).toBe("Hello");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const [usage] = await server.platform.db.query(`SELECT model_id, model_type, total_tokens FROM model_usage WHERE tenant_id = $1`, [userId]);
+    expect(usage).toEqual({ model_id: entry.modelId, model_type: "chat", total_tokens: 7 });
+    const [row] = await server.platform.db.query(`SELECT used_tokens FROM model_entry WHERE id = $1`, [entry.id]);
+    expect(Number(row.used_tokens)).toBe(7);
+  });
+});
+
+describe("RAGFlow's web endpoints for models", () => {
+  it("set_api_key registers the provider's catalogue, my_llms lists it, set_tenant_info sets the defaults", async () => {
+    const { token } = await signUpAndIn(server);
+    const stored = await server.rest("POST", "/v1/llm/set_api_key", { authorization: token, body: { llm_factory: "ZHIPU-AI", api_key: "zhipu-key-123456789" } });
+    expect(stored.body).toEqual({ code: 0, message: "success", data: true });
+    const mine = await server.rest("GET", "/v1/llm/my_llms", { authorization: token });
+    expect(mine.body.data["ZHIPU-AI"].llm).toEqual(expect.arrayContaining([expect.objectContaining({ name: "glm-4-flash", type: "chat" })]));
+    const set = await server.rest("POST", "/v1/user/set_tenant_info", {
+      authorization: token,
+      body: { tenant_id: "x", llm_id: "glm-4-flash@ZHIPU-AI", embd_id: "embedding-3@ZHIPU-AI", img2txt_id: "", asr_id: "" },
+    });
+    expect(set.body).toEqual({ code: 0, message: "success", data: true });
+    const info = await server.rest("GET", "/v1/user/tenant_info", { authorization: token });
+    expect(info.body.data).toMatchObject({ llm_id: "glm-4-flash@ZHIPU-AI", embd_id: "embedding-3@ZHIPU-AI" });
+  });
+
+  it("set_tenant_info lists missing keys as RAGFlow does", async () => {
+    const { token } = await signUpAndIn(server);
+    expect((await server.rest("POST", "/v1/user/set_tenant_info", { authorization: token, body: { llm_id: "" } })).body).toEqual({
+      code: 101,
+      message: "required argument are missing: tenant_id,asr_id,embd_id,img2txt_id; ",
+      data: null,
+    });
+  });
+});
