@@ -1,0 +1,37 @@
+import { stemEnglish } from "./english-stemmer";
+import { analyze, tokenize } from "./text-analysis";
+
+describe("text analysis for the built-in models", () => {
+  it("stems English words with Porter2, as Snowball's reference vocabulary does", () => {
+    const expected: Record<string, string> = {
+      consign: "consign",
+      consignment: "consign",
+      consolingly: "consol",
+      knightly: "knight",
+      generously: "generous",
+      communication: "communic",
+      hopping: "hop",
+      cries: "cri",
+      ties: "tie",
+      gas: "gas",
+      dying: "die",
+      skies: "sky",
+      news: "news",
+      inductive: "induct",
+      properties: "properti",
+      relational: "relat",
+      constructor: "constructor",
+    };
+    for (const [word, stem] of Object.entries(expected)) expect({ word, stem: stemEnglish(word) }).toEqual({ word, stem });
+  });
+
+  it("drops stop words, lower-cases, keeps numbers and names of any script", () => {
+    expect(analyze("The Normans' conquest of England in 1066, and its aftermath.")).toEqual(["norman", "conquest", "england", "1066", "aftermath"]);
+    expect(tokenize("Ça va, Zürich?").map((t) => t.term)).toEqual(["ça", "va", "zürich"]);
+  });
+
+  it("segments Chinese with jieba, in Simplified and Traditional text, beside English words", () => {
+    expect(analyze("我们正在构建检索增强生成（RAG）的聊天助手")).toEqual(["正在", "构建", "检索", "增强", "生成", "rag", "聊天", "助手"]);
+    expect(analyze("我們正在構建檢索增強生成的聊天助手")).toEqual(expect.arrayContaining(["檢索", "增強", "生成", "聊天", "助手"]));
+  });
+});

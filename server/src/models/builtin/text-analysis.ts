@@ -1,0 +1,109 @@
+import type { Jieba } from "@node-rs/jieba";
+import { stemEnglish } from "./english-stemmer";
+
+/**
+ * Text analysis shared by the built-in models: words of alphabetic scripts are lower-cased, stripped of
+ * stop words and stemmed (Porter2); runs of Chinese characters are segmented with jieba. Deterministic and
+ * dependent on nothing but the text, so that the same text always yields the same terms.
+ */
+
+export interface Token {
+  /** The term used for matching: a stem, or a Chinese word. */
+  term: string;
+  /** The word as written, lower-cased. */
+  word: string;
+  cjk: boolean;
+}
+
+/**
+ * English stop words: the Snowball list (function words only). Content words such as "new" or "first"
+ * stay, because a claim like "first-line treatment" depends on them.
+ */
+export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    "i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers herself it its itself " +
+    "they them their theirs themselves what which who whom this that these those am is are was were be been being have has had " +
+    "having do does did doing would should could ought i'm you're he's she's it's we're they're i've you've we've they've i'd " +
+    "you'd he'd she'd we'd they'd i'll you'll he'll she'll we'll they'll isn't aren't wasn't weren't hasn't haven't hadn't " +
+    "doesn't don't didn't won't wouldn't shan't shouldn't can't cannot couldn't mustn't let's that's who's what's here's there's " +
+    "when's where's why's how's a an the and but if or because as until while of at by for with about against between into " +
+    "through during before after above below to from up down in out on off over under again further then once here there when " +
+    "where why how all any both each few more most other some such only own same so than too very s t can will just should now"
+  ).split(" "),
+);
+
+/** Chinese function words and particles that carry no topic. */
+export const CHINESE_STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    "的 了 是 在 和 与 及 或 也 都 就 而 且 并 又 着 过 吗 呢 吧 啊 呀 么 之 其 于 以 为 被 把 将 从 对 向 由 所 这 那 这个 那个 这些 那些 " +
+    "一个 一种 我 你 他 她 它 我们 你们 他们 她们 它们 自己 什么 哪 哪个 哪些 谁 怎么 怎样 如何 为什么 多少 几 是否 有 没有 " +
+    "的話 的话 們 這 這個 那個 這些 甚麼 什麼 為 與 於 對 從 將 把 個 嗎 吧 呢"
+  ).split(" "),
+);
+
+const CJK = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u{20000}-\u{2ffff}]/u;
+const CJK_RUN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u{20000}-\u{2ffff}]+/gu;
+/** Letters and digits of any other script; an apostrophe inside a word ("don't") stays part of it. */
+const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
+
+let jieba: Jieba | undefined;
+
+/** Stems of words already seen: stemming is the costliest step of analysis, and vocabularies repeat. */
+const stems = new Map<string, string>();
+const STEM_MEMORY = 200_000;
+
+function stem(word: string): string {
+  let result = stems.get(word);
+  if (result === undefined) {
+    result = /^[a-z']+$/.test(word) ? stemEnglish(word) : word;
+    if (stems.size >= STEM_MEMORY) stems.clear();
+    stems.set(word, result);
+  }
+  return result;
+}
+
+/** jieba with its default dictionary (~0.3 s to load), on first use. */
+export function chineseSegmenter(): Jieba {
+  if (!jieba) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { Jieba } = require("@node-rs/jieba") as typeof import("@node-rs/jieba");
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { dict } = require("@node-rs/jieba/dict") as typeof import("@node-rs/jieba/dict");
+    jieba = Jieba.withDict(dict);
+  }
+  return jieba;
+}
+
+export function isCjk(text: string): boolean {
+  return CJK.test(text);
+}
+
+/** Words of `text` in order, with Chinese runs segmented; stop words dropped unless `keepStopWords`. */
+export function tokenize(text: string, options: { keepStopWords?: boolean } = {}): Token[] {
+  const tokens: Token[] = [];
+  const normalized = text.normalize("NFKC").toLowerCase();
+  let last = 0;
+  const pushWords = (segment: string) => {
+    for (const match of segment.matchAll(WORD)) {
+      const word = match[0].replace(/’/g, "'");
+      if (!options.keepStopWords && ENGLISH_STOP_WORDS.has(word)) continue;
+      const base = word.endsWith("'s") ? word.slice(0, -2) : word;
+      tokens.push({ term: stem(base), word: base, cjk: false });
+    }
+  };
+  for (const run of normalized.matchAll(CJK_RUN)) {
+    pushWords(normalized.slice(last, run.index));
+    for (const word of chineseSegmenter().cut(run[0], true)) {
+      if (!options.keepStopWords && CHINESE_STOP_WORDS.has(word)) continue;
+      tokens.push({ term: word, word, cjk: true });
+    }
+    last = run.index! + run[0].length;
+  }
+  pushWords(normalized.slice(last));
+  return tokens;
+}
+
+/** The matching terms of `text`: stems and Chinese words, without stop words. */
+export function analyze(text: string): string[] {
+  return tokenize(text).map((t) => t.term);
+}
