@@ -1,0 +1,182 @@
+import type { ChatEvent, ChatMessage } from "../model-types";
+import { BuiltinExtractiveChat, splitSentences, streamPieces } from "./extractive-chat";
+import { NOT_FOUND_SENTENCE, readPrompt } from "./knowledge-prompt";
+
+jest.setTimeout(120_000);
+
+/** RAGFlow's default system prompt (the API's wording says "dataset"), filled as its kb_prompt fills it. */
+function ragflowPrompt(chunks: { title: string; content: string }[], place = "knowledge base"): string {
+  const knowledge = chunks.map((c, i) => `\nID: ${i}\n├── Title: ${c.title}\n└── Content:\n${c.content}`).join("\n");
+  return (
+    `You are an intelligent assistant. Please summarize the content of the ${place} to answer the question. Please list the data in the ${place} and answer in detail. ` +
+    `When all ${place} content is irrelevant to the question, your answer must include the sentence "The answer you are looking for is not found in the ${place}!" Answers need to consider chat history.\n` +
+    `      Here is the knowledge base:\n      ${knowledge}\n      The above is the knowledge base.`
+  );
+}
+
+const CHUNKS = [
+  {
+    title: "normans.txt",
+    content:
+      "The Normans were the people who in the 10th and 11th centuries gave their name to Normandy, a region in France. They were descended from Norse raiders and pirates from Denmark, Iceland and Norway.",
+  },
+  {
+    title: "complexity.txt",
+    content:
+      "Computational complexity theory classifies computational problems according to their inherent difficulty. A problem is regarded as inherently difficult if its solution requires significant resources.",
+  },
+  {
+    title: "amazon.txt",
+    content: "The Amazon rainforest covers much of the Amazon basin of South America. The basin encompasses seven million square kilometres.",
+  },
+];
+
+async function run(messages: ChatMessage[], options: { maxTokens?: number } = {}, delayMs = 0) {
+  const events: ChatEvent[] = [];
+  for await (const event of new BuiltinExtractiveChat(delayMs).stream(messages, options)) events.push(event);
+  const deltas = events.filter((e): e is Extract<ChatEvent, { type: "delta" }> => e.type === "delta").map((e) => e.text);
+  return {
+    deltas,
+    text: deltas.join(""),
+    usage: events.find((e) => e.type === "usage"),
+    finish: events.find((e) => e.type === "finish"),
+  };
+}
+
+describe("the built-in extractive chat model", () => {
+  it("answers with the sentence that holds the answer, cites its chunk as [ID:n], and streams it word by word", async () => {
+    const started = performance.now();
+    const answer = await run(
+      [
+        { role: "system", content: ragflowPrompt(CHUNKS) },
+        { role: "user", content: "How large is the Amazon basin?" },
+      ],
+      {},
+      5,
+    );
+    expect(answer.text).toContain("seven million square kilometres");
+    expect(answer.text).toContain("[ID:2]");
+    expect(answer.text).not.toContain("[ID:0]");
+    expect(answer.deltas.length).toBeGreaterThan(8);
+    // Each delta is a word or a citation, and a pause separates them.
+    expect(Math.max(...answer.deltas.map((d) => d.length))).toBeLessThan(20);
+    expect(performance.now() - started).toBeGreaterThan(5 * (answer.deltas.length - 1));
+    expect(answer.usage).toEqual({ type: "usage", usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number), totalTokens: expect.any(Number) } });
+    const usage = (answer.usage as Extract<ChatEvent, { type: "usage" }>).usage;
+    expect(usage.promptTokens).toBeGreaterThan(100);
+    expect(usage.completionTokens).toBeGreaterThan(5);
+    expect(usage.totalTokens).toBe(usage.promptTokens + usage.completionTokens);
+    expect(answer.finish).toEqual({ type: "finish", reason: "stop" });
+  });
+
+  it("says the answer is not found when the knowledge is about something else", async () => {
+    const answer = await run([
+      { role: "system", content: ragflowPrompt(CHUNKS) },
+      { role: "user", content: "Who won the 1998 football World Cup final?" },
+    ]);
+    expect(answer.text).toBe(NOT_FOUND_SENTENCE);
+    expect(NOT_FOUND_SENTENCE).toBe("The answer you are looking for is not found in the knowledge base!");
+  });
+
+  it("says it with the prompt's own wording, and when retrieval found nothing at all", async () => {
+    const dataset = await run([
+      { role: "system", content: ragflowPrompt(CHUNKS, "dataset") },
+      { role: "user", content: "What is the boiling point of mercury?" },
+    ]);
+    expect(dataset.text).toBe("The answer you are looking for is not found in the dataset!");
+    const empty = await run([
+      { role: "system", content: ragflowPrompt([]) },
+      { role: "user", content: "Where is Normandy?" },
+    ]);
+    expect(empty.text).toBe(NOT_FOUND_SENTENCE);
+  });
+
+  it("does not answer a question whose key name the knowledge never mentions", async () => {
+    const answer = await run([
+      { role: "system", content: ragflowPrompt(CHUNKS) },
+      { role: "user", content: "Which region did the Vikings of Sweden give their name to in the 12th century?" },
+    ]);
+    expect(answer.text).toBe(NOT_FOUND_SENTENCE);
+  });
+
+  it("never pretends to be a language model: without knowledge it says what it is", async () => {
+    const english = await run([{ role: "user", content: "Write me a poem about the sea." }]);
+    expect(english.text).toMatch(/extractive model, not a language model/);
+    expect(english.text).toMatch(/knowledge base/);
+    const chinese = await run([{ role: "user", content: "你好，请介绍一下你自己" }]);
+    expect(chinese.text).toMatch(/抽取式模型/);
+    const greeting = await run([
+      { role: "system", content: ragflowPrompt(CHUNKS) },
+      { role: "user", content: "Hello!" },
+    ]);
+    expect(greeting.text).toMatch(/extractive model/);
+  });
+
+  it("reads plain context given with the question, and older RAGFlow prompts with numbered fragments", async () => {
+    const plain = await run([
+      { role: "user", content: `Context:\n${CHUNKS[0].content}\n\n${CHUNKS[2].content}\n\nQuestion: From which countries did the Norse raiders come?` },
+    ]);
+    expect(plain.text).toContain("Denmark, Iceland and Norway");
+    expect(plain.text).toContain("[ID:0]");
+
+    const older =
+      "Answer from the knowledge base.\nHere is the knowledge base:\n------\nDocument: complexity.txt \nRelevant fragments as following:\n" +
+      `1. ${CHUNKS[1].content}\n------\nDocument: amazon.txt \nRelevant fragments as following:\n1. ${CHUNKS[2].content}\nThe above is the knowledge base.`;
+    const answer = await run([
+      { role: "system", content: older },
+      { role: "user", content: "How does complexity theory classify computational problems?" },
+    ]);
+    expect(answer.text).toBe("Computational complexity theory classifies computational problems according to their inherent difficulty. [ID:0]");
+  });
+
+  it("answers Chinese questions from Chinese knowledge", async () => {
+    const chunks = [
+      { title: "天气.txt", content: "今天北京天气晴朗，气温二十度。明天有小雨。" },
+      { title: "战国无双3.txt", content: "《战国无双3》是由光荣和ω-force开发的战国无双系列的正统第三续作。本作以三大故事为主轴。" },
+    ];
+    const answer = await run([
+      { role: "system", content: ragflowPrompt(chunks) },
+      { role: "user", content: "《战国无双3》是由哪两个公司合作开发的？" },
+    ]);
+    expect(answer.text).toContain("光荣和ω-force开发");
+    expect(answer.text).toContain("[ID:1]");
+    expect(answer.deltas.length).toBeGreaterThan(10);
+  });
+
+  it("stops at the token limit it is given", async () => {
+    const answer = await run([{ role: "user", content: "Hi" }], { maxTokens: 8 });
+    expect(answer.finish).toEqual({ type: "finish", reason: "length" });
+    expect((answer.usage as Extract<ChatEvent, { type: "usage" }>).usage.completionTokens).toBeLessThanOrEqual(8);
+    expect(answer.text.length).toBeGreaterThan(0);
+  });
+});
+
+describe("reading a prompt", () => {
+  it("finds RAGFlow's ID blocks with their titles, the question, the history and the not-found sentence", () => {
+    const read = readPrompt([
+      { role: "system", content: ragflowPrompt(CHUNKS.slice(0, 2), "dataset") },
+      { role: "user", content: "Who were the Normans?" },
+      { role: "assistant", content: "…" },
+      { role: "user", content: "  And where did they come from? " },
+    ]);
+    expect(read.passages).toEqual([
+      { id: "0", title: "normans.txt", text: CHUNKS[0].content },
+      { id: "1", title: "complexity.txt", text: CHUNKS[1].content },
+    ]);
+    expect(read.question).toBe("And where did they come from?");
+    expect(read.history).toEqual(["Who were the Normans?"]);
+    expect(read.notFoundSentence).toBe("The answer you are looking for is not found in the dataset!");
+  });
+
+  it("tells a prompt with no knowledge slot (null) from an empty one ([])", () => {
+    expect(readPrompt([{ role: "system", content: "You are a helpful assistant." }, { role: "user", content: "Hi" }]).passages).toBeNull();
+    expect(readPrompt([{ role: "system", content: ragflowPrompt([]) }, { role: "user", content: "Hi" }]).passages).toEqual([]);
+  });
+
+  it("splits sentences and stream pieces without losing a character", () => {
+    expect(splitSentences("It rained. Then it stopped! Was it 3.5 mm? 今天下雨。明天晴。")).toEqual(["It rained.", "Then it stopped!", "Was it 3.5 mm?", "今天下雨。", "明天晴。"]);
+    const text = "Normandy is a region in France. [ID:0] 诺曼底位于法国。[ID:1]";
+    expect(streamPieces(text).join("")).toBe(text);
+    expect(streamPieces(text)).toContain(" [ID:0]");
+  });
+});
