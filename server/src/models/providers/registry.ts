@@ -1,3 +1,4 @@
+import { builtin } from "../builtin/builtin.provider";
 import type { ProviderDefinition } from "../provider";
 import { anthropic } from "./anthropic";
 import { azureOpenAi } from "./azure-openai";
@@ -38,6 +39,7 @@ export const BUILTIN_PROVIDER = "Builtin";
  * this folder and one line here.
  */
 export const providers: readonly ProviderDefinition[] = [
+  builtin,
   openAi,
   azureOpenAi,
   anthropic,
