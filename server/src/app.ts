@@ -16,6 +16,7 @@ import type { Config } from "./config";
 import type { GraphQLContext } from "./graphql/context";
 import { formatExecutionErrors, formatGraphQLError } from "./graphql/errors";
 import { createSchema } from "./graphql/schema";
+import { closeBuiltinModels } from "./models/builtin/builtin.provider";
 import { createPlatform, type Platform } from "./platform";
 import { createServices, type Services } from "./services";
 
@@ -126,6 +127,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     close: async () => {
       await apollo.stop();
       await platform.close();
+      await closeBuiltinModels();
     },
   };
 }

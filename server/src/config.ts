@@ -9,6 +9,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** Where the built-in models keep what they derive from WordNet (built once, ~25 s). */
+  modelCacheDir: string;
   clientDir: string;
   databaseUrl?: string;
   redisUrl?: string;
@@ -132,6 +134,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: reader.integer("PORT", 9380, 0, 65535),
     host: reader.string("HOST", "0.0.0.0"),
     dataDir: path.resolve(reader.string("DATA_DIR", "./data")),
+    modelCacheDir: path.resolve(reader.string("MODEL_CACHE_DIR", path.join(reader.string("DATA_DIR", "./data"), "cache", "models"))),
     clientDir: path.resolve(reader.string("CLIENT_DIR", path.join(__dirname, "../../client/dist"))),
     databaseUrl: reader.url("DATABASE_URL", ["postgres:", "postgresql:"]),
     redisUrl: reader.url("REDIS_URL", ["redis:", "rediss:"]),

@@ -1,11 +1,15 @@
 import "reflect-metadata";
 import { ConfigError, loadConfig } from "./config";
 import { startServer } from "./app";
+import { configureBuiltinModels, prepareBuiltinModels } from "./models/builtin/builtin.provider";
 
 async function main(): Promise<void> {
   const startedAt = performance.now();
   const config = loadConfig();
+  configureBuiltinModels({ cacheDirectory: config.modelCacheDir });
   const server = await startServer(config);
+  // Built once per installation in the background (it yields often), so the first embedding does not wait for it.
+  prepareBuiltinModels().catch((error) => console.error("[models] could not prepare the built-in models:", error));
   console.log(`Cairn is listening on ${server.url} (ready in ${Math.round(performance.now() - startedAt)} ms)`);
   for (const line of server.platform.describe()) console.log(`  ${line}`);
   console.log(`  GraphQL and its explorer: ${server.url}/graphql`);

@@ -2,6 +2,7 @@ import "reflect-metadata";
 import { ConfigError, loadConfig } from "./config";
 import { createPlatform } from "./platform";
 import { createServices } from "./services";
+import { closeBuiltinModels, configureBuiltinModels } from "./models/builtin/builtin.provider";
 
 /**
  * `npm run worker`: a process that only runs queued jobs. Workers share jobs through Redis and data
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
   if (missing.length > 0) {
     throw new ConfigError([`a worker process needs ${missing.join(" and ")}: in embedded mode the server runs jobs itself`]);
   }
+  configureBuiltinModels({ cacheDirectory: config.modelCacheDir });
   const platform = await createPlatform(config);
   const services = createServices(platform);
   platform.queue.start(services, Math.max(1, config.jobConcurrency));
@@ -21,6 +23,7 @@ async function main(): Promise<void> {
 
   const stop = async () => {
     await platform.close();
+    await closeBuiltinModels();
     process.exit(0);
   };
   process.on("SIGINT", () => void stop());

@@ -12,7 +12,8 @@ const dataDir = mkdtempSync(join(tmpdir(), "cairn-e2e-"));
 const server = spawn(process.execPath, [join(root, "server/dist/main.js")], {
   cwd: root,
   stdio: "inherit",
-  env: { ...process.env, DATA_DIR: dataDir, PORT: process.env.PORT ?? "9399", HOST: "127.0.0.1" },
+  // The built-in models' WordNet cache is built once per machine, not once per test run.
+  env: { ...process.env, DATA_DIR: dataDir, MODEL_CACHE_DIR: join(tmpdir(), "cairn-model-cache"), PORT: process.env.PORT ?? "9399", HOST: "127.0.0.1" },
 });
 
 function removeDataDir() {

@@ -11,6 +11,7 @@ const TEST_INPUT = `mutation Test($input: ModelEntryInput) { testModelConnection
 const TEST_ENTRY = `mutation Test($id: ID) { testModelConnection(entryId: $id) { ok message } }`;
 const TEST_EDIT = `mutation Test($id: ID, $input: ModelEntryInput) { testModelConnection(entryId: $id, input: $input) { ok message messageKey } }`;
 const DEFAULTS = `query { defaultModels { chat embedding rerank img2txt sequence2txt tts } }`;
+const AVAILABLE = `query Available($type: String) { availableModels(type: $type) { id builtin modelType } }`;
 const SET_DEFAULTS = `mutation Set($input: DefaultModelsInput!) { setDefaultModels(input: $input) { chat embedding } }`;
 
 const API_KEY = "sk-local-test-key-123456";
@@ -164,6 +165,24 @@ describe("testing a connection", () => {
 });
 
 describe("default models", () => {
+  it("are the built-in models until the tenant chooses", async () => {
+    const { token } = await signUpAndIn(server);
+    const defaults = await server.graphql<{ defaultModels: Record<string, string> }>(DEFAULTS, {}, token);
+    expect(defaults.data?.defaultModels).toMatchObject({
+      chat: "cairn-extractive@Builtin",
+      embedding: "cairn-embedding@Builtin",
+      rerank: "cairn-lexical-rerank@Builtin",
+      img2txt: "tesseract-ocr@Builtin",
+      sequence2txt: "",
+      tts: "",
+    });
+    const available = await server.graphql<{ availableModels: { id: string; builtin: boolean; modelType: string }[] }>(AVAILABLE, { type: "embedding" }, token);
+    expect(available.data?.availableModels).toEqual([
+      { id: "cairn-embedding@Builtin", builtin: true, modelType: "embedding" },
+      { id: "BAAI/bge-small-en-v1.5@Builtin", builtin: true, modelType: "embedding" },
+    ]);
+  });
+
   it("take an added model, refuse one that is not available, and fall back when it is deleted", async () => {
     const { token } = await signUpAndIn(server);
     const entry = await addChatModel(token);
@@ -173,7 +192,7 @@ describe("default models", () => {
     expect(wrongType.errors?.[0].extensions.fields).toEqual([expect.objectContaining({ field: "embedding", messageKey: "errors.model.defaultUnavailable" })]);
     await server.graphql(DELETE, { id: entry.id }, token);
     const after = await server.graphql<{ defaultModels: { chat: string } }>(DEFAULTS, {}, token);
-    expect(after.data?.defaultModels.chat).not.toBe(entry.modelId);
+    expect(after.data?.defaultModels.chat).toBe("cairn-extractive@Builtin");
     expect(await server.platform.db.query(`SELECT count(*)::int AS n FROM tenant WHERE default_chat_model = $1`, [entry.modelId])).toEqual([{ n: 0 }]);
   });
 });
@@ -221,11 +240,11 @@ describe("RAGFlow's web endpoints for models", () => {
     expect(mine.body.data["ZHIPU-AI"].llm).toEqual(expect.arrayContaining([expect.objectContaining({ name: "glm-4-flash", type: "chat" })]));
     const set = await server.rest("POST", "/v1/user/set_tenant_info", {
       authorization: token,
-      body: { tenant_id: "x", llm_id: "glm-4-flash@ZHIPU-AI", embd_id: "embedding-3@ZHIPU-AI", img2txt_id: "", asr_id: "" },
+      body: { tenant_id: "x", llm_id: "glm-4-flash@ZHIPU-AI", embd_id: "BAAI/bge-small-en-v1.5@Builtin", img2txt_id: "", asr_id: "" },
     });
     expect(set.body).toEqual({ code: 0, message: "success", data: true });
     const info = await server.rest("GET", "/v1/user/tenant_info", { authorization: token });
-    expect(info.body.data).toMatchObject({ llm_id: "glm-4-flash@ZHIPU-AI", embd_id: "embedding-3@ZHIPU-AI" });
+    expect(info.body.data).toMatchObject({ llm_id: "glm-4-flash@ZHIPU-AI", embd_id: "BAAI/bge-small-en-v1.5@Builtin" });
   });
 
   it("set_tenant_info lists missing keys as RAGFlow does", async () => {
