@@ -2,6 +2,7 @@ import http from "node:http";
 import http2 from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
 import type { Duplex } from "node:stream";
+import { ModelCallError } from "../models/http";
 import { freePort } from "./processes";
 
 /** One request as the vendor's server saw it. */
@@ -178,4 +179,14 @@ export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of iterable) out.push(item);
   return out;
+}
+
+/** The ModelCallError a provider call rejects with; the test fails if it resolves or fails otherwise. */
+export async function failure(promise: Promise<unknown>): Promise<ModelCallError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ModelCallError);
+  return error as ModelCallError;
 }

@@ -1,6 +1,5 @@
-import { ModelCallError } from "../http";
 import type { ChatEvent, ChatModel } from "../model-types";
-import { collect, neverAnswer, sendJson, sseBody, startVendorServer, unreachableUrl, writeSlowly, type VendorServer } from "../../testing/vendor-servers";
+import { collect, failure, neverAnswer, sendJson, sseBody, startVendorServer, unreachableUrl, writeSlowly, type VendorServer } from "../../testing/vendor-servers";
 import { anthropic, AnthropicChatModel } from "./anthropic";
 
 const KEY = "sk-ant-test-0123456789";
@@ -39,15 +38,6 @@ function messageStream(texts: string[], options: { stopReason?: string; thinking
 
 function chat(credentials: Record<string, string> = {}): ChatModel {
   return anthropic.create("chat", { modelName: MODEL, credentials: { apiKey: KEY, baseUrl: server.url, ...credentials } });
-}
-
-async function failure(promise: Promise<unknown>): Promise<ModelCallError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ModelCallError);
-  return error as ModelCallError;
 }
 
 describe("Anthropic Messages", () => {

@@ -1,6 +1,5 @@
-import { ModelCallError } from "../http";
 import type { ChatEvent, ChatModel } from "../model-types";
-import { collect, neverAnswer, sendJson, sseBody, startVendorServer, unreachableUrl, writeSlowly, type VendorServer } from "../../testing/vendor-servers";
+import { collect, failure, neverAnswer, sendJson, sseBody, startVendorServer, unreachableUrl, writeSlowly, type VendorServer } from "../../testing/vendor-servers";
 import { gemini, GeminiChatModel } from "./gemini";
 
 const KEY = "AIzaSy-test-0123456789";
@@ -28,15 +27,6 @@ function generateStream(texts: string[], finishReason = "STOP") {
 
 function chat(model = "gemini-2.5-flash", credentials: Record<string, string> = {}): ChatModel {
   return gemini.create("chat", { modelName: model, credentials: { apiKey: KEY, baseUrl: server.url, ...credentials } });
-}
-
-async function failure(promise: Promise<unknown>): Promise<ModelCallError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ModelCallError);
-  return error as ModelCallError;
 }
 
 describe("Gemini", () => {

@@ -1,6 +1,5 @@
-import { ModelCallError } from "../http";
 import type { ChatEvent, ChatModel } from "../model-types";
-import { collect, neverAnswer, sendJson, startVendorServer, unreachableUrl, writeSlowly, type VendorServer } from "../../testing/vendor-servers";
+import { collect, failure, neverAnswer, sendJson, startVendorServer, unreachableUrl, writeSlowly, type VendorServer } from "../../testing/vendor-servers";
 import { ollama, OllamaChatModel } from "./ollama";
 
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
@@ -26,15 +25,6 @@ function chatLines(texts: string[], options: { doneReason?: string; thinking?: s
 
 function chat(credentials: Record<string, string> = {}, maxTokens?: number): ChatModel {
   return ollama.create("chat", { modelName: "llama3.2", credentials: { baseUrl: server.url, ...credentials }, maxTokens });
-}
-
-async function failure(promise: Promise<unknown>): Promise<ModelCallError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ModelCallError);
-  return error as ModelCallError;
 }
 
 describe("Ollama", () => {

@@ -1,8 +1,7 @@
 import type http from "node:http";
-import { ModelCallError } from "../http";
 import type { ChatEvent, ChatModel, ModelClients, ModelType } from "../model-types";
 import type { ProviderDefinition } from "../provider";
-import { collect, neverAnswer, pieces, sendJson, sseBody, startVendorServer, unreachableUrl, writeSlowly, type RecordedRequest, type VendorServer } from "../../testing/vendor-servers";
+import { collect, failure, neverAnswer, pieces, sendJson, sseBody, startVendorServer, unreachableUrl, writeSlowly, type RecordedRequest, type VendorServer } from "../../testing/vendor-servers";
 import { azureOpenAi } from "./azure-openai";
 import { deepSeek } from "./deepseek";
 import { groq } from "./groq";
@@ -54,15 +53,6 @@ function chatStream(deltas: string[], options: { finish?: string; usage?: unknow
 
 function answerChat(deltas: string[], options: { finish?: string; usage?: unknown } = {}) {
   server.handle((_, response) => writeSlowly(response, 200, { "content-type": "text/event-stream" }, chatStream(deltas, options), { pieceSize: 64 }));
-}
-
-async function failure(promise: Promise<unknown>): Promise<ModelCallError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ModelCallError);
-  return error as ModelCallError;
 }
 
 async function textOf(chat: ChatModel): Promise<string> {
