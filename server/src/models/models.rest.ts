@@ -50,14 +50,8 @@ export const modelsRestRoutes: RestRoute[] = [
     if (!provider) return jsonResult(RETURN_CODES.DATA_ERROR, `LLM factory ${String(body.llm_factory)} not found`);
     const credentials: Record<string, string> = { apiKey: String(body.api_key ?? "") };
     if (typeof body.base_url === "string" && body.base_url) credentials.baseUrl = body.base_url;
-    const existing = await services.models.listEntries(principal);
     try {
-      for (const model of provider.catalogue ?? []) {
-        const current = existing.find((e) => e.provider === provider.name && e.modelName === model.name && e.modelType === model.type);
-        const input = { credentials, maxTokens: model.maxTokens ?? null, vision: model.vision ?? false };
-        if (current) await services.models.updateEntry(principal, current.id, input);
-        else await services.models.addEntry(principal, { ...input, provider: provider.name, modelName: model.name, modelType: model.type });
-      }
+      await services.models.addCatalogue(principal, provider.name, credentials);
     } catch (error) {
       if (error instanceof DomainError) return jsonResult(RETURN_CODES.DATA_ERROR, error.message);
       throw error;

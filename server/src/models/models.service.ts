@@ -154,6 +154,19 @@ export class ModelsService {
     return this.entries.findOneByOrFail({ id });
   }
 
+  /** Adds (or re-keys) every catalogue model of a provider with one set of credentials, as RAGFlow's set_api_key does. */
+  async addCatalogue(principal: SignedIn, providerName: string, credentials: Record<string, string>): Promise<void> {
+    const provider = findProvider(providerName);
+    if (!provider) throw NotFound("errors.model.providerUnknown", { provider: providerName });
+    const existing = await this.listEntries(principal);
+    for (const model of provider.catalogue ?? []) {
+      const current = existing.find((e) => e.provider === provider.name && e.modelName === model.name && e.modelType === model.type);
+      const input = { credentials, maxTokens: model.maxTokens ?? null, vision: model.vision ?? false };
+      if (current) await this.updateEntry(principal, current.id, input);
+      else await this.addEntry(principal, { ...input, provider: provider.name, modelName: model.name, modelType: model.type });
+    }
+  }
+
   private async ownEntry(principal: SignedIn, id: string): Promise<ModelEntry> {
     const entry = await this.entries.findOneBy({ id, tenantId: principal.tenantId });
     if (!entry) throw NotFound("errors.model.entryNotFound");
