@@ -1,0 +1,66 @@
+import PostalMime from "postal-mime";
+import { fileExtension } from "../file-types";
+import type { Block, FileParser, ParsedDocument } from "../types";
+import { ParseError } from "../types";
+import { htmlBlocks } from "./html-blocks";
+import { paragraphsOf } from "./plain-text";
+
+function addresses(list: PostalMime.Address[] | undefined): string {
+  return (list ?? [])
+    .map((address) => (address.group ? `${address.name}: ${addresses(address.group)}` : address.name ? `${address.name} <${address.address}>` : address.address))
+    .join(", ");
+}
+
+/** E-mail (RFC 822/MIME): the envelope as a paragraph, the body (plain text, else HTML), and each attachment parsed by its own parser. */
+export const emlParser: FileParser = {
+  name: "eml",
+  extensions: ["eml"],
+  async parse(data, context) {
+    let email: PostalMime.Email;
+    try {
+      email = await PostalMime.parse(data, { attachmentEncoding: "arraybuffer" });
+    } catch (error) {
+      throw new ParseError(`The e-mail cannot be read: ${(error as Error).message}`);
+    }
+    if (email.headers.length === 0) throw new ParseError("The file is not a valid e-mail message");
+    const header = (key: string) => email.headers.find((line) => line.key === key)?.value;
+    const envelope = [
+      ["From", addresses(email.from ? [email.from] : [])],
+      ["To", addresses(email.to)],
+      ["Cc", addresses(email.cc)],
+      ["Date", header("date") ?? ""],
+      ["Subject", email.subject ?? ""],
+    ]
+      .filter(([, value]) => value)
+      .map(([name, value]) => `${name}: ${value}`)
+      .join("\n");
+    const blocks: Block[] = envelope ? [{ kind: "paragraph", text: envelope }] : [];
+    if (email.text?.trim()) blocks.push(...paragraphsOf(email.text).map((text): Block => ({ kind: "paragraph", text })));
+    else if (email.html) blocks.push(...htmlBlocks(email.html).blocks);
+
+    // required when called, since the registry imports this module
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { parserFor } = require("./registry") as typeof import("./registry");
+    const notes: string[] = [];
+    const attachments: { fileName: string; document: ParsedDocument }[] = [];
+    for (const attachment of email.attachments) {
+      if (attachment.related || !attachment.filename) continue;
+      const fileName = attachment.filename;
+      const parser = parserFor(fileName);
+      if (!parser) {
+        notes.push(`Attachment ${fileName} was not read: no parser for .${fileExtension(fileName)} files`);
+        continue;
+      }
+      context.signal.throwIfAborted();
+      const content = typeof attachment.content === "string" ? Buffer.from(attachment.content) : Buffer.from(attachment.content as ArrayBuffer);
+      try {
+        const document = await parser.parse(content, { ...context, fileName, pages: undefined, progress: () => undefined });
+        attachments.push({ fileName, document });
+      } catch (error) {
+        if (!(error instanceof ParseError)) throw error;
+        notes.push(`Attachment ${fileName} was not read: ${error.message}`);
+      }
+    }
+    return { title: email.subject || undefined, blocks, attachments, notes };
+  },
+};
