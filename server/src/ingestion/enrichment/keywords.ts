@@ -72,7 +72,6 @@ export async function generateKeywords(texts: string[], count: number, context: 
       if (i % 16 === 15) await new Promise<void>((resolve) => setImmediate(resolve));
     }
     const producedBy = `${id} (${BUILTIN_METHOD})`;
-    context.progress(1, `Keywords for ${texts.length} chunks by ${producedBy}`);
     return { keywords, producedBy, notes: [] };
   }
 
@@ -83,6 +82,5 @@ export async function generateKeywords(texts: string[], count: number, context: 
     ];
     return parseKeywords(await askModel(model, messages, { temperature: 0.2, signal: context.signal }), wanted);
   });
-  context.progress(1, `Keywords for ${texts.length} chunks by ${id}`);
   return { keywords: results, producedBy: id, notes };
 }

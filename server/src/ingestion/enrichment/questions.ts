@@ -135,7 +135,6 @@ export async function generateQuestions(texts: string[], count: number, context:
       if (i % 16 === 15) await new Promise<void>((resolve) => setImmediate(resolve));
     }
     const producedBy = `${id} (${BUILTIN_METHOD})`;
-    context.progress(1, `Questions for ${texts.length} chunks by ${producedBy}`);
     return { questions, producedBy, notes: [] };
   }
 
@@ -146,6 +145,5 @@ export async function generateQuestions(texts: string[], count: number, context:
     ];
     return parseQuestions(await askModel(model, messages, { temperature: 0.2, signal: context.signal }), wanted);
   });
-  context.progress(1, `Questions for ${texts.length} chunks by ${id}`);
   return { questions: results, producedBy: id, notes };
 }
