@@ -30,7 +30,7 @@ const NOT_NAMES = new Set(
   [...MONTHS, "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "however", "therefore", "thus", "also", "yes", "no", "chapter", "section", "figure", "table", "article", "page"],
 );
 
-const CAPITALISED_RUN = /(?:[A-Z][\p{L}'’&-]*\.?|[A-Z]{2,}\d*)(?:\s+(?:(?:of|the|and|for|de|la|le|van|von|du|del|da)\s+)*(?:[A-Z][\p{L}'’&-]*|[A-Z]{2,}\d*))*/gu;
+const CAPITALISED_RUN = /(?:[A-Z][\p{L}'’&-]*\.?|[A-Z]{2,}\d*)(?:\s+(?:(?:of|the|for|de|la|le|van|von|du|del|da)\s+)*(?:[A-Z][\p{L}'’&-]*|[A-Z]{2,}\d*))*/gu;
 const DATE = new RegExp(
   `\\b(?:\\d{1,2}\\s+)?(?:${MONTHS.map((m) => m[0].toUpperCase() + m.slice(1)).join("|")})(?:\\s+\\d{1,2}(?:st|nd|rd|th)?)?,?\\s+\\d{4}\\b|\\b(?:1[5-9]\\d{2}|20\\d{2})s?\\b|\\d{2,4}年(?:\\d{1,2}月)?(?:\\d{1,2}日)?|\\d{1,2}月\\d{1,2}日`,
   "gu",
@@ -50,10 +50,10 @@ export function sentencesOf(text: string): string[] {
 
 function cueOf(name: string, before: string, after: string): Cue | undefined {
   const words = name.toLowerCase().split(/\s+/);
-  const last = words[words.length - 1];
   if (words.some((w) => EVENT_WORDS.has(w))) return "event";
-  if (ORGANIZATION_WORDS.has(last) || /^[A-Z]{2,6}\d*$/.test(name)) return "organization";
-  if (LOCATION_WORDS.has(last) || ["mount", "lake", "river", "cape", "port", "fort"].includes(words[0])) return "location";
+  // Any word may carry the cue: "University of Paris", "Bank of England", "River Thames".
+  if (words.some((w) => ORGANIZATION_WORDS.has(w)) || /^[A-Z]{2,6}\d*$/.test(name)) return "organization";
+  if (words.some((w) => LOCATION_WORDS.has(w)) || ["cape", "port", "fort"].includes(words[0])) return "location";
   if (PERSON_TITLES.test(before) || PERSON_VERBS.test(after)) return "person";
   if (PLACE_PREPOSITIONS.test(before)) return "location";
   // Two or three capitalised words with no other cue are most often a person's name.
@@ -93,8 +93,11 @@ function chineseMentions(sentence: string): Mention[] {
     .tag(sentence, true)
     .flatMap(({ tag, word }) => {
       const cue = JIEBA_CUES[tag];
-      // One-character words (姓, 省) are too ambiguous to be entities.
-      return cue && [...word].length >= 2 && !/^\d+$/.test(word) ? [{ name: word, cue }] : [];
+      // One-character words (姓, 省) are too ambiguous to be entities, and a time without a number
+      // (后来, 今天) names no point in time.
+      if (!cue || [...word].length < 2 || /^\d+$/.test(word)) return [];
+      if (cue === "time" && !/[\d一二三四五六七八九十零〇]/.test(word)) return [];
+      return [{ name: word, cue }];
     });
 }
 
