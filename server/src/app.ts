@@ -1,3 +1,4 @@
+import { resumeInterruptedParsing } from "./ingestion/parse.job";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -117,6 +118,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     httpServer.listen(config.port, config.host, resolve);
   });
   platform.queue.start(services, config.jobConcurrency);
+  const resumed = await resumeInterruptedParsing(services);
+  if (resumed > 0) console.log(`[ingestion] resumed parsing of ${resumed} document(s) interrupted by the last shutdown`);
 
   const { port } = httpServer.address() as AddressInfo;
   const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;

@@ -20,6 +20,8 @@ export interface Config {
   sessionTtlHours: number;
   rememberMeDays: number;
   registrationEnabled: boolean;
+  /** Lets web crawls reach private, loopback and link-local addresses (off: a crawl cannot probe the internal network). */
+  crawlPrivateAddresses: boolean;
   /** Key that seals model-provider secrets; without it one is generated into DATA_DIR. */
   secretKey?: string;
   signInThrottle: { freeAttempts: number; baseLockSeconds: number; maxLockSeconds: number };
@@ -143,6 +145,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionTtlHours: reader.integer("SESSION_TTL_HOURS", 24, 1, 24 * 30),
     rememberMeDays: reader.integer("SESSION_REMEMBER_DAYS", 30, 1, 365),
     registrationEnabled: reader.boolean("REGISTRATION_ENABLED", true),
+    crawlPrivateAddresses: reader.boolean("CRAWL_PRIVATE_ADDRESSES", false),
     secretKey: reader.secretKey("SECRET_KEY"),
     signInThrottle: {
       freeAttempts: reader.integer("SIGNIN_FREE_ATTEMPTS", 5, 1, 100),

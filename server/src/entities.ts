@@ -4,7 +4,10 @@ import { SignInThrottle } from "./auth/sign-in-throttle.entity";
 import { TenantMember } from "./auth/tenant-member.entity";
 import { Tenant } from "./auth/tenant.entity";
 import { User } from "./auth/user.entity";
+import { Chunk } from "./knowledge/chunk.entity";
+import { Document } from "./knowledge/document.entity";
+import { KnowledgeBase } from "./knowledge/knowledge-base.entity";
 import { ModelEntry } from "./models/model-entry.entity";
 
 /** Every TypeORM entity; the schema itself is created by the migrations in platform/migrations. */
-export const entities = [Tenant, User, TenantMember, AuthSession, SignInThrottle, ApiToken, ModelEntry];
+export const entities = [Tenant, User, TenantMember, AuthSession, SignInThrottle, ApiToken, ModelEntry, KnowledgeBase, Document, Chunk];

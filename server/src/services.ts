@@ -1,6 +1,9 @@
 import { ApiTokenService } from "./api/api-token.service";
 import { AuthService } from "./auth/auth.service";
 import { ANONYMOUS, bearerToken, type Principal } from "./auth/principal";
+import { ChunkService } from "./knowledge/chunk.service";
+import { DocumentService } from "./knowledge/document.service";
+import { KnowledgeBaseService } from "./knowledge/knowledge-base.service";
 import { ModelsService } from "./models/models.service";
 import type { Platform } from "./platform";
 
@@ -10,6 +13,9 @@ export interface Services {
   auth: AuthService;
   apiTokens: ApiTokenService;
   models: ModelsService;
+  knowledgeBases: KnowledgeBaseService;
+  documents: DocumentService;
+  chunks: ChunkService;
   /** Who sent a request, from its Authorization header: a session token or an API token. */
   principalFor(authorization: string | undefined | null): Promise<Principal>;
 }
@@ -17,11 +23,17 @@ export interface Services {
 export function createServices(platform: Platform): Services {
   const auth = new AuthService(platform);
   const apiTokens = new ApiTokenService(platform);
+  const models = new ModelsService(platform);
+  const knowledgeBases = new KnowledgeBaseService(platform, models);
+  const documents = new DocumentService(platform, knowledgeBases);
   return {
     platform,
     auth,
     apiTokens,
-    models: new ModelsService(platform),
+    models,
+    knowledgeBases,
+    documents,
+    chunks: new ChunkService(platform, documents, models),
     async principalFor(authorization) {
       const token = bearerToken(authorization);
       if (!token) return ANONYMOUS;

@@ -170,7 +170,9 @@ export class RedisQueue<C> implements JobQueue<C> {
         if (!definition) throw unknownJob(job.name);
         await definition.run(job.data as never, context, { jobId: job.id!, attempt: job.attemptsMade + 1 });
       },
-      { connection: this.workerConnection, concurrency },
+      // A worker that dies mid-job loses its lock after 15 s and the job runs again elsewhere (BullMQ's
+      // default is 30 s); the lock is renewed every 7.5 s, which a job's awaits leave room for.
+      { connection: this.workerConnection, concurrency, lockDuration: 15_000, stalledInterval: 5_000 },
     );
     this.worker.on("failed", (job, error) => {
       if (!job) return;

@@ -1,0 +1,38 @@
+import { Document, RUN } from "../knowledge/document.entity";
+import type { JobDefinition } from "../platform/queue";
+import type { Services } from "../services";
+import { failDocument, runIngestion } from "./pipeline";
+
+export const PARSE_JOB = "ingestion.parse";
+
+export interface ParsePayload {
+  documentId: string;
+  /** The run this job serves; the document's run id changes when it is cancelled or parsed again. */
+  runId: string;
+}
+
+/**
+ * Parses one document. A failure is retried twice with back-off (a model provider may be down for a
+ * moment); after the last attempt the document fails with the reason, never staying in "parsing".
+ */
+export const parseJob: JobDefinition<Services, ParsePayload> = {
+  name: PARSE_JOB,
+  attempts: 3,
+  backoffMs: 2000,
+  run: (payload, services) => runIngestion(services, payload.documentId, payload.runId),
+  onFinalFailure: (payload, services, error) => failDocument(services, payload.documentId, payload.runId, error.message),
+};
+
+/**
+ * After a restart of the embedded mode, the in-process queue is empty: every document still marked
+ * "parsing" gets its job queued again under the same run id (with Redis, a job that is still queued or
+ * running keeps its id, so queueing it again does nothing).
+ */
+export async function resumeInterruptedParsing(services: Services): Promise<number> {
+  const running = await services.platform.db.getRepository(Document).findBy({ run: RUN.running });
+  for (const document of running) {
+    if (!document.runId) continue;
+    await services.platform.queue.enqueue(PARSE_JOB, { documentId: document.id, runId: document.runId }, { jobId: `parse-${document.id}-${document.runId}` });
+  }
+  return running.length;
+}

@@ -1,0 +1,328 @@
+import { xxh64 } from "@node-rs/xxhash";
+import type { Services } from "../services";
+import { deleteChunks, ensureVectorIndex, insertChunks, moveCounters, type StoredChunk } from "../knowledge/chunk-store";
+import { Document, RUN } from "../knowledge/document.entity";
+import { appendLog, CANCEL_TOPIC, publishProgress } from "../knowledge/document-events";
+import { mergeGraph } from "../knowledge/knowledge-graph";
+import { KnowledgeBase } from "../knowledge/knowledge-base.entity";
+import { TesseractOcr } from "../models/builtin/tesseract-ocr";
+import type { EmbeddingModel } from "../models/model-types";
+import { countTokens } from "../models/tokens";
+import { chunkMethod } from "./chunkers/registry";
+import { generateKeywords } from "./enrichment/keywords";
+import { generateQuestions } from "./enrichment/questions";
+import { buildRaptorSummaries } from "./enrichment/raptor";
+import type { EnrichmentContext } from "./enrichment/context";
+import { parserFor } from "./parsers/registry";
+import { ParseError, type Block, type ChunkDraft, type ParsedDocument } from "./types";
+
+/**
+ * One document through ingestion: read the stored file, parse, chunk (per window of `task_page_size`
+ * pages), enrich (keywords, questions), embed in batches, store chunks with their vectors and search
+ * terms, then RAPTOR summaries and the knowledge graph when asked for. Progress is published as it
+ * goes; the database is written at the start, at most once a second while running, and at the end,
+ * because on the embedded database every write costs the one thread that also parses and embeds.
+ */
+
+const EMBED_BATCH = 32;
+const PROGRESS_WRITE_INTERVAL_MS = 1000;
+
+export class ParseCancelled extends Error {
+  constructor() {
+    super("Parsing was cancelled");
+  }
+}
+
+/** Documents whose job in this process must stop: filled by the cancel topic. */
+const cancelledHere = new Set<string>();
+let listeningForCancels = false;
+
+function listenForCancels(services: Services): void {
+  if (listeningForCancels) return;
+  listeningForCancels = true;
+  void (async () => {
+    for await (const message of services.platform.pubsub.subscribe(CANCEL_TOPIC)) {
+      cancelledHere.add((message as { documentId: string }).documentId);
+    }
+  })().catch(() => (listeningForCancels = false));
+}
+
+/** Keeps the document's progress and log, publishes every change and writes it to the database now and then. */
+class Progress {
+  private log: string;
+  private lastWrite = Date.now();
+
+  constructor(
+    private readonly services: Services,
+    private readonly document: Document,
+    private readonly runId: string,
+  ) {
+    this.log = document.progressMsg;
+  }
+
+  get messages(): string {
+    return this.log;
+  }
+
+  async report(progress: number, message?: string): Promise<void> {
+    if (message) this.log = appendLog(this.log, message);
+    this.document.progress = Math.max(this.document.progress, Math.min(progress, 0.99));
+    this.document.progressMsg = this.log;
+    publishProgress(this.services.platform, this.document);
+    if (Date.now() - this.lastWrite >= PROGRESS_WRITE_INTERVAL_MS) {
+      this.lastWrite = Date.now();
+      const rows: { run: string; run_id: string | null }[] = await this.services.platform.db.query(
+        `UPDATE document SET progress = $2, progress_msg = $3 WHERE id = $1 RETURNING run, run_id`,
+        [this.document.id, this.document.progress, this.log],
+      );
+      if (rows[0]?.run_id !== this.runId) cancelledHere.add(this.document.id);
+    }
+    this.throwIfCancelled();
+  }
+
+  throwIfCancelled(): void {
+    if (cancelledHere.has(this.document.id)) throw new ParseCancelled();
+  }
+}
+
+/** Splits blocks into windows of `pageSize` pages (RAGFlow's per-task page ranges); blocks with no page go with the window before them. */
+function pageWindows(blocks: Block[], pageSize: number | null | undefined): Block[][] {
+  if (!pageSize || !blocks.some((b) => b.page !== undefined)) return [blocks];
+  const windows = new Map<number, Block[]>();
+  let current = 0;
+  for (const block of blocks) {
+    if (block.page !== undefined) current = Math.floor((block.page - 1) / pageSize);
+    if (!windows.has(current)) windows.set(current, []);
+    windows.get(current)!.push(block);
+  }
+  return [...windows.entries()].sort(([a], [b]) => a - b).map(([, w]) => w);
+}
+
+function chunkId(documentId: string, ordinal: number, content: string): string {
+  return xxh64(`${content}${documentId}${ordinal}`).toString(16).padStart(16, "0");
+}
+
+/** Vectors of texts mixed with the document name's vector at `nameWeight` (RAGFlow's filename_embd_weight). */
+export async function embedWithName(model: EmbeddingModel, texts: string[], nameVector: number[] | null, nameWeight: number, signal?: AbortSignal): Promise<number[][]> {
+  const { vectors } = await model.embed(texts, { purpose: "document", signal });
+  if (!nameVector || nameWeight <= 0) return vectors;
+  return vectors.map((v) => v.map((x, i) => nameWeight * nameVector[i] + (1 - nameWeight) * x));
+}
+
+/** What a chunk is embedded from: its questions when it has any (RAGFlow's rule), else its own embedding text. */
+function embeddingInput(draft: ChunkDraft): string {
+  if (draft.embeddingText) return draft.embeddingText;
+  return draft.questions?.length ? draft.questions.join("\n") : draft.text;
+}
+
+export async function runIngestion(services: Services, documentId: string, runId: string): Promise<void> {
+  listenForCancels(services);
+  const { db, storage } = services.platform;
+  const document = await db.getRepository(Document).findOneBy({ id: documentId });
+  if (!document || document.runId !== runId || document.run !== RUN.running) return;
+  const kb = await db.getRepository(KnowledgeBase).findOneByOrFail({ id: document.knowledgeBaseId });
+  const config = document.parserConfig;
+  const progress = new Progress(services, document, runId);
+  const abort = new AbortController();
+  const startedAt = document.processBeginAt ? new Date(document.processBeginAt).getTime() : Date.now();
+
+  try {
+    await progress.report(0.01, "Task has been received.");
+    // A retried or resumed job may have stored part of its chunks before it stopped.
+    if (document.chunkCount > 0) await db.transaction((m) => deleteChunks(m, document.id, document.knowledgeBaseId));
+
+    const parser = parserFor(document.name);
+    const data = document.size > 0 ? await storage.getBuffer(document.storageKey) : Buffer.alloc(0);
+    let parsed: ParsedDocument = { blocks: [], notes: [] };
+    if (data.length > 0) {
+      if (!parser) throw new ParseError(`No parser reads .${document.suffix} files yet.`);
+      parsed = await parser.parse(data, {
+        fileName: document.name,
+        pages: config.pages ?? undefined,
+        layoutRecognize: (config.layout_recognize ?? "DeepDOC") !== "Plain Text",
+        language: kb.language,
+        ocr: new TesseractOcr(),
+        signal: abort.signal,
+        progress: (fraction, message) => void progress.report(0.05 + 0.3 * fraction, message).catch(() => abort.abort()),
+      });
+      progress.throwIfCancelled();
+      for (const note of parsed.notes) await progress.report(0.35, note);
+    }
+    await progress.report(0.35, data.length === 0 ? "The file is empty." : `Parsed${parsed.pageCount ? ` ${parsed.pageCount} pages` : ""} with the ${parser!.name} parser.`);
+
+    const method = chunkMethod(document.chunkMethod);
+    if (!method) throw new ParseError(`Unknown chunk method "${document.chunkMethod}".`);
+    const modelFor = async <T extends "chat" | "img2txt">(type: T, id: string | null | undefined) => ({ model: await services.models.client(kb.tenantId, type, id), id: id || (await services.models.defaults(kb.tenantId))[type] });
+    const drafts: ChunkDraft[] = [];
+    const graphs: NonNullable<Awaited<ReturnType<typeof method.chunk>>["graph"]>[] = [];
+    const windows = pageWindows(parsed.blocks, config.task_page_size);
+    for (const [i, blocks] of windows.entries()) {
+      const result = await method.chunk(
+        { ...parsed, blocks },
+        {
+          fileName: document.name,
+          config,
+          language: kb.language,
+          chat: () => modelFor("chat", config.llm_id),
+          img2txt: async () => {
+            const id = (await services.models.defaults(kb.tenantId)).img2txt;
+            return id && !id.endsWith("@Builtin") ? { model: await services.models.client(kb.tenantId, "img2txt", id), id } : null;
+          },
+          signal: abort.signal,
+          progress: (fraction, message) => void progress.report(0.35 + (0.15 * (i + fraction)) / windows.length, message).catch(() => abort.abort()),
+        },
+      );
+      drafts.push(...result.chunks.filter((c) => c.text.trim().length > 0));
+      if (result.graph) graphs.push(result.graph);
+      for (const note of result.notes ?? []) await progress.report(0.35 + (0.15 * (i + 1)) / windows.length, note);
+    }
+    await progress.report(0.5, `Made ${drafts.length} chunks with the ${method.name} method.`);
+
+    const embedding = await services.models.client(kb.tenantId, "embedding", kb.embeddingModel);
+    const enrichment: EnrichmentContext = {
+      chat: () => modelFor("chat", config.llm_id),
+      embed: async (texts) => (await embedding.embed(texts, { purpose: "document", signal: abort.signal })).vectors,
+      language: kb.language,
+      signal: abort.signal,
+      progress: (fraction, message) => void progress.report(0.5 + 0.1 * fraction, message).catch(() => abort.abort()),
+    };
+    const producedBy: Record<string, string> = {};
+    const texts = drafts.map((d) => d.text);
+    if ((config.auto_keywords ?? 0) > 0 && drafts.length > 0) {
+      const { keywords, producedBy: by } = await generateKeywords(texts, config.auto_keywords!, enrichment);
+      drafts.forEach((d, i) => (d.keywords = [...(d.keywords ?? []), ...keywords[i]]));
+      producedBy.keywords = by;
+      await progress.report(0.55, `Keywords generated by ${by}.`);
+    }
+    if ((config.auto_questions ?? 0) > 0 && drafts.length > 0) {
+      const { questions, producedBy: by } = await generateQuestions(texts, config.auto_questions!, enrichment);
+      drafts.forEach((d, i) => (d.questions = [...(d.questions ?? []), ...questions[i]]));
+      producedBy.questions = by;
+      await progress.report(0.6, `Questions generated by ${by}.`);
+    }
+
+    const nameWeight = config.filename_embd_weight ?? 0.1;
+    const nameVector = nameWeight > 0 ? (await embedding.embed([document.name], { purpose: "document" })).vectors[0] : null;
+    let dimensionReady = false;
+    let stored = 0;
+    let tokens = 0;
+    const vectors: number[][] = [];
+    for (let start = 0; start < drafts.length; start += EMBED_BATCH) {
+      const batch = drafts.slice(start, start + EMBED_BATCH);
+      const batchVectors = await embedWithName(embedding, batch.map(embeddingInput), nameVector, nameWeight, abort.signal);
+      vectors.push(...batchVectors);
+      if (!dimensionReady) {
+        await ensureVectorIndex(db, batchVectors[0].length);
+        dimensionReady = true;
+      }
+      const rows: StoredChunk[] = [];
+      for (const [j, draft] of batch.entries()) {
+        const ordinal = start + j;
+        let imageKey: string | null = null;
+        const id = chunkId(document.id, ordinal, draft.text);
+        if (draft.image) {
+          imageKey = `${document.knowledgeBaseId}/${document.id}-images/${id}`;
+          await storage.put(imageKey, draft.image.data, draft.image.mimeType);
+        }
+        const tokenCount = countTokens(draft.text);
+        tokens += tokenCount;
+        rows.push({
+          id,
+          knowledgeBaseId: document.knowledgeBaseId,
+          documentId: document.id,
+          tenantId: document.tenantId,
+          ordinal,
+          kind: "text",
+          content: draft.text,
+          title: draft.title ?? "",
+          keywords: draft.keywords ?? [],
+          questions: draft.questions ?? [],
+          fields: draft.fields ?? null,
+          positions: draft.positions ?? [],
+          imageKey,
+          available: true,
+          tokenCount,
+          producedBy,
+          vector: batchVectors[j],
+        });
+      }
+      await db.transaction(async (m) => {
+        await insertChunks(m, rows);
+        await moveCounters(m, document.id, document.knowledgeBaseId, rows.length, rows.reduce((sum, r) => sum + r.tokenCount, 0));
+      });
+      stored += rows.length;
+      await progress.report(0.6 + (0.3 * stored) / drafts.length);
+    }
+    if (drafts.length > 0) await progress.report(0.9, `Embedded and indexed ${stored} chunks (${tokens} tokens).`);
+
+    if (config.raptor?.use_raptor && drafts.length > 1) {
+      const { summaries, producedBy: by } = await buildRaptorSummaries(
+        drafts.map((d, i) => ({ text: d.text, vector: vectors[i] })),
+        config.raptor,
+        { ...enrichment, progress: (fraction, message) => void progress.report(0.9 + 0.05 * fraction, message).catch(() => abort.abort()) },
+      );
+      const rows: StoredChunk[] = summaries.map((s, i) => ({
+        id: chunkId(document.id, drafts.length + i, s.text),
+        knowledgeBaseId: document.knowledgeBaseId,
+        documentId: document.id,
+        tenantId: document.tenantId,
+        ordinal: drafts.length + i,
+        kind: "raptor",
+        content: s.text,
+        title: "",
+        keywords: [],
+        questions: [],
+        fields: null,
+        positions: [],
+        imageKey: null,
+        available: true,
+        tokenCount: countTokens(s.text),
+        producedBy: { summary: by },
+        vector: s.vector,
+      }));
+      await db.transaction(async (m) => {
+        await insertChunks(m, rows);
+        await moveCounters(m, document.id, document.knowledgeBaseId, rows.length, rows.reduce((sum, r) => sum + r.tokenCount, 0));
+      });
+      await progress.report(0.95, `RAPTOR added ${rows.length} summary chunks (by ${by}).`);
+    }
+    for (const graph of graphs) await mergeGraph(db, document.knowledgeBaseId, document.id, graph);
+    if (graphs.length > 0) await progress.report(0.97, `Knowledge graph: ${graphs.reduce((n, g) => n + g.entities.length, 0)} entities, ${graphs.reduce((n, g) => n + g.relations.length, 0)} relations.`);
+
+    const duration = (Date.now() - startedAt) / 1000;
+    const log = appendLog(progress.messages, `Task done (${duration.toFixed(2)}s)`);
+    const finished = await db.query(
+      `UPDATE document SET run = $3, run_id = NULL, progress = 1, progress_msg = $4, process_duration = $5, page_count = $6, updated_at = now() WHERE id = $1 AND run_id = $2 RETURNING id`,
+      [document.id, runId, RUN.done, log, Math.max(duration, 0.001), parsed.pageCount ?? null],
+    );
+    if (finished.length === 0) throw new ParseCancelled();
+    publishProgress(services.platform, await db.getRepository(Document).findOneByOrFail({ id: document.id }));
+  } catch (error) {
+    abort.abort();
+    if (error instanceof ParseCancelled) {
+      // The user cancelled: whatever was stored meanwhile goes, and the document stays "cancelled".
+      await db.transaction((m) => deleteChunks(m, document.id, document.knowledgeBaseId));
+      return;
+    }
+    if (error instanceof ParseError) {
+      await failDocument(services, document.id, runId, error.message);
+      return;
+    }
+    throw error;
+  } finally {
+    cancelledHere.delete(document.id);
+  }
+}
+
+/** Marks a document failed with its reason, unless another run took it over meanwhile. */
+export async function failDocument(services: Services, documentId: string, runId: string, reason: string): Promise<void> {
+  const { db } = services.platform;
+  const document = await db.getRepository(Document).findOneBy({ id: documentId });
+  if (!document || document.runId !== runId) return;
+  const duration = document.processBeginAt ? (Date.now() - new Date(document.processBeginAt).getTime()) / 1000 : 0;
+  await db.transaction(async (m) => {
+    await deleteChunks(m, document.id, document.knowledgeBaseId);
+    await m.update(Document, { id: documentId, runId }, { run: RUN.failed, runId: null, progress: -1, progressMsg: appendLog(document.progressMsg, `[ERROR] ${reason}`), processDuration: duration });
+  });
+  publishProgress(services.platform, await db.getRepository(Document).findOneByOrFail({ id: documentId }));
+}

@@ -1,0 +1,52 @@
+import type { Platform } from "../platform";
+import type { Document } from "./document.entity";
+
+/**
+ * Parsing progress of a knowledge base's documents, published on the pub/sub port (in-process, or Redis
+ * so that a worker's progress reaches a browser connected to any server) and delivered by the
+ * `documentProgress` subscription. Times travel as ISO strings: Redis carries JSON.
+ */
+
+export interface DocumentProgressEvent {
+  documentId: string;
+  knowledgeBaseId: string;
+  run: string;
+  progress: number;
+  progressMsg: string;
+  chunkCount: number;
+  tokenCount: number;
+  processBeginAt: string | null;
+  processDuration: number;
+  pageCount: number | null;
+}
+
+export const progressTopic = (knowledgeBaseId: string) => `knowledge.progress.${knowledgeBaseId}`;
+
+export function progressEventOf(document: Document): DocumentProgressEvent {
+  return {
+    documentId: document.id,
+    knowledgeBaseId: document.knowledgeBaseId,
+    run: document.run,
+    progress: document.progress,
+    progressMsg: document.progressMsg,
+    chunkCount: document.chunkCount,
+    tokenCount: document.tokenCount,
+    processBeginAt: document.processBeginAt ? new Date(document.processBeginAt).toISOString() : null,
+    processDuration: document.processDuration,
+    pageCount: document.pageCount,
+  };
+}
+
+export function publishProgress(platform: Platform, event: Document | DocumentProgressEvent): void {
+  const payload = "documentId" in event ? event : progressEventOf(event);
+  platform.pubsub.publish(progressTopic(payload.knowledgeBaseId), payload);
+}
+
+/** Cancellation reaches the process running the job at once through this topic; the job also rechecks the database. */
+export const CANCEL_TOPIC = "knowledge.parse.cancel";
+
+/** A progress log line: "HH:MM:SS message", as RAGFlow shows it. */
+export function appendLog(log: string, message: string, at = new Date()): string {
+  const line = `${at.toISOString().slice(11, 19)} ${message}`;
+  return log ? `${log}\n${line}` : line;
+}

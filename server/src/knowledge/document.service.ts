@@ -1,0 +1,309 @@
+import type { Readable } from "node:stream";
+import { In, type Repository } from "typeorm";
+import type { SignedIn } from "../auth/principal";
+import { chunkMethod } from "../ingestion/chunkers/registry";
+import { documentTypeOf, fileExtension } from "../ingestion/file-types";
+import { PARSE_JOB } from "../ingestion/parse.job";
+import { Conflict, DomainError, FieldChecks, NotFound } from "../platform/errors";
+import { newId } from "../platform/ids";
+import type { Platform } from "../platform";
+import { deleteChunks } from "./chunk-store";
+import { Document, RUN, type RunStatus } from "./document.entity";
+import { appendLog, CANCEL_TOPIC, publishProgress } from "./document-events";
+import { KnowledgeBase } from "./knowledge-base.entity";
+import type { KnowledgeBaseService } from "./knowledge-base.service";
+import { chunkMethodDefaults, deepMerge, parserConfigViolations } from "./parser-config";
+import { fetchPage } from "./web-crawl";
+
+/** §9: a file up to 10 MB and at most 128 files at once. */
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+export const MAX_FILES_PER_UPLOAD = 128;
+export const MAX_NAME_BYTES = 255;
+
+export interface UploadedFile {
+  name: string;
+  data: Buffer;
+}
+
+export interface DocumentQuery {
+  /** Case-insensitive part of the name. */
+  search?: string;
+  runs?: RunStatus[];
+  suffixes?: string[];
+  page?: number;
+  pageSize?: number;
+  orderBy?: "createdAt" | "updatedAt" | "name" | "size";
+  desc?: boolean;
+}
+
+/** Why one file of an upload was refused (the REST facade keeps the others, as RAGFlow does). */
+export interface UploadRefusal {
+  name: string;
+  messageKey: string;
+}
+
+const tooLarge = () => new DomainError("PAYLOAD_TOO_LARGE", "httpStatus.413");
+
+/** The chunk method a file gets: pictures, slides and e-mails have their own, others take the knowledge base's (RAGFlow's rule). */
+export function chunkMethodForFile(name: string, type: string, knowledgeBaseMethod: string): string {
+  const extension = fileExtension(name);
+  if (type === "visual") return "picture";
+  if (["ppt", "pptx", "pages"].includes(extension)) return "presentation";
+  if (["eml", "msg"].includes(extension)) return "email";
+  return knowledgeBaseMethod;
+}
+
+/** Documents of knowledge bases: upload, crawl, settings, parsing runs, removal. */
+export class DocumentService {
+  private readonly repository: Repository<Document>;
+
+  constructor(
+    private readonly platform: Platform,
+    private readonly knowledgeBases: KnowledgeBaseService,
+  ) {
+    this.repository = platform.db.getRepository(Document);
+  }
+
+  /** A document in a knowledge base this principal may use. */
+  async accessible(principal: SignedIn, id: string): Promise<Document> {
+    const document = await this.repository.findOneBy({ id });
+    if (!document) throw NotFound("errors.knowledge.documentNotFound");
+    await this.knowledgeBases.accessible(principal, document.knowledgeBaseId).catch(() => {
+      throw NotFound("errors.knowledge.documentNotFound");
+    });
+    return document;
+  }
+
+  private async accessibleMany(principal: SignedIn, ids: string[]): Promise<Document[]> {
+    return Promise.all([...new Set(ids)].map((id) => this.accessible(principal, id)));
+  }
+
+  async list(principal: SignedIn, knowledgeBaseId: string, query: DocumentQuery = {}): Promise<{ total: number; items: Document[] }> {
+    await this.knowledgeBases.accessible(principal, knowledgeBaseId);
+    const builder = this.repository.createQueryBuilder("d").where("d.knowledgeBaseId = :knowledgeBaseId", { knowledgeBaseId });
+    if (query.search?.trim()) builder.andWhere("d.name ILIKE :search", { search: `%${query.search.trim().replace(/[\\%_]/g, "\\$&")}%` });
+    if (query.runs?.length) builder.andWhere("d.run IN (:...runs)", { runs: query.runs });
+    if (query.suffixes?.length) builder.andWhere("d.suffix IN (:...suffixes)", { suffixes: query.suffixes.map((s) => s.toLowerCase()) });
+    const pageSize = Math.max(0, query.pageSize ?? 30);
+    const page = Math.max(1, query.page ?? 1);
+    builder.orderBy(`d.${query.orderBy ?? "createdAt"}`, query.desc === false ? "ASC" : "DESC").addOrderBy("d.id", "ASC");
+    if (pageSize === 0) return { total: await builder.getCount(), items: [] };
+    const [items, total] = await builder.skip((page - 1) * pageSize).take(pageSize).getManyAndCount();
+    return { total, items };
+  }
+
+  /** "name.ext", or "name(1).ext", "name(2).ext"… when the knowledge base has it (case-insensitively) or `alsoTaken` does. */
+  private async uniqueName(knowledgeBaseId: string, name: string, alsoTaken: Set<string>): Promise<string> {
+    const rows: { name: string }[] = await this.platform.db.query(`SELECT lower(name) AS name FROM document WHERE knowledge_base_id = $1`, [knowledgeBaseId]);
+    const taken = new Set([...rows.map((r) => r.name), ...alsoTaken]);
+    const dot = name.lastIndexOf(".");
+    const [stem, extension] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ""];
+    let candidate = name;
+    for (let n = 1; taken.has(candidate.toLowerCase()); n++) candidate = `${stem}(${n})${extension}`;
+    return candidate;
+  }
+
+  /** Why a file cannot be taken, or null. */
+  static refusalOf(file: UploadedFile): string | null {
+    if (!file.name) return "errors.knowledge.noFileSelected";
+    if (Buffer.byteLength(file.name) > MAX_NAME_BYTES) return "errors.knowledge.nameTooLongBytes";
+    if (!documentTypeOf(file.name)) return "errors.knowledge.fileTypeUnsupported";
+    return null;
+  }
+
+  /**
+   * Stores files and creates their documents. Too many or too large files are refused with the §8 413 text
+   * and nothing is stored. With `partial`, a refused file does not stop the others (RAGFlow's REST
+   * behaviour); otherwise any refusal refuses the whole upload.
+   */
+  async upload(principal: SignedIn, knowledgeBaseId: string, files: UploadedFile[], options: { partial?: boolean } = {}): Promise<{ documents: Document[]; refused: UploadRefusal[] }> {
+    const kb = await this.knowledgeBases.accessible(principal, knowledgeBaseId);
+    if (files.length > MAX_FILES_PER_UPLOAD || files.some((f) => f.data.length > MAX_FILE_BYTES)) throw tooLarge();
+    const refused: UploadRefusal[] = [];
+    const accepted: UploadedFile[] = [];
+    for (const file of files) {
+      const messageKey = DocumentService.refusalOf(file);
+      if (messageKey) refused.push({ name: file.name, messageKey });
+      else accepted.push(file);
+    }
+    if (refused.length > 0 && !options.partial) {
+      const checks = new FieldChecks();
+      refused.forEach((r) => checks.check(false, r.name, r.messageKey, { name: r.name }));
+      checks.throwIfAny();
+    }
+    const documents: Document[] = [];
+    const namesInThisUpload = new Set<string>();
+    for (const file of accepted) {
+      const name = await this.uniqueName(kb.id, file.name, namesInThisUpload);
+      namesInThisUpload.add(name.toLowerCase());
+      const type = documentTypeOf(name)!;
+      documents.push(await this.store(principal, kb, { name, type, data: file.data, sourceType: "local", sourceUrl: null }));
+    }
+    return { documents, refused };
+  }
+
+  /** Stores the bytes first, then the row: a document never points at a file that is not there. */
+  private async store(
+    principal: SignedIn,
+    kb: KnowledgeBase,
+    file: { name: string; type: string; data: Buffer; sourceType: string; sourceUrl: string | null },
+  ): Promise<Document> {
+    const id = newId();
+    const storageKey = `${kb.id}/${id}`;
+    await this.platform.storage.put(storageKey, file.data);
+    const method = chunkMethodForFile(file.name, file.type, kb.chunkMethod);
+    const document = this.repository.create({
+      id,
+      knowledgeBaseId: kb.id,
+      tenantId: kb.tenantId,
+      createdBy: principal.user.id,
+      name: file.name,
+      type: file.type,
+      suffix: fileExtension(file.name),
+      sourceType: file.sourceType,
+      sourceUrl: file.sourceUrl,
+      storageKey,
+      size: file.data.length,
+      chunkMethod: method,
+      parserConfig: method === kb.chunkMethod ? kb.parserConfig : deepMerge(chunkMethodDefaults(method), { llm_id: kb.parserConfig.llm_id }),
+      enabled: true,
+      run: RUN.unstarted,
+      runId: null,
+      progress: 0,
+      progressMsg: "",
+      processBeginAt: null,
+      processDuration: 0,
+      chunkCount: 0,
+      tokenCount: 0,
+      pageCount: null,
+      metaFields: {},
+    });
+    try {
+      await this.platform.db.transaction(async (manager) => {
+        await manager.save(Document, document);
+        await manager.query(`UPDATE knowledge_base SET document_count = document_count + 1 WHERE id = $1`, [kb.id]);
+      });
+    } catch (error) {
+      await this.platform.storage.delete(storageKey).catch(() => undefined);
+      throw error;
+    }
+    return this.repository.findOneByOrFail({ id });
+  }
+
+  /** A new empty document (a .txt file with no content) that chunks can be added to by hand. */
+  async createEmpty(principal: SignedIn, knowledgeBaseId: string, name: string): Promise<Document> {
+    const kb = await this.knowledgeBases.accessible(principal, knowledgeBaseId);
+    const trimmed = name.trim();
+    const checks = new FieldChecks();
+    checks.check(trimmed.length > 0, "name", "errors.knowledge.documentNameRequired");
+    checks.check(Buffer.byteLength(trimmed) <= MAX_NAME_BYTES, "name", "errors.knowledge.nameTooLongBytes");
+    checks.throwIfAny();
+    const fileName = documentTypeOf(trimmed) ? trimmed : `${trimmed}.txt`;
+    return this.store(principal, kb, { name: await this.uniqueName(kb.id, fileName, new Set()), type: "virtual", data: Buffer.alloc(0), sourceType: "empty", sourceUrl: null });
+  }
+
+  /** Fetches a web page into the knowledge base as an HTML document. */
+  async crawl(principal: SignedIn, knowledgeBaseId: string, url: string, name?: string): Promise<Document> {
+    const kb = await this.knowledgeBases.accessible(principal, knowledgeBaseId);
+    const page = await fetchPage(url, { allowPrivate: this.platform.config.crawlPrivateAddresses });
+    const given = name?.trim() || new URL(page.url).hostname + new URL(page.url).pathname.replace(/\/+$/, "").replace(/[^\w.-]+/g, "_");
+    const html = /html|xml/.test(page.contentType) || page.contentType === "";
+    const fileName = /\.(html?)$/i.test(given) || !html ? given : `${given}.html`;
+    if (!documentTypeOf(fileName)) throw new DomainError("BAD_REQUEST", "errors.knowledge.fileTypeUnsupported", { name: fileName });
+    return this.store(principal, kb, { name: await this.uniqueName(kb.id, fileName.slice(0, 200), new Set()), type: documentTypeOf(fileName)!, data: page.body, sourceType: "web", sourceUrl: page.url });
+  }
+
+  async rename(principal: SignedIn, id: string, name: string): Promise<Document> {
+    const document = await this.accessible(principal, id);
+    const trimmed = name.trim();
+    const checks = new FieldChecks();
+    checks.check(trimmed.length > 0, "name", "errors.knowledge.documentNameRequired");
+    checks.check(Buffer.byteLength(trimmed) <= MAX_NAME_BYTES, "name", "errors.knowledge.nameTooLongBytes");
+    checks.check(fileExtension(trimmed) === document.suffix, "name", "errors.knowledge.extensionChanged");
+    checks.throwIfAny();
+    if (trimmed === document.name) return document;
+    if (await this.repository.existsBy({ knowledgeBaseId: document.knowledgeBaseId, name: trimmed })) throw Conflict("errors.knowledge.documentNameTaken", { name: trimmed });
+    await this.repository.update({ id }, { name: trimmed });
+    return this.repository.findOneByOrFail({ id });
+  }
+
+  /** Changes how a document is chunked; its chunks go and it waits to be parsed again. */
+  async changeParser(principal: SignedIn, id: string, method: string, parserConfig?: Record<string, unknown> | null): Promise<Document> {
+    const document = await this.accessible(principal, id);
+    const checks = new FieldChecks();
+    checks.check(chunkMethod(method) !== undefined, "chunkMethod", "errors.knowledge.chunkMethodUnknown", { method });
+    for (const v of parserConfig ? parserConfigViolations(parserConfig) : []) checks.check(false, `parserConfig.${v.path}`, "errors.invalidField", { field: v.path });
+    checks.throwIfAny();
+    if (document.run === RUN.running) throw Conflict("errors.knowledge.documentBusy");
+    const config =
+      parserConfig && Object.keys(parserConfig).length > 0
+        ? deepMerge(document.parserConfig, parserConfig)
+        : method !== document.chunkMethod
+          ? deepMerge(document.parserConfig, chunkMethodDefaults(method))
+          : document.parserConfig;
+    await this.platform.db.transaction(async (manager) => {
+      await deleteChunks(manager, document.id, document.knowledgeBaseId);
+      await manager.update(Document, { id }, { chunkMethod: method, parserConfig: config as never, run: RUN.unstarted, runId: null, progress: 0, progressMsg: "" });
+    });
+    return this.repository.findOneByOrFail({ id });
+  }
+
+  async setEnabled(principal: SignedIn, ids: string[], enabled: boolean): Promise<Document[]> {
+    const documents = await this.accessibleMany(principal, ids);
+    await this.repository.update({ id: In(documents.map((d) => d.id)) }, { enabled });
+    return this.repository.findBy({ id: In(documents.map((d) => d.id)) });
+  }
+
+  /** Deletes documents with their chunks and stored files. */
+  async delete(principal: SignedIn, ids: string[]): Promise<number> {
+    const documents = await this.accessibleMany(principal, ids);
+    for (const document of documents) {
+      const images: { image_key: string }[] = await this.platform.db.query(`SELECT image_key FROM chunk WHERE document_id = $1 AND image_key IS NOT NULL`, [document.id]);
+      await this.platform.db.transaction(async (manager) => {
+        await deleteChunks(manager, document.id, document.knowledgeBaseId);
+        await manager.delete(Document, { id: document.id });
+        await manager.query(`UPDATE knowledge_base SET document_count = document_count - 1 WHERE id = $1`, [document.knowledgeBaseId]);
+      });
+      await Promise.all([document.storageKey, ...images.map((i) => i.image_key)].map((key) => this.platform.storage.delete(key).catch(() => undefined)));
+    }
+    return documents.length;
+  }
+
+  async download(principal: SignedIn, id: string): Promise<{ document: Document; body: Readable }> {
+    const document = await this.accessible(principal, id);
+    return { document, body: await this.platform.storage.get(document.storageKey) };
+  }
+
+  /**
+   * Queues parsing: each document's old chunks go, it turns to "parsing" with a new run id, and a job is
+   * queued under that id (a cancelled or superseded job sees another run id and stops).
+   */
+  async runParsing(principal: SignedIn, ids: string[]): Promise<Document[]> {
+    const documents = await this.accessibleMany(principal, ids);
+    for (const document of documents) {
+      const runId = newId();
+      await this.platform.db.transaction(async (manager) => {
+        await deleteChunks(manager, document.id, document.knowledgeBaseId);
+        await manager.update(Document, { id: document.id }, { run: RUN.running, runId, progress: 0, progressMsg: "", processBeginAt: new Date(), processDuration: 0 });
+      });
+      await this.platform.queue.enqueue(PARSE_JOB, { documentId: document.id, runId }, { jobId: `parse-${document.id}-${runId}` });
+      publishProgress(this.platform, await this.repository.findOneByOrFail({ id: document.id }));
+    }
+    return this.repository.findBy({ id: In(documents.map((d) => d.id)) });
+  }
+
+  /** Stops parsing: the job stops at its next check, the document is "cancelled" and keeps no chunks. */
+  async cancelParsing(principal: SignedIn, ids: string[]): Promise<Document[]> {
+    const documents = await this.accessibleMany(principal, ids);
+    for (const document of documents) {
+      if (document.run !== RUN.running) continue;
+      await this.platform.db.transaction(async (manager) => {
+        await manager.update(Document, { id: document.id }, { run: RUN.cancelled, runId: null, progress: 0, progressMsg: appendLog(document.progressMsg, "Cancelled by the user.") });
+        await deleteChunks(manager, document.id, document.knowledgeBaseId);
+      });
+      this.platform.pubsub.publish(CANCEL_TOPIC, { documentId: document.id });
+      publishProgress(this.platform, await this.repository.findOneByOrFail({ id: document.id }));
+    }
+    return this.repository.findBy({ id: In(documents.map((d) => d.id)) });
+  }
+}

@@ -1,0 +1,144 @@
+import type { SignedIn } from "../auth/principal";
+import { closeTesseract } from "../models/builtin/tesseract-ocr";
+import { corruptPdf, sampleDocx } from "../ingestion/testing/sample-files";
+import { signUpAndIn, startTestServer, type TestServer } from "../testing/app";
+import { RUN, type Document } from "./document.entity";
+
+/**
+ * Ingestion through the real server: the embedded database, the in-process queue, the built-in models.
+ * What a user sees in the dataset page: statuses, progress, chunks, reasons for failures.
+ */
+
+let server: TestServer;
+let owner: SignedIn;
+let ownerToken: string;
+let stranger: SignedIn;
+let strangerToken: string;
+
+async function principal(token: string): Promise<SignedIn> {
+  const p = await server.services.principalFor(`Bearer ${token}`);
+  if (p.kind === "anonymous") throw new Error("not signed in");
+  return p;
+}
+
+async function waitForRun(id: string, runs: string[], timeoutMs = 30_000): Promise<Document> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const document = await server.services.documents.accessible(owner, id);
+    if (runs.includes(document.run)) return document;
+    if (Date.now() > deadline) throw new Error(`document ${id} still ${document.run}: ${document.progressMsg}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const text = (name: string, body: string) => ({ name, data: Buffer.from(body) });
+
+beforeAll(async () => {
+  server = await startTestServer({ MODEL_CACHE_DIR: "/tmp/cairn-model-cache" });
+  ({ token: ownerToken } = await signUpAndIn(server));
+  ({ token: strangerToken } = await signUpAndIn(server));
+  owner = await principal(ownerToken);
+  stranger = await principal(strangerToken);
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  await closeTesseract();
+});
+
+describe("parsing a document", () => {
+  test("a text file goes unstarted → parsing → success, with chunks, counters and a log ending in Task done", async () => {
+    const kb = await server.services.knowledgeBases.create(owner, { name: "Manuals" });
+    const { documents } = await server.services.documents.upload(owner, kb.id, [text("test.txt", "This is the content of a test TXT file.")]);
+    expect(documents[0].run).toBe(RUN.unstarted);
+    const [queued] = await server.services.documents.runParsing(owner, [documents[0].id]);
+    expect(queued.run).toBe(RUN.running);
+    const done = await waitForRun(documents[0].id, [RUN.done, RUN.failed]);
+    expect(done.run).toBe(RUN.done);
+    expect(done.progress).toBe(1);
+    expect(done.progressMsg).toContain("Task done");
+    expect(done.processDuration).toBeGreaterThan(0);
+    expect(done.chunkCount).toBe(1);
+    const page = await server.services.chunks.list(owner, done.id);
+    expect(page.items.map((c) => c.content)).toEqual(["This is the content of a test TXT file."]);
+    const after = await server.services.knowledgeBases.accessible(owner, kb.id);
+    expect(after.chunkCount).toBe(1);
+    expect(after.documentCount).toBe(1);
+  });
+
+  test("progress reaches a GraphQL subscriber while the document parses", async () => {
+    const kb = await server.services.knowledgeBases.create(owner, { name: "Watched" });
+    const events: { run: string; progress: number }[] = [];
+    const iterator = server.platform.pubsub.subscribe(`knowledge.progress.${kb.id}`)[Symbol.asyncIterator]();
+    const collecting = (async () => {
+      for (;;) {
+        const { value, done } = await iterator.next();
+        if (done) return;
+        events.push(value as { run: string; progress: number });
+        if ((value as { run: string }).run === RUN.done) return;
+      }
+    })();
+    const docx = await sampleDocx();
+    const { documents } = await server.services.documents.upload(owner, kb.id, [{ name: "report.docx", data: docx }]);
+    await server.services.documents.runParsing(owner, [documents[0].id]);
+    await collecting;
+    await iterator.return?.();
+    expect(events[0].run).toBe(RUN.running);
+    expect(events.at(-1)!.run).toBe(RUN.done);
+    expect(events.length).toBeGreaterThan(3);
+    const progress = events.map((e) => e.progress);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  });
+
+  test("a corrupt file ends as failed, with the reason in its log", async () => {
+    const kb = await server.services.knowledgeBases.create(owner, { name: "Broken" });
+    const { documents } = await server.services.documents.upload(owner, kb.id, [{ name: "broken.pdf", data: await corruptPdf() }]);
+    await server.services.documents.runParsing(owner, [documents[0].id]);
+    const failed = await waitForRun(documents[0].id, [RUN.failed, RUN.done]);
+    expect(failed.run).toBe(RUN.failed);
+    expect(failed.progress).toBe(-1);
+    expect(failed.progressMsg).toMatch(/\[ERROR\] .+/);
+    expect(failed.chunkCount).toBe(0);
+  });
+
+  test("cancelling mid-parse leaves the document cancelled and without chunks", async () => {
+    const kb = await server.services.knowledgeBases.create(owner, { name: "Long" });
+    const paragraphs = Array.from({ length: 3000 }, (_, i) => `Paragraph ${i} explains how the turbine ${i % 7} is serviced every ${i % 11} weeks.`).join("\n\n");
+    const { documents } = await server.services.documents.upload(owner, kb.id, [text("long.txt", paragraphs)]);
+    await server.services.documents.runParsing(owner, [documents[0].id]);
+    const deadline = Date.now() + 20_000;
+    while ((await server.services.documents.accessible(owner, documents[0].id)).progress < 0.05 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const [cancelled] = await server.services.documents.cancelParsing(owner, [documents[0].id]);
+    expect(cancelled.run).toBe(RUN.cancelled);
+    await new Promise((r) => setTimeout(r, 1500));
+    const after = await server.services.documents.accessible(owner, documents[0].id);
+    expect(after.run).toBe(RUN.cancelled);
+    expect(after.chunkCount).toBe(0);
+    expect((await server.services.chunks.list(owner, after.id)).total).toBe(0);
+  });
+});
+
+describe("another tenant", () => {
+  test("sees none of the knowledge bases, documents or chunks, and can change nothing", async () => {
+    const kb = await server.services.knowledgeBases.create(owner, { name: "Private" });
+    const { documents } = await server.services.documents.upload(owner, kb.id, [text("secret.txt", "The launch code is 1234.")]);
+    await server.services.documents.runParsing(owner, [documents[0].id]);
+    await waitForRun(documents[0].id, [RUN.done]);
+    const chunk = (await server.services.chunks.list(owner, documents[0].id)).items[0];
+
+    expect((await server.services.knowledgeBases.list(stranger)).items.map((k) => k.id)).not.toContain(kb.id);
+    await expect(server.services.knowledgeBases.accessible(stranger, kb.id)).rejects.toMatchObject({ kind: "NOT_FOUND" });
+    await expect(server.services.knowledgeBases.update(stranger, kb.id, { name: "Mine" })).rejects.toMatchObject({ kind: "NOT_FOUND" });
+    await expect(server.services.documents.list(stranger, kb.id)).rejects.toMatchObject({ kind: "NOT_FOUND" });
+    await expect(server.services.documents.upload(stranger, kb.id, [text("x.txt", "x")])).rejects.toMatchObject({ kind: "NOT_FOUND" });
+    await expect(server.services.documents.delete(stranger, [documents[0].id])).rejects.toMatchObject({ kind: "NOT_FOUND" });
+    await expect(server.services.chunks.list(stranger, documents[0].id)).rejects.toMatchObject({ kind: "NOT_FOUND" });
+    await expect(server.services.chunks.setAvailable(stranger, [chunk.id], false)).rejects.toMatchObject({ kind: "NOT_FOUND" });
+    await expect(server.services.chunks.delete(stranger, [chunk.id])).rejects.toMatchObject({ kind: "NOT_FOUND" });
+
+    const overGraphQL = await server.graphql(`query($id: ID!) { chunks(documentId: $id) { total } }`, { id: documents[0].id }, strangerToken);
+    expect(overGraphQL.errors?.[0].extensions.code).toBe("NOT_FOUND");
+    const after = await server.services.chunks.list(owner, documents[0].id);
+    expect(after.items.map((c) => [c.id, c.available])).toEqual([[chunk.id, true]]);
+  });
+});

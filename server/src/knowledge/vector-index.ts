@@ -1,0 +1,34 @@
+/**
+ * Chunk vectors live in one untyped `vector` column; HNSW needs a fixed dimension, so each dimension in
+ * use gets its own partial index over `embedding::vector(n)` (pgvector indexes at most 2,000 dimensions
+ * of `vector`, 4,000 of `halfvec`, so larger models are indexed as half precision). A nearest-neighbour
+ * query uses the index only when it repeats the same expression and predicate: `vectorExpression`.
+ */
+
+const MAX_VECTOR_INDEX_DIMENSION = 2000;
+const MAX_HALFVEC_INDEX_DIMENSION = 4000;
+
+export function vectorCast(dimension: number): string {
+  if (!Number.isInteger(dimension) || dimension < 1) throw new Error(`Invalid embedding dimension ${dimension}`);
+  return dimension <= MAX_VECTOR_INDEX_DIMENSION ? `vector(${dimension})` : `halfvec(${dimension})`;
+}
+
+/** The indexed expression for chunks of this dimension. */
+export function vectorExpression(dimension: number): string {
+  return `(embedding::${vectorCast(dimension)})`;
+}
+
+/** Cosine distance from the chunk to a query vector parameter, e.g. `$1`, through the index. */
+export function cosineDistance(dimension: number, parameter: string): string {
+  return `${vectorExpression(dimension)} <=> ${parameter}::${vectorCast(dimension)}`;
+}
+
+/** DDL creating the index of one dimension (no-op when it exists); null when pgvector cannot index it. */
+export function vectorIndexStatement(dimension: number): string | null {
+  if (dimension > MAX_HALFVEC_INDEX_DIMENSION) return null;
+  const operators = dimension <= MAX_VECTOR_INDEX_DIMENSION ? "vector_cosine_ops" : "halfvec_cosine_ops";
+  return `CREATE INDEX IF NOT EXISTS chunk_embedding_${dimension}_hnsw ON chunk USING hnsw (${vectorExpression(dimension)} ${operators}) WHERE dimension = ${dimension}`;
+}
+
+/** The built-in embedding's index exists from the start: most knowledge bases use it. */
+export const BUILTIN_EMBEDDING_DIMENSION_INDEX = vectorIndexStatement(1024)!;
