@@ -179,7 +179,7 @@ export function fitMixture(points: Float64Array[], k: number, random: () => numb
   const n = points.length;
   const d = points[0].length;
   const labels = kMeans(points, k, random);
-  let responsibilities = points.map((_, i) => Array.from({ length: k }, (_, c) => (labels[i] === c ? 1 : 0)));
+  let responsibilities: number[][] = points.map((_, i) => Array.from({ length: k }, (_, c) => (labels[i] === c ? 1 : 0)));
   let logLikelihood = -Infinity;
   for (let iteration = 0; iteration < EM_ITERATIONS; iteration++) {
     // M step.

@@ -47,9 +47,9 @@ export function parseQuestions(answer: string, count: number): string[] {
     .split(/\n+/)
     .map((line) =>
       line
+        .replace(/\*\*/g, "")
         .trim()
         .replace(/^(?:[-*•]\s*|#+\s*|\d+[.)、:：]\s*|(?:q|question|问题)\s*\d*\s*[.:：)]\s*)/i, "")
-        .replace(/^\*\*(.*)\*\*$/, "$1")
         .trim(),
     )
     .filter((line) => !/[:：]$/.test(line));
