@@ -33,6 +33,11 @@ export interface RestRoute {
   /** Express-style path with `:name` parameters, e.g. `/api/v1/datasets/:datasetId`. */
   path: string;
   auth: RestAuth;
+  /**
+   * The handler reads `req` itself instead of the loose body rules (§1.6 b): RAGFlow's schema-validated
+   * dataset endpoints (§1.6 a) and multipart uploads. `res.locals.malformedJson` tells it the JSON did not parse.
+   */
+  rawBody?: boolean;
   handle(context: RestContext): Promise<unknown>;
 }
 

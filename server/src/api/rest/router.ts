@@ -11,6 +11,7 @@ export const REST_PREFIXES = ["/api/", "/v1/"];
 
 const METHOD_NOT_ALLOWED = "<MethodNotAllowed '405: Method Not Allowed'>";
 const WEB_UNAUTHORIZED = "<Unauthorized '401: Unauthorized'>";
+const BAD_REQUEST = "<BadRequest '400: Bad Request'>";
 
 interface CompiledRoute {
   route: RestRoute;
@@ -96,7 +97,16 @@ function reportError(route: RestRoute, res: Response, error: unknown): void {
 export function createRestRouter(services: Services, routes: RestRoute[]): express.Router {
   const compiled = routes.map(compile);
   const router = express.Router();
-  router.use(express.json({ limit: "16mb", strict: false, type: ["application/json", "application/*+json"] }));
+  const json = express.json({ limit: "16mb", strict: false, type: ["application/json", "application/*+json"] });
+  // Unparseable JSON reaches the dispatcher flagged, so that each route answers it its own way (§1.6 a and b).
+  router.use((req, res, next) =>
+    json(req, res, (error?: unknown) => {
+      const restPath = REST_PREFIXES.some((prefix) => req.path.startsWith(prefix));
+      if (!restPath || (error as { type?: string } | undefined)?.type !== "entity.parse.failed") return next(error);
+      res.locals.malformedJson = true;
+      next();
+    }),
+  );
   router.use(express.urlencoded({ extended: false, limit: "16mb" }));
 
   router.use(async (req, res, next) => {
@@ -117,13 +127,17 @@ export function createRestRouter(services: Services, routes: RestRoute[]): expre
     try {
       const principal = await authenticate(services, route, req.headers.authorization);
       if (refuseAuthentication(route, req, res, principal)) return;
+      if (res.locals.malformedJson && !route.rawBody) {
+        res.json(jsonResult(RETURN_CODES.EXCEPTION_ERROR, BAD_REQUEST));
+        return;
+      }
       const result = await route.handle({
         services,
         req,
         res,
         params: matchParams(found, req.path) ?? {},
         query: Object.fromEntries(Object.entries(req.query).map(([k, v]) => [k, String(Array.isArray(v) ? v[0] : v)])),
-        body: req.is("multipart/form-data") ? {} : requestBody(req),
+        body: route.rawBody || req.is("multipart/form-data") ? {} : requestBody(req),
         principal,
       });
       if (result !== undefined && !res.headersSent) res.json(result);
@@ -137,7 +151,7 @@ export function createRestRouter(services: Services, routes: RestRoute[]): expre
     if (!REST_PREFIXES.some((prefix) => req.path.startsWith(prefix))) return next(error);
     const status = (error as { status?: number }).status;
     if (status === 413) res.status(413).json(jsonResult(413, "Request Entity Too Large"));
-    else res.json(jsonResult(RETURN_CODES.EXCEPTION_ERROR, "<BadRequest '400: Bad Request'>"));
+    else res.json(jsonResult(RETURN_CODES.EXCEPTION_ERROR, BAD_REQUEST));
   });
   return router;
 }
