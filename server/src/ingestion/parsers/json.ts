@@ -15,7 +15,8 @@ const isScalar = (value: Json) => value === null || typeof value !== "object";
 function lines(value: Json, path: string, into: string[]): string[] {
   const label = (text: string) => (path ? `${path}: ${text}` : text);
   if (Array.isArray(value)) {
-    if (value.every(isScalar)) into.push(label(value.map(scalar).join(", ")));
+    if (value.length === 0) into.push(label("[]"));
+    else if (value.every(isScalar)) into.push(label(value.map(scalar).join(", ")));
     else value.forEach((item, index) => lines(item, `${path}[${index}]`, into));
   } else if (value !== null && typeof value === "object") {
     const entries = Object.entries(value);

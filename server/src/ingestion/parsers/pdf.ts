@@ -89,27 +89,32 @@ function linesOf(items: { str: string; transform: number[]; width: number }[], p
 }
 
 /**
- * Reading order of a page: when a vertical gutter separates lines on its left from lines on its right that sit
- * beside them, each band between lines spanning the gutter is read left column first, then right column.
+ * Reading order of a page. Lines side by side with a gap of at least an em between them suggest columns; the gutter
+ * is where most such pairs leave a gap, and its edges are those of the pairs that span it. Lines reaching into the
+ * gutter (titles, a closing paragraph) cut the page into bands, and each band is read left column first.
  */
 function readingOrder(lines: Line[], pageWidth: number): Line[] {
   const byTop = [...lines].sort((first, second) => first.top - second.top || first.x0 - second.x0);
-  let gutter: { x: number; score: number } | undefined;
-  for (let x = pageWidth * 0.3; x <= pageWidth * 0.7; x += 2) {
-    const left = byTop.filter((line) => line.x1 <= x);
-    const right = byTop.filter((line) => line.x0 >= x);
-    const besides = left.some((line) => right.some((other) => other.top < line.bottom && line.top < other.bottom));
-    const score = besides ? Math.min(left.length, right.length) : 0;
-    if (score >= 2 && (!gutter || score > gutter.score)) gutter = { x, score };
+  const pairs: [number, number][] = [];
+  for (const left of byTop) {
+    for (const right of byTop) {
+      if (left.x1 + left.size <= right.x0 && right.top < left.bottom && left.top < right.bottom) pairs.push([left.x1, right.x0]);
+    }
   }
-  if (!gutter) return byTop;
-  const x = gutter.x;
+  let across: [number, number][] = [];
+  for (let x = pageWidth * 0.25; x <= pageWidth * 0.75; x += 2) {
+    const spanning = pairs.filter(([leftEdge, rightEdge]) => leftEdge <= x && x <= rightEdge);
+    if (spanning.length > across.length) across = spanning;
+  }
+  if (across.length < 2) return byTop;
+  const leftEdge = Math.max(...across.map(([edge]) => edge));
+  const rightEdge = Math.min(...across.map(([, edge]) => edge));
   const ordered: Line[] = [];
   let left: Line[] = [];
   let right: Line[] = [];
   for (const line of byTop) {
-    if (line.x1 <= x) left.push(line);
-    else if (line.x0 >= x) right.push(line);
+    if (line.x1 <= leftEdge + 0.5 * line.size) left.push(line);
+    else if (line.x0 >= rightEdge - 0.5 * line.size) right.push(line);
     else {
       ordered.push(...left, ...right, line);
       left = [];

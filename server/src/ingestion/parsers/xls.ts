@@ -18,10 +18,8 @@ function looksLikeWorkbook(data: Buffer): boolean {
 function cellText(cell: XLSX.CellObject | undefined): string {
   if (!cell || cell.v === undefined || cell.v === null) return "";
   // serial day numbers with a date format, converted without the local time zone (SheetJS' Date objects depend on it)
-  if (cell.t === "n" && cell.z && XLSX.SSF.is_date(String(cell.z))) {
-    const { y, m, d, H, M, S } = XLSX.SSF.parse_date_code(Number(cell.v));
-    return isoDate(new Date(Date.UTC(y, m - 1, d, H, M, S)));
-  }
+  const date = cell.t === "n" && cell.z && XLSX.SSF.is_date(String(cell.z)) ? XLSX.SSF.parse_date_code(Number(cell.v)) : null;
+  if (date) return isoDate(new Date(Date.UTC(date.y, date.m - 1, date.d, date.H, date.M, date.S)));
   if (cell.t === "e") return cell.w ?? "";
   return String(cell.v);
 }

@@ -6,6 +6,8 @@ import { PDFDocument as PdfLibDocument } from "pdf-lib";
 import PDFDocument from "pdfkit";
 import PptxGenJS from "pptxgenjs";
 import * as XLSX from "xlsx";
+import { TesseractOcr } from "../../models/builtin/tesseract-ocr";
+import type { ParserContext } from "../types";
 
 /**
  * Sample files of every format the parsers read, generated in memory (no binary fixtures in the repository).
@@ -15,6 +17,19 @@ import * as XLSX from "xlsx";
 
 const LATIN_FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 const CHINESE_FONT = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc";
+
+/** What the pipeline hands a parser, with the built-in OCR; a test overrides what it looks at. */
+export function parserContext(fileName: string, overrides: Partial<ParserContext> = {}): ParserContext {
+  return {
+    fileName,
+    layoutRecognize: true,
+    language: "English",
+    ocr: new TesseractOcr(),
+    signal: new AbortController().signal,
+    progress: () => undefined,
+    ...overrides,
+  };
+}
 
 let fontsRegistered = false;
 function registerFonts(): void {
@@ -43,7 +58,7 @@ function textImage(lines: string[], fontFamily: string, fontSize: number): Buffe
 }
 
 export const ENGLISH_IMAGE_LINES = ["Retrieval augmented generation", "cites its sources."];
-export const CHINESE_IMAGE_TEXT = "人工智能检索增强生成";
+export const CHINESE_IMAGE_TEXT = "简体中文检索增强生成系统";
 export const SCANNED_PAGE_LINES = ["Invoice 4711 from Harbour Supplies", "Total due: 250 euros"];
 
 export async function sampleEnglishImage(): Promise<Buffer> {
@@ -108,6 +123,11 @@ export async function sampleScannedPdf(): Promise<Buffer> {
   return Buffer.from(await pdf.save());
 }
 
+/** The sample PDF, readable only with the password "secret" (RC4/AES as pdfkit writes it). */
+export async function encryptedPdf(): Promise<Buffer> {
+  return pdfkitBuffer((doc) => doc.fontSize(12).text("Confidential"), { userPassword: "secret", ownerPassword: "owner", pdfVersion: "1.7" });
+}
+
 /** Not a PDF past its first line: the header, then no objects and no cross-reference table. */
 export async function corruptPdf(): Promise<Buffer> {
   return Buffer.from("%PDF-1.7\n%\xe2\xe3\xcf\xd3\nthis file was cut off before its first object\n", "latin1");
@@ -168,18 +188,17 @@ export async function sampleXlsx(): Promise<Buffer> {
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
-/** A BIFF8 (Excel 97–2003) workbook with two sheets. */
+/** A BIFF8 (Excel 97–2003) workbook with two sheets; "Cities" has a date cell (2024-05-07). */
 export async function sampleXls(): Promise<Buffer> {
   const workbook = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(
-    workbook,
-    XLSX.utils.aoa_to_sheet([
-      ["City", "Population", "Founded"],
-      ["Hamburg", 1_850_000, new Date(Date.UTC(808, 0, 1))],
-      ["Bremen", 570_000, "787"],
-    ]),
-    "Cities",
-  );
+  const cities = XLSX.utils.aoa_to_sheet([
+    ["City", "Population", "Updated"],
+    ["Hamburg", 1_850_000, 0],
+    ["Bremen", 570_000, "unknown"],
+  ]);
+  // a serial day number with a date format is how Excel stores a date, whatever the writer's time zone
+  cities.C2 = { t: "n", v: 45419, z: "yyyy-mm-dd" };
+  XLSX.utils.book_append_sheet(workbook, cities, "Cities");
   XLSX.utils.book_append_sheet(workbook, XLSX.utils.aoa_to_sheet([["Key", "Value"], ["currency", "EUR"]]), "Settings");
   return XLSX.write(workbook, { type: "buffer", bookType: "biff8" }) as Buffer;
 }
