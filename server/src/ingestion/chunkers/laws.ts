@@ -36,7 +36,7 @@ export const lawsMethod: ChunkMethod = {
     for (const block of splitLines(document.blocks)) {
       const text = block.kind === "heading" || block.kind === "paragraph" ? block.text.trim() : "";
       const label = text ? articleLabel(text) : undefined;
-      const level = label ? undefined : block.kind === "heading" ? block.level : text ? headingLevel(text) : undefined;
+      const level = label ? undefined : block.kind === "heading" ? block.level : text ? headingLevel(text, { namedOnly: true }) : undefined;
       if (label) units.push({ label, path: path.path, blocks: [{ kind: "paragraph", text, page: block.page, positions: block.positions }] });
       else if (level !== undefined) {
         path.enter({ kind: "heading", level, text });

@@ -17,6 +17,7 @@ const HEADING_PATTERNS: { pattern: RegExp; level: (m: RegExpMatchArray) => numbe
   { pattern: new RegExp(`^(?:chapter|title)\\s+${ROMAN_OR_NUM}\\b`, "i"), level: () => 2 },
   { pattern: new RegExp(`^第${CN_NUM}节`), level: () => 3 },
   { pattern: new RegExp(`^(?:section|sec\\.)\\s+\\d+(?:\\.\\d+)*\\b`, "i"), level: () => 3 },
+  // Below: numbering that also marks items inside a text, so only where no better structure exists.
   { pattern: /^[一二三四五六七八九十]+[、.．]\s*\S/, level: () => 3 },
   // "1 Introduction", "2.3 Results", "4.1.2. Setup": one level per number.
   { pattern: /^(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s+[^\d\s]/, level: (m) => 3 + m[1].split(".").length },
@@ -27,10 +28,18 @@ function looksLikeHeading(text: string): boolean {
   return text.length <= 80 && !/[。；;，,:：]$/.test(text) && !/[.!?]$/.test(text.replace(/\b(?:etc|No|Vol)\.$/, ""));
 }
 
-export function headingLevel(text: string): number | undefined {
+/** Patterns that name a division ("Chapter", "第二节"), as opposed to numbers that may as well number items. */
+const NAMED_DIVISIONS = 6;
+
+/**
+ * The heading level a numbered line implies, or undefined. `namedOnly` keeps to named divisions
+ * (laws: "1." and "一、" number the items of an article, not sections).
+ */
+export function headingLevel(text: string, options: { namedOnly?: boolean } = {}): number | undefined {
   const line = text.trim();
   if (!looksLikeHeading(line)) return undefined;
-  for (const { pattern, level } of HEADING_PATTERNS) {
+  const patterns = options.namedOnly ? HEADING_PATTERNS.slice(0, NAMED_DIVISIONS) : HEADING_PATTERNS;
+  for (const { pattern, level } of patterns) {
     const match = line.match(pattern);
     if (match) return level(match);
   }

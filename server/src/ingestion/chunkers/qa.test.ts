@@ -44,7 +44,7 @@ describe("Q&A", () => {
   });
 
   it("reads questions ending with a question mark, or numbered, in a document, with the paragraphs that answer them", async () => {
-    const docx = doc([p("Frequently asked questions"), p("1. Who may apply?"), p("Anyone over 18."), p("What does it cost?"), p("Nothing."), p("It is free for students too.")]);
+    const docx = doc([h(1, "Frequently asked questions"), p("1. Who may apply?"), p("Anyone over 18."), p("What does it cost?"), p("Nothing."), p("It is free for students too.")]);
     const { chunks, notes } = await qaMethod.chunk(docx, context({}, { fileName: "faq.docx" }));
     expect(asPairs(chunks)).toEqual(["Question: 1. Who may apply?\nAnswer: Anyone over 18.", "Question: What does it cost?\nAnswer: Nothing.\nIt is free for students too."]);
     expect(notes).toEqual([]);

@@ -102,9 +102,13 @@ export function qaPairs(blocks: Block[], fileName: string): QaPair[] {
   const tables = blocks.filter((b): b is TableBlock => b.kind === "table");
   const pairs = tables.flatMap(pairsFromTable);
   const rest = blocks.filter((b) => b.kind !== "table");
+  // Headings are the questions in Markdown, and elsewhere when most of them are phrased as questions;
+  // otherwise a heading ("FAQ") is a title and the questions are read from the lines.
+  const headings = rest.filter((b) => b.kind === "heading").map(blockText);
   const markdown = /\.(md|markdown|mdx)$/i.test(fileName);
-  const hasHeadings = rest.some((b) => b.kind === "heading");
-  pairs.push(...(hasHeadings && (markdown || !rest.some((b) => b.kind === "paragraph" && Q_MARK.test(b.text.trim()))) ? pairsFromHeadings(rest) : pairsFromLines(rest)));
+  const askingHeadings = headings.length > 0 && headings.filter((t) => /[?？]\s*$/.test(t)).length * 2 >= headings.length;
+  const headingQuestions = headings.length > 0 && (markdown || askingHeadings);
+  pairs.push(...(headingQuestions ? pairsFromHeadings(rest) : pairsFromLines(rest)));
   return pairs;
 }
 

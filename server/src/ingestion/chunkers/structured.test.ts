@@ -58,6 +58,12 @@ describe("Laws", () => {
     expect(chunks[2].title).toBe("Chapter II Permits > Article 3");
   });
 
+  it("keeps an article's numbered items inside the article", async () => {
+    const text = "第一章 总则\n第一条 下列行为应当取得许可\n一、修建水坝\n二、取水\n1. 工业取水\n第二条 本法自公布之日起施行。";
+    const { chunks } = await lawsMethod.chunk(doc([p(text)]), context());
+    expect(chunks.map((c) => c.text)).toEqual(["第一章 总则\n第一条 下列行为应当取得许可\n一、修建水坝\n二、取水\n1. 工业取水", "第一章 总则\n第二条 本法自公布之日起施行。"]);
+  });
+
   it("reads 第X条 articles under 第X章 and § sections", async () => {
     const chinese = await lawsMethod.chunk(doc([h(1, "第一章 总则"), p("第一条 为了保护水资源，制定本法。"), p("第二条 本法适用于全国。")]), context());
     expect(chinese.chunks.map((c) => c.title)).toEqual(["第一章 总则 > 第一条", "第一章 总则 > 第二条"]);
