@@ -1,6 +1,6 @@
 import { countTokens } from "../../models/tokens";
-import type { Block, BlockPosition, ChunkDraft, HeadingBlock, ParsedDocument, TableBlock } from "../types";
-import { joinPositions, mergePieces, type Piece } from "./token-budget";
+import type { Block, BlockPosition, ChunkDraft, HeadingBlock, TableBlock } from "../types";
+import { joinPositions, mergePieces } from "./token-budget";
 
 /** Helpers for reading blocks that several chunk methods share. */
 
@@ -96,7 +96,6 @@ export function blockText(block: Block): string {
     case "heading":
     case "paragraph":
     case "code":
-      return block.text.trim();
     case "listItem":
       return block.text.trim();
     case "image":
@@ -106,14 +105,6 @@ export function blockText(block: Block): string {
     case "pageBreak":
       return "";
   }
-}
-
-/** The whole document as plain text, blocks on their own lines. */
-export function documentText(document: ParsedDocument): string {
-  return document.blocks
-    .map(blockText)
-    .filter((t) => t !== "")
-    .join("\n");
 }
 
 /**
@@ -173,5 +164,3 @@ export function finishChunks(drafts: ChunkDraft[]): ChunkDraft[] {
 export function positionsOf(blocks: Block[]): BlockPosition[] | undefined {
   return joinPositions(...blocks.map((b) => b.positions));
 }
-
-export type { Piece };

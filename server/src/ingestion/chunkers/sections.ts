@@ -119,5 +119,3 @@ export function sectionChunks(section: Section, settings: ChunkSettings, options
   flush();
   return drafts;
 }
-
-export { joinTitle };
