@@ -80,7 +80,8 @@ export function splitOnDelimiters(text: string, delimiters: Delimiters): { text:
 export function splitOversized(text: string, maxTokens: number): string[] {
   if (countTokens(text) <= maxTokens) return [text];
   const sentences = text.match(/[^。！？；.!?;\n]+(?:[。！？；.!?;]+["”’)\]]?|\n+|$)\s*/g)?.filter((s) => s !== "") ?? [text];
-  if (sentences.length > 1) {
+  // The sentence pattern skips punctuation that opens a text ("…and so"); such a text is cut by tokens instead.
+  if (sentences.length > 1 && sentences.join("") === text) {
     const merged = mergePieces(
       sentences.map((s) => ({ text: s.trim(), separator: /[\u3400-\u9fff]/.test(s) ? "" : " " })),
       maxTokens,
