@@ -2,6 +2,7 @@ import type { Response } from "express";
 import { jsonResult, RETURN_CODES } from "../api/rest/envelope";
 import { epochMillis, rfc1123 } from "../api/rest/presenters";
 import { authenticatedRoute, openRoute, type RestRoute } from "../api/rest/rest-route";
+import { parserIds } from "../knowledge/rest/web.rest";
 import { tenantInfoModels } from "../models/models.rest";
 import { DomainError } from "../platform/errors";
 import type { SignedInSession } from "./auth.service";
@@ -94,12 +95,11 @@ export const authRestRoutes: RestRoute[] = [
 
   authenticatedRoute("GET", "/v1/user/tenant_info", "login", async ({ services, principal }) => {
     const tenant = await services.auth.tenantOf(principal);
-    // Chunk methods (parser_ids) arrive with the ingestion service.
     return jsonResult(RETURN_CODES.SUCCESS, "success", {
       tenant_id: tenant.id,
       name: tenant.name,
       ...tenantInfoModels(await services.models.defaults(tenant.id)),
-      parser_ids: "",
+      parser_ids: parserIds(),
       role: "owner",
     });
   }),

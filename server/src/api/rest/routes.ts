@@ -1,6 +1,7 @@
 import { authRestRoutes } from "../../auth/auth.rest";
+import { knowledgeRestRoutes } from "../../knowledge/knowledge.rest";
 import { modelsRestRoutes } from "../../models/models.rest";
 import type { RestRoute } from "./rest-route";
 
 /** Every REST endpoint, by domain. Later domains add their route lists here. */
-export const restRoutes: RestRoute[] = [...authRestRoutes, ...modelsRestRoutes];
+export const restRoutes: RestRoute[] = [...authRestRoutes, ...modelsRestRoutes, ...knowledgeRestRoutes];

@@ -1,0 +1,69 @@
+import path from "node:path";
+import { jsonResult, RETURN_CODES } from "../../api/rest/envelope";
+import { authenticatedRoute, type RestRoute } from "../../api/rest/rest-route";
+import { chunkMethods } from "../../ingestion/chunkers/registry";
+import { DomainError } from "../../platform/errors";
+import { englishMessage } from "../../platform/messages";
+import { contentDisposition, documentBytes } from "./documents.rest";
+import { readMultipart } from "./multipart";
+import { presentDocument } from "./presenters";
+
+/**
+ * The RAGFlow web-API routes (`/v1/document/...`, session login, `{code, message, data}`) the browser
+ * uses for files: upload, the bytes for the document viewer, and a chunk's image.
+ */
+
+/** RAGFlow's tenant_info `parser_ids`: "naive:General,qa:Q&A,…" from the chunk-method registry. */
+export function parserIds(): string {
+  return chunkMethods.map((method) => `${method.name}:${englishMessage(`chunkMethods.${method.name}.label`)}`).join(",");
+}
+
+/** PNG or JPEG, by their signatures (the only kinds of image chunks keep). */
+function imageType(bytes: Buffer): string {
+  return bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) ? "image/png" : "image/jpeg";
+}
+
+export const knowledgeWebRoutes: RestRoute[] = [
+  {
+    ...authenticatedRoute("POST", "/v1/document/upload", "login", async ({ services, principal, req, res }) => {
+      try {
+        const { files, fields } = await readMultipart(req, res);
+        if (!("kb_id" in fields)) return jsonResult(RETURN_CODES.ARGUMENT_ERROR, "required argument are missing: kb_id; ");
+        if (files.length === 0) return jsonResult(RETURN_CODES.ARGUMENT_ERROR, "No file part!", false);
+        const { documents } = await services.documents.upload(principal, fields.kb_id, files);
+        return jsonResult(RETURN_CODES.SUCCESS, "success", documents.map((d) => presentDocument(d)));
+      } catch (error) {
+        // The browser shows the HTTP 413 text of the error catalogue.
+        if (error instanceof DomainError && error.kind === "PAYLOAD_TOO_LARGE") {
+          res.status(413).json(jsonResult(413, englishMessage("httpStatus.413")));
+          return undefined;
+        }
+        throw error;
+      }
+    }),
+    rawBody: true,
+  },
+
+  authenticatedRoute("GET", "/v1/document/get/:documentId", "login", async ({ services, principal, params, res }) => {
+    const document = await services.documents.accessible(principal, params.documentId);
+    const bytes = (await documentBytes(services, principal, document)) ?? Buffer.alloc(0);
+    res.type(path.extname(document.name) || "application/octet-stream");
+    res.setHeader("Content-Disposition", contentDisposition("inline", document.name));
+    res.send(bytes);
+    return undefined;
+  }),
+
+  authenticatedRoute("GET", "/v1/document/image/:chunkId", "login", async ({ services, principal, params, res }) => {
+    const image = await services.chunks.image(principal, params.chunkId).catch((error: unknown) => {
+      if (error instanceof DomainError && error.kind === "NOT_FOUND") return null;
+      throw error;
+    });
+    if (!image) {
+      res.status(404).json(jsonResult(RETURN_CODES.NOT_FOUND, englishMessage("httpStatus.404")));
+      return undefined;
+    }
+    res.setHeader("Content-Type", imageType(image));
+    res.send(image);
+    return undefined;
+  }),
+];
