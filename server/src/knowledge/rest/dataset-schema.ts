@@ -232,7 +232,9 @@ export function parseDatasetBody(body: Record<string, unknown>, mode: { update: 
     } else if (!isObject(config)) {
       issues.push({ path: "parser_config", message: violationMessage({ path: "", kind: "object", value: config }), value: config });
     } else {
-      const violations = parserConfigViolations(config);
+      // Cairn's page-range rule runs after the types, as a pydantic validator would: not for a range whose items are wrong.
+      const all = parserConfigViolations(config);
+      const violations = all.filter((v) => v.kind !== "pageRange" || !all.some((o) => o.path.startsWith(`${v.path}.`)));
       for (const v of violations) issues.push({ path: `parser_config.${v.path}`, message: violationMessage(v), value: v.value });
       if (violations.length === 0) {
         const size = JSON.stringify(populateParserConfig(config)).length;
