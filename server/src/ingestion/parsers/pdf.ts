@@ -267,7 +267,7 @@ async function openDocument(pdfjs: PdfJs, data: Buffer): Promise<PDFDocumentProx
 }
 
 /** A page without a text layer (a scan), read by OCR of its pictures. */
-async function scannedPageGroups(page: PDFPageProxy, pdfjs: PdfJs, view: number[], pageNumber: number, context: ParserContext): Promise<Block[]> {
+async function scannedPageBlocks(page: PDFPageProxy, pdfjs: PdfJs, view: number[], pageNumber: number, context: ParserContext): Promise<Block[]> {
   const blocks: Block[] = [];
   for (const { png, box } of await pageImages(page, pdfjs, view)) {
     const text = await readText({ data: png, mimeType: "image/png" }, context);
@@ -306,7 +306,7 @@ export const pdfParser: FileParser = {
         const lines = linesOf(items, view[3], view[0]);
         if (lines.length > 0) groups.push(...groupsOf(readingOrder(lines, view[2] - view[0]), pageNumber));
         else if (context.layoutRecognize) {
-          ocrBlocks.set(pageNumber, await scannedPageGroups(page, pdfjs, view, pageNumber, context));
+          ocrBlocks.set(pageNumber, await scannedPageBlocks(page, pdfjs, view, pageNumber, context));
           notes.push(`page ${pageNumber} has no text layer: read by OCR`);
         } else notes.push(`page ${pageNumber} has no text layer and layout recognition is off: nothing was read`);
         page.cleanup();

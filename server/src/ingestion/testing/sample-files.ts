@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { GlobalFonts, createCanvas } from "@napi-rs/canvas";
-import { AlignmentType, Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } from "docx";
+import { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } from "docx";
 import ExcelJS from "exceljs";
 import { PDFDocument as PdfLibDocument } from "pdf-lib";
 import PDFDocument from "pdfkit";
@@ -138,7 +138,6 @@ export const CHINESE_PARAGRAPH = "检索增强生成把文档切成片段，再�
 export async function sampleDocx(): Promise<Buffer> {
   const cell = (text: string) => new TableCell({ children: [new Paragraph(text)], width: { size: 3000, type: WidthType.DXA } });
   const document = new Document({
-    title: "Onboarding guide",
     sections: [
       {
         children: [
@@ -156,7 +155,7 @@ export async function sampleDocx(): Promise<Buffer> {
               new TableRow({ children: [cell("Buddy"), cell("Alan Turing")] }),
             ],
           }),
-          new Paragraph({ text: CHINESE_PARAGRAPH, alignment: AlignmentType.LEFT }),
+          new Paragraph(CHINESE_PARAGRAPH),
         ],
       },
     ],
