@@ -25,7 +25,7 @@ export async function rawRequest(server: TestServer, method: string, path: strin
     headers: { authorization: `Bearer ${key}`, ...(contentType ? { "content-type": contentType } : {}) },
     body,
   });
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: (await response.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
 export interface FilePart {
