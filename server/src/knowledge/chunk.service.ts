@@ -158,6 +158,13 @@ export class ChunkService {
     return this.repository.findOneByOrFail({ id });
   }
 
+  /** The stored image of a chunk (a picture, or a figure or table cut from its page), or null when it has none. */
+  async image(principal: SignedIn, id: string): Promise<Buffer | null> {
+    const [chunk] = await this.owned(principal, [id]);
+    if (!chunk?.imageKey) return null;
+    return this.platform.storage.getBuffer(chunk.imageKey).catch(() => null);
+  }
+
   /** Enables or disables chunks; a disabled chunk is never retrieved. */
   async setAvailable(principal: SignedIn, ids: string[], available: boolean): Promise<number> {
     const chunks = await this.owned(principal, ids);

@@ -254,6 +254,13 @@ export class DocumentService {
     return this.repository.findBy({ id: In(documents.map((d) => d.id)) });
   }
 
+  /** Replaces a document's metadata (RAGFlow's meta_fields), which retrieval and listing can filter on. */
+  async setMetaFields(principal: SignedIn, id: string, metaFields: Record<string, unknown>): Promise<Document> {
+    await this.accessible(principal, id);
+    await this.repository.update({ id }, { metaFields: metaFields as never });
+    return this.repository.findOneByOrFail({ id });
+  }
+
   /** Deletes documents with their chunks and stored files. */
   async delete(principal: SignedIn, ids: string[]): Promise<number> {
     const documents = await this.accessibleMany(principal, ids);
