@@ -110,7 +110,7 @@ test("a new user signs up, signs in, keeps language and theme, uses an API key a
   await expect(page).toHaveURL(/\/login\?redirect=%2Fknowledge$/);
   await signInOnForm(page, email);
   await expect(page).toHaveURL(/\/knowledge$/);
-  await expect(page.getByTestId("not-built-yet")).toBeVisible();
+  await expect(page.getByTestId("kb-empty")).toBeVisible();
 });
 
 test("an anonymous visitor returns to the exact page asked for after signing in", async ({ page, request }) => {

@@ -1,6 +1,17 @@
 import { LuFlaskConical } from "react-icons/lu";
-import { ComingSoonPage } from "../../components/ComingSoonPage";
+import { NotBuiltYet } from "../../components/NotBuiltYet";
+import { SectionHeading } from "./SectionHeading";
+import { KnowledgeBaseLayout } from "./KnowledgeBaseLayout";
 
 export default function TestingPage() {
-  return <ComingSoonPage page="testing" icon={LuFlaskConical} />;
+  return (
+    <KnowledgeBaseLayout section="testing">
+      {() => (
+        <>
+          <SectionHeading page="testing" />
+          <NotBuiltYet page="testing" icon={LuFlaskConical} compact />
+        </>
+      )}
+    </KnowledgeBaseLayout>
+  );
 }

@@ -1,0 +1,69 @@
+import { Badge, Box, Button, HStack, Popover, Portal, Progress, Stack, Text } from "@chakra-ui/react";
+import { useTranslation } from "react-i18next";
+import { useFormatters } from "../../../format";
+import type { DocumentRowFragment } from "../../../graphql/gql/graphql";
+import { lastLogLine, RUN, RUN_COLORS, RUN_KEYS } from "./runStatus";
+
+/** A document's parsing status: a badge, a live bar while parsing, the log's last line; the whole log on click. */
+export function ParsingStatus({ document }: { document: DocumentRowFragment }) {
+  const { t } = useTranslation();
+  const format = useFormatters();
+  const last = lastLogLine(document.progressMsg);
+  const running = document.run === RUN.running;
+  const failed = document.run === RUN.failed;
+  const percent = Math.round(Math.max(0, Math.min(1, document.progress)) * 100);
+
+  return (
+    <Popover.Root positioning={{ placement: "bottom-start" }} lazyMount>
+      <Popover.Trigger asChild>
+        <Button variant="ghost" size="sm" height="auto" py="1.5" px="2" mx="-2" width="full" justifyContent="flex-start" textAlign="start" fontWeight="normal" data-testid="parsing-status" data-run={document.run}>
+          <Stack gap="1" width="full" minWidth="0">
+            <HStack gap="2">
+              <Badge colorPalette={RUN_COLORS[document.run] ?? "gray"} variant="subtle" size="sm">
+                {t(`kb.run.${RUN_KEYS[document.run] ?? "unstarted"}`)}
+              </Badge>
+              {running && (
+                <Text fontSize="xs" color="fg.muted" fontFamily="mono">
+                  {format.number(percent)}%
+                </Text>
+              )}
+            </HStack>
+            {running && (
+              <Progress.Root value={percent} size="xs" colorPalette="brand" striped animated width="full" data-testid="parsing-progress">
+                <Progress.Track rounded="full">
+                  <Progress.Range />
+                </Progress.Track>
+              </Progress.Root>
+            )}
+            {last && (
+              <Text fontSize="xs" color={failed ? "fg.error" : "fg.muted"} lineClamp={1} maxWidth="56" title={last} data-testid="parsing-message">
+                {last}
+              </Text>
+            )}
+          </Stack>
+        </Button>
+      </Popover.Trigger>
+      <Portal>
+        <Popover.Positioner>
+          <Popover.Content width={{ base: "xs", md: "md" }}>
+            <Popover.Arrow />
+            <Popover.Body>
+              <Popover.Title fontWeight="semibold" mb="2">
+                {t("kb.dataset.log")}
+              </Popover.Title>
+              {document.progressMsg ? (
+                <Box as="pre" fontSize="xs" fontFamily="mono" whiteSpace="pre-wrap" maxHeight="64" overflowY="auto" color={failed ? "fg.error" : "fg.muted"} data-testid="parsing-log">
+                  {document.progressMsg}
+                </Box>
+              ) : (
+                <Text fontSize="sm" color="fg.muted">
+                  {t("kb.dataset.noLog")}
+                </Text>
+              )}
+            </Popover.Body>
+          </Popover.Content>
+        </Popover.Positioner>
+      </Portal>
+    </Popover.Root>
+  );
+}
