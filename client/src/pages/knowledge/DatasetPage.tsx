@@ -87,7 +87,7 @@ function Dataset({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
   const [deleting, setDeleting] = useState<DocumentRowFragment[] | null>(null);
   const [busy, setBusy] = useState(false);
 
-  useDocumentProgress(kb.id);
+  const progress = useDocumentProgress(kb.id);
   const { data, loading, error, refetch } = useQuery(DocumentsDocument, {
     variables: { knowledgeBaseId: kb.id, search: deferredSearch || null, runs: status ? [status] : null, page, pageSize: PAGE_SIZE },
   });
@@ -100,7 +100,7 @@ function Dataset({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
   const [createEmpty] = useMutation(CreateEmptyDocumentDocument, refreshAll);
   const [crawl] = useMutation(CrawlWebPageDocument, refreshAll);
 
-  const documents = data?.documents.items ?? [];
+  const documents = (data?.documents.items ?? []).map(progress.current);
   const selectedDocuments = documents.filter((document) => selected.has(document.id));
   const allSelected = documents.length > 0 && selectedDocuments.length === documents.length;
 
@@ -471,7 +471,7 @@ function Dataset({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
         }}
         describeFailure={(failure) => describeError(failure, i18n)}
       />
-      <ParserSettingsDialog document={parserOf} onClose={() => setParserOf(null)} />
+      <ParserSettingsDialog document={parserOf} onClose={() => setParserOf(null)} onChanged={progress.forget} />
       <ConfirmDeleteDialog
         open={deleting !== null}
         subject={deleting?.map((document) => document.name).join(", ")}

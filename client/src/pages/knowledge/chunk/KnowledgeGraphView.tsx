@@ -53,14 +53,16 @@ export function KnowledgeGraphView({ nodes: rawNodes, edges: rawEdges }: { nodes
   const [hovered, setHovered] = useState<GraphNode | null>(null);
   const simulation = useRef<Simulation<GraphNode, GraphEdge> | null>(null);
   const svg = useRef<SVGSVGElement>(null);
+  const userMoved = useRef(false);
   const drag = useRef<{ node: GraphNode | null; startX: number; startY: number; view: { x: number; y: number } } | null>(null);
 
   useEffect(() => {
     const sim = forceSimulation(nodes)
-      .force("link", forceLink<GraphNode, GraphEdge>(edges).id((node) => node.id).distance(90))
-      .force("charge", forceManyBody().strength(-260))
+      .force("link", forceLink<GraphNode, GraphEdge>(edges).id((node) => node.id).distance(130))
+      .force("charge", forceManyBody().strength(-520))
       .force("center", forceCenter(WIDTH / 2, HEIGHT / 2))
-      .force("collide", forceCollide<GraphNode>((node) => radius(node) + 6));
+      // Room for the label under each node as well as the node itself.
+      .force("collide", forceCollide<GraphNode>((node) => radius(node) + 22));
     let scheduled = false;
     sim.on("tick", () => {
       if (scheduled) return;
@@ -70,6 +72,19 @@ export function KnowledgeGraphView({ nodes: rawNodes, edges: rawEdges }: { nodes
         setFrame((n) => n + 1);
       });
     });
+    // Once the layout settles, frame it — unless the user has zoomed or panned meanwhile.
+    const fit = () => {
+      if (userMoved.current || nodes.length === 0) return;
+      const xs = nodes.map((node) => node.x ?? 0);
+      const ys = nodes.map((node) => node.y ?? 0);
+      const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+      const k = Math.min(2.2, WIDTH / (maxX - minX + 200), HEIGHT / (maxY - minY + 140));
+      setView({ k, x: WIDTH / 2 - ((minX + maxX) / 2) * k, y: HEIGHT / 2 - ((minY + maxY) / 2) * k });
+    };
+    // Most of the settling happens before the first paint, so the graph does not fly apart on screen.
+    sim.tick(200);
+    fit();
+    sim.on("end", fit);
     simulation.current = sim;
     return () => {
       sim.stop();
@@ -105,6 +120,7 @@ export function KnowledgeGraphView({ nodes: rawNodes, edges: rawEdges }: { nodes
       current.node.fx = point.x;
       current.node.fy = point.y;
     } else {
+      userMoved.current = true;
       setView((v) => ({ ...v, x: current.view.x + point.rawX - current.startX, y: current.view.y + point.rawY - current.startY }));
     }
   }
@@ -120,6 +136,7 @@ export function KnowledgeGraphView({ nodes: rawNodes, edges: rawEdges }: { nodes
   }
 
   function wheel(event: WheelEvent) {
+    userMoved.current = true;
     const box = svg.current!.getBoundingClientRect();
     const x = ((event.clientX - box.left) / box.width) * WIDTH;
     const y = ((event.clientY - box.top) / box.height) * HEIGHT;
@@ -191,7 +208,7 @@ export function KnowledgeGraphView({ nodes: rawNodes, edges: rawEdges }: { nodes
                 data-testid="graph-node"
               >
                 <circle r={radius(node)} fill={colour(node.type)} stroke="var(--chakra-colors-bg-panel)" strokeWidth={1.5} />
-                <text y={radius(node) + 12} textAnchor="middle" fontSize={11} fill="var(--chakra-colors-fg)" style={{ pointerEvents: "none", userSelect: "none" }}>
+                <text y={radius(node) + 12} textAnchor="middle" fontSize={11} fill="var(--chakra-colors-fg)" stroke="var(--chakra-colors-bg-panel)" strokeWidth={3} paintOrder="stroke" style={{ pointerEvents: "none", userSelect: "none" }}>
                   {node.name.length > 24 ? `${node.name.slice(0, 23)}…` : node.name}
                 </text>
                 <title>{`${node.name} (${node.type})${node.description ? `\n${node.description}` : ""}`}</title>

@@ -61,7 +61,8 @@ const shownDelimiter = (value: unknown): string => text(value, "\\n").replace(/\
 export function parserDraftOf(config: Record<string, unknown>): ParserDraft {
   const raptor = asRecord(config.raptor);
   const graphrag = asRecord(config.graphrag);
-  const entityTypes = Array.isArray(config.entity_types) ? config.entity_types : Array.isArray(graphrag.entity_types) ? graphrag.entity_types : [];
+  // Edits are saved under graphrag (the only place the server's schema accepts them), so that copy wins when present.
+  const entityTypes = Array.isArray(graphrag.entity_types) ? graphrag.entity_types : Array.isArray(config.entity_types) ? config.entity_types : [];
   const pages = Array.isArray(config.pages) ? (config.pages as unknown[]) : [];
   return {
     chunk_token_num: text(config.chunk_token_num, "512"),

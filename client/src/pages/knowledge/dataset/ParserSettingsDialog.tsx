@@ -10,7 +10,7 @@ import { ChunkMethodSelect, ParserFields } from "../configuration/ParserFields";
 import { checkParserDraft, parserConfigPatch, parserDraftOf, type ParserDraft } from "../configuration/parserSettings";
 
 /** A document's chunk method and the parser settings of that method; saving removes its chunks until it is parsed again. */
-export function ParserSettingsDialog({ document, onClose }: { document: DocumentRowFragment | null; onClose: () => void }) {
+export function ParserSettingsDialog({ document, onClose, onChanged }: { document: DocumentRowFragment | null; onClose: () => void; onChanged: (id: string) => void }) {
   const { t, i18n } = useTranslation();
   const { data } = useQuery(ChunkMethodsDocument, { skip: !document });
   const [changeParser, { loading }] = useMutation(ChangeDocumentParserDocument);
@@ -36,6 +36,7 @@ export function ParserSettingsDialog({ document, onClose }: { document: Document
     const patch = parserConfigPatch(method, draft, initial);
     try {
       await changeParser({ variables: { id: document.id, chunkMethod: method, parserConfig: Object.keys(patch).length ? patch : null } });
+      onChanged(document.id);
       notify.success("modified");
       onClose();
     } catch (failure) {
