@@ -5,7 +5,7 @@ import { ApiTokenResolver } from "../api/api-token.resolver";
 import { AuthResolver } from "../auth/auth.resolver";
 import { ChunkFieldsResolver, KnowledgeResolver } from "../knowledge/knowledge.resolver";
 import { ModelsResolver } from "../models/models.resolver";
-import type { PubSub } from "../platform/pubsub";
+import { createMemoryPubSub, type PubSub } from "../platform/pubsub";
 
 /** Every resolver class; a domain adds its own here. */
 const resolvers = [AuthResolver, ApiTokenResolver, ModelsResolver, KnowledgeResolver, ChunkFieldsResolver] as const;
@@ -13,7 +13,8 @@ const resolvers = [AuthResolver, ApiTokenResolver, ModelsResolver, KnowledgeReso
 /** The committed SDL at the top of the repository, which client code generation reads. */
 export const SCHEMA_FILE = path.resolve(__dirname, "../../../schema.graphql");
 
-export function createSchema(pubSub?: PubSub): Promise<GraphQLSchema> {
+/** TypeGraphQL needs a pub/sub as soon as a subscription exists; printing the schema needs none, so a memory one stands in. */
+export function createSchema(pubSub: PubSub = createMemoryPubSub()): Promise<GraphQLSchema> {
   return buildSchema({
     resolvers,
     validate: { forbidUnknownValues: false },

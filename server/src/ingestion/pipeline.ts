@@ -71,11 +71,12 @@ class Progress {
     publishProgress(this.services.platform, this.document);
     if (Date.now() - this.lastWrite >= PROGRESS_WRITE_INTERVAL_MS) {
       this.lastWrite = Date.now();
-      const rows: { run: string; run_id: string | null }[] = await this.services.platform.db.query(
-        `UPDATE document SET progress = $2, progress_msg = $3 WHERE id = $1 RETURNING run, run_id`,
-        [this.document.id, this.document.progress, this.log],
+      // Only while this run is the document's: a cancel or a new run in between must not be overwritten.
+      const rows: unknown[] = await this.services.platform.db.query(
+        `UPDATE document SET progress = $3, progress_msg = $4 WHERE id = $1 AND run_id = $2 RETURNING id`,
+        [this.document.id, this.runId, this.document.progress, this.log],
       );
-      if (rows[0]?.run_id !== this.runId) cancelledHere.add(this.document.id);
+      if (rows.length === 0) cancelledHere.add(this.document.id);
     }
     this.throwIfCancelled();
   }

@@ -19,6 +19,8 @@ import { fetchPage } from "./web-crawl";
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 export const MAX_FILES_PER_UPLOAD = 128;
 export const MAX_NAME_BYTES = 255;
+/** Files written to the object store at once during an upload. */
+const PARALLEL_WRITES = 8;
 
 export interface UploadedFile {
   name: string;
@@ -74,8 +76,19 @@ export class DocumentService {
     return document;
   }
 
+  /** Documents by id, in the order asked, each checked as `accessible` does; one query per knowledge base. */
   private async accessibleMany(principal: SignedIn, ids: string[]): Promise<Document[]> {
-    return Promise.all([...new Set(ids)].map((id) => this.accessible(principal, id)));
+    const unique = [...new Set(ids)];
+    const found = new Map((await this.repository.findBy({ id: In(unique) })).map((d) => [d.id, d]));
+    const allowed = new Map<string, boolean>();
+    for (const knowledgeBaseId of new Set([...found.values()].map((d) => d.knowledgeBaseId))) {
+      allowed.set(knowledgeBaseId, await this.knowledgeBases.accessible(principal, knowledgeBaseId).then(() => true, () => false));
+    }
+    return unique.map((id) => {
+      const document = found.get(id);
+      if (!document || !allowed.get(document.knowledgeBaseId)) throw NotFound("errors.knowledge.documentNotFound");
+      return document;
+    });
   }
 
   async list(principal: SignedIn, knowledgeBaseId: string, query: DocumentQuery = {}): Promise<{ total: number; items: Document[] }> {
@@ -92,15 +105,28 @@ export class DocumentService {
     return { total, items };
   }
 
-  /** "name.ext", or "name(1).ext", "name(2).ext"… when the knowledge base has it (case-insensitively) or `alsoTaken` does. */
-  private async uniqueName(knowledgeBaseId: string, name: string, alsoTaken: Set<string>): Promise<string> {
-    const rows: { name: string }[] = await this.platform.db.query(`SELECT lower(name) AS name FROM document WHERE knowledge_base_id = $1`, [knowledgeBaseId]);
-    const taken = new Set([...rows.map((r) => r.name), ...alsoTaken]);
-    const dot = name.lastIndexOf(".");
-    const [stem, extension] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ""];
-    let candidate = name;
-    for (let n = 1; taken.has(candidate.toLowerCase()); n++) candidate = `${stem}(${n})${extension}`;
-    return candidate;
+  /**
+   * Names for new documents: each as given, or "name(1).ext", "name(2).ext"… when the knowledge base (or an
+   * earlier file of the same batch) has it, compared case-insensitively. One query for the whole batch.
+   */
+  private async uniqueNames(knowledgeBaseId: string, names: string[]): Promise<string[]> {
+    const split = names.map((name) => {
+      const dot = name.lastIndexOf(".");
+      return dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ""];
+    });
+    const like = (text: string) => text.toLowerCase().replace(/[\\%_]/g, "\\$&");
+    const rows: { name: string }[] = await this.platform.db.query(
+      `SELECT lower(name) AS name FROM document WHERE knowledge_base_id = $1 AND (lower(name) = ANY($2) OR lower(name) LIKE ANY($3))`,
+      [knowledgeBaseId, names.map((n) => n.toLowerCase()), split.map(([stem, extension]) => `${like(stem)}(%)${like(extension)}`)],
+    );
+    const taken = new Set(rows.map((r) => r.name));
+    return names.map((name, i) => {
+      const [stem, extension] = split[i];
+      let candidate = name;
+      for (let n = 1; taken.has(candidate.toLowerCase()); n++) candidate = `${stem}(${n})${extension}`;
+      taken.add(candidate.toLowerCase());
+      return candidate;
+    });
   }
 
   /** Why a file cannot be taken, or null. */
@@ -131,63 +157,66 @@ export class DocumentService {
       refused.forEach((r) => checks.check(false, r.name, r.messageKey, { name: r.name }));
       checks.throwIfAny();
     }
-    const documents: Document[] = [];
-    const namesInThisUpload = new Set<string>();
-    for (const file of accepted) {
-      const name = await this.uniqueName(kb.id, file.name, namesInThisUpload);
-      namesInThisUpload.add(name.toLowerCase());
-      const type = documentTypeOf(name)!;
-      documents.push(await this.store(principal, kb, { name, type, data: file.data, sourceType: "local", sourceUrl: null }));
-    }
+    const names = await this.uniqueNames(kb.id, accepted.map((f) => f.name));
+    const documents = await this.store(
+      principal,
+      kb,
+      accepted.map((file, i) => ({ name: names[i], type: documentTypeOf(names[i])!, data: file.data, sourceType: "local", sourceUrl: null })),
+    );
     return { documents, refused };
   }
 
-  /** Stores the bytes first, then the row: a document never points at a file that is not there. */
+  /** Stores the bytes first, then the rows: a document never points at a file that is not there. */
   private async store(
     principal: SignedIn,
     kb: KnowledgeBase,
-    file: { name: string; type: string; data: Buffer; sourceType: string; sourceUrl: string | null },
-  ): Promise<Document> {
-    const id = newId();
-    const storageKey = `${kb.id}/${id}`;
-    await this.platform.storage.put(storageKey, file.data);
-    const method = chunkMethodForFile(file.name, file.type, kb.chunkMethod);
-    const document = this.repository.create({
-      id,
-      knowledgeBaseId: kb.id,
-      tenantId: kb.tenantId,
-      createdBy: principal.user.id,
-      name: file.name,
-      type: file.type,
-      suffix: fileExtension(file.name),
-      sourceType: file.sourceType,
-      sourceUrl: file.sourceUrl,
-      storageKey,
-      size: file.data.length,
-      chunkMethod: method,
-      parserConfig: method === kb.chunkMethod ? kb.parserConfig : deepMerge(chunkMethodDefaults(method), { llm_id: kb.parserConfig.llm_id }),
-      enabled: true,
-      run: RUN.unstarted,
-      runId: null,
-      progress: 0,
-      progressMsg: "",
-      processBeginAt: null,
-      processDuration: 0,
-      chunkCount: 0,
-      tokenCount: 0,
-      pageCount: null,
-      metaFields: {},
+    files: { name: string; type: string; data: Buffer; sourceType: string; sourceUrl: string | null }[],
+  ): Promise<Document[]> {
+    const documents = files.map((file) => {
+      const id = newId();
+      const method = chunkMethodForFile(file.name, file.type, kb.chunkMethod);
+      return this.repository.create({
+        id,
+        knowledgeBaseId: kb.id,
+        tenantId: kb.tenantId,
+        createdBy: principal.user.id,
+        name: file.name,
+        type: file.type,
+        suffix: fileExtension(file.name),
+        sourceType: file.sourceType,
+        sourceUrl: file.sourceUrl,
+        storageKey: `${kb.id}/${id}`,
+        size: file.data.length,
+        chunkMethod: method,
+        parserConfig: method === kb.chunkMethod ? kb.parserConfig : deepMerge(chunkMethodDefaults(method), { llm_id: kb.parserConfig.llm_id }),
+        enabled: true,
+        run: RUN.unstarted,
+        runId: null,
+        progress: 0,
+        progressMsg: "",
+        processBeginAt: null,
+        processDuration: 0,
+        chunkCount: 0,
+        tokenCount: 0,
+        pageCount: null,
+        metaFields: {},
+      });
     });
+    const forget = () => Promise.all(documents.map((d) => this.platform.storage.delete(d.storageKey).catch(() => undefined)));
     try {
+      for (let i = 0; i < documents.length; i += PARALLEL_WRITES) {
+        await Promise.all(documents.slice(i, i + PARALLEL_WRITES).map((d, j) => this.platform.storage.put(d.storageKey, files[i + j].data)));
+      }
       await this.platform.db.transaction(async (manager) => {
-        await manager.save(Document, document);
-        await manager.query(`UPDATE knowledge_base SET document_count = document_count + 1 WHERE id = $1`, [kb.id]);
+        await manager.insert(Document, documents as never);
+        await manager.query(`UPDATE knowledge_base SET document_count = document_count + $2 WHERE id = $1`, [kb.id, documents.length]);
       });
     } catch (error) {
-      await this.platform.storage.delete(storageKey).catch(() => undefined);
+      await forget();
       throw error;
     }
-    return this.repository.findOneByOrFail({ id });
+    const stored = await this.repository.findBy({ id: In(documents.map((d) => d.id)) });
+    return documents.map((d) => stored.find((s) => s.id === d.id)!);
   }
 
   /** A new empty document (a .txt file with no content) that chunks can be added to by hand. */
@@ -199,7 +228,9 @@ export class DocumentService {
     checks.check(Buffer.byteLength(trimmed) <= MAX_NAME_BYTES, "name", "errors.knowledge.nameTooLongBytes");
     checks.throwIfAny();
     const fileName = documentTypeOf(trimmed) ? trimmed : `${trimmed}.txt`;
-    return this.store(principal, kb, { name: await this.uniqueName(kb.id, fileName, new Set()), type: "virtual", data: Buffer.alloc(0), sourceType: "empty", sourceUrl: null });
+    const [unique] = await this.uniqueNames(kb.id, [fileName]);
+    const [document] = await this.store(principal, kb, [{ name: unique, type: "virtual", data: Buffer.alloc(0), sourceType: "empty", sourceUrl: null }]);
+    return document;
   }
 
   /** Fetches a web page into the knowledge base as an HTML document. */
@@ -210,7 +241,9 @@ export class DocumentService {
     const html = /html|xml/.test(page.contentType) || page.contentType === "";
     const fileName = /\.(html?)$/i.test(given) || !html ? given : `${given}.html`;
     if (!documentTypeOf(fileName)) throw new DomainError("BAD_REQUEST", "errors.knowledge.fileTypeUnsupported", { name: fileName });
-    return this.store(principal, kb, { name: await this.uniqueName(kb.id, fileName.slice(0, 200), new Set()), type: documentTypeOf(fileName)!, data: page.body, sourceType: "web", sourceUrl: page.url });
+    const [unique] = await this.uniqueNames(kb.id, [fileName.slice(0, 200)]);
+    const [document] = await this.store(principal, kb, [{ name: unique, type: documentTypeOf(fileName)!, data: page.body, sourceType: "web", sourceUrl: page.url }]);
+    return document;
   }
 
   async rename(principal: SignedIn, id: string, name: string): Promise<Document> {
@@ -287,16 +320,22 @@ export class DocumentService {
    */
   async runParsing(principal: SignedIn, ids: string[]): Promise<Document[]> {
     const documents = await this.accessibleMany(principal, ids);
-    for (const document of documents) {
-      const runId = newId();
-      await this.platform.db.transaction(async (manager) => {
-        await deleteChunks(manager, document.id, document.knowledgeBaseId);
-        await manager.update(Document, { id: document.id }, { run: RUN.running, runId, progress: 0, progressMsg: "", processBeginAt: new Date(), processDuration: 0 });
-      });
-      await this.platform.queue.enqueue(PARSE_JOB, { documentId: document.id, runId }, { jobId: `parse-${document.id}-${runId}` });
-      publishProgress(this.platform, await this.repository.findOneByOrFail({ id: document.id }));
+    const runIds = documents.map(() => newId());
+    const beginAt = new Date();
+    await this.platform.db.transaction(async (manager) => {
+      for (const document of documents) if (document.chunkCount > 0) await deleteChunks(manager, document.id, document.knowledgeBaseId);
+      await manager.query(
+        `UPDATE document SET run = $3, run_id = t.run_id, progress = 0, progress_msg = '', process_begin_at = $4, process_duration = 0, updated_at = now()
+         FROM unnest($1::varchar[], $2::varchar[]) AS t(id, run_id) WHERE document.id = t.id`,
+        [documents.map((d) => d.id), runIds, RUN.running, beginAt],
+      );
+    });
+    const started = await this.repository.findBy({ id: In(documents.map((d) => d.id)) });
+    for (const [i, document] of documents.entries()) {
+      await this.platform.queue.enqueue(PARSE_JOB, { documentId: document.id, runId: runIds[i] }, { jobId: `parse-${document.id}-${runIds[i]}` });
     }
-    return this.repository.findBy({ id: In(documents.map((d) => d.id)) });
+    for (const document of started) publishProgress(this.platform, document);
+    return documents.map((d) => started.find((s) => s.id === d.id)!);
   }
 
   /** Stops parsing: the job stops at its next check, the document is "cancelled" and keeps no chunks. */

@@ -105,9 +105,14 @@ describe("parsing a document", () => {
     const kb = await server.services.knowledgeBases.create(owner, { name: "Long" });
     const paragraphs = Array.from({ length: 3000 }, (_, i) => `Paragraph ${i} explains how the turbine ${i % 7} is serviced every ${i % 11} weeks.`).join("\n\n");
     const { documents } = await server.services.documents.upload(owner, kb.id, [text("long.txt", paragraphs)]);
+    const events = server.platform.pubsub.subscribe(`knowledge.progress.${kb.id}`)[Symbol.asyncIterator]();
     await server.services.documents.runParsing(owner, [documents[0].id]);
-    const deadline = Date.now() + 20_000;
-    while ((await server.services.documents.accessible(owner, documents[0].id)).progress < 0.05 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    // Cancel once it has been parsed and chunked, while it is being embedded and stored.
+    for (;;) {
+      const { value } = await events.next();
+      if ((value as { progress: number }).progress > 0.5) break;
+    }
+    await events.return?.();
     const [cancelled] = await server.services.documents.cancelParsing(owner, [documents[0].id]);
     expect(cancelled.run).toBe(RUN.cancelled);
     await new Promise((r) => setTimeout(r, 1500));

@@ -36,7 +36,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-function dataSourceOptions() {
+function dataSourceOptions(poolSize: number) {
   return {
     type: "postgres" as const,
     entities,
@@ -46,7 +46,7 @@ function dataSourceOptions() {
     namingStrategy: new SnakeNamingStrategy(),
     // gen_random_uuid() is core since PostgreSQL 13; uuid-ossp is not loaded in PGlite.
     uuidExtension: "pgcrypto" as const,
-    extra: { max: 8 },
+    extra: { max: poolSize },
   };
 }
 
@@ -73,7 +73,7 @@ async function connect(dataSource: DataSource, shared: boolean): Promise<DataSou
 
 /** PostgreSQL with pgvector, from DATABASE_URL. */
 async function openExternal(url: string): Promise<Database> {
-  const dataSource = await connect(new DataSource({ ...dataSourceOptions(), url }), true);
+  const dataSource = await connect(new DataSource({ ...dataSourceOptions(8), url }), true);
   const { host, port, pathname } = new URL(url);
   return {
     dataSource,
@@ -102,8 +102,12 @@ async function openEmbedded(dataDir: string): Promise<Database> {
     const socketServer = new PGLiteSocketServer({ db: pglite, path: path.join(socketDir, ".s.PGSQL.5432"), maxConnections: 16 });
     server = socketServer;
     await socketServer.start();
+    // One connection: PGlite is one session, and the socket server interleaves the extended-protocol
+    // messages of concurrent connections (a long Bind of one lands between another's Parse and Bind:
+    // "unnamed prepared statement does not exist"). Queries queue in the pool instead, so code inside a
+    // transaction must use its EntityManager only — any other query would wait for the transaction to end.
     const dataSource = await connect(
-      new DataSource({ ...dataSourceOptions(), host: socketDir, port: 5432, username: "postgres", database: "postgres" }),
+      new DataSource({ ...dataSourceOptions(1), host: socketDir, port: 5432, username: "postgres", database: "postgres" }),
       false,
     );
     return {
