@@ -90,9 +90,8 @@ export class ChunkService {
   private async vectorFor(document: Document, content: string, questions: string[]): Promise<number[]> {
     const kb = await this.platform.db.getRepository(KnowledgeBase).findOneByOrFail({ id: document.knowledgeBaseId });
     const model = await this.models.client(kb.tenantId, "embedding", kb.embeddingModel);
-    const nameWeight = document.parserConfig.filename_embd_weight ?? 0.1;
-    const nameVector = (await model.embed([document.name], { purpose: "document" })).vectors[0];
-    const [vector] = await embedWithName(model, [questions.length ? questions.join("\n") : content], nameVector, nameWeight);
+    const name = { text: document.name, vector: null, weight: document.parserConfig.filename_embd_weight ?? 0.1 };
+    const [vector] = (await embedWithName(model, [questions.length ? questions.join("\n") : content], name)).vectors;
     await ensureVectorIndex(this.platform.db, vector.length);
     return vector;
   }

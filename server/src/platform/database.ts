@@ -2,11 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { DataSource, DefaultNamingStrategy, type NamingStrategyInterface } from "typeorm";
-import { PGlite } from "@electric-sql/pglite";
-import { vector } from "@electric-sql/pglite-pgvector";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import type { Config } from "../config";
 import { entities } from "../entities";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres";
 import { migrations } from "./migrations";
 
 /** Columns and tables in snake_case while entity properties stay camelCase. */
@@ -92,16 +90,11 @@ async function openEmbedded(dataDir: string): Promise<Database> {
   const pgDir = path.join(dataDir, "pg");
   fs.mkdirSync(pgDir, { recursive: true });
   const releaseLock = lockDirectory(path.join(dataDir, "pg.lock"));
-  let db: PGlite | undefined;
-  let server: PGLiteSocketServer | undefined;
+  // Unix socket paths are limited to about 100 bytes, so the socket lives in a short temporary directory.
+  const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-pg-"));
+  let postgres: EmbeddedPostgres | undefined;
   try {
-    const pglite = await PGlite.create({ dataDir: pgDir, extensions: { vector } });
-    db = pglite;
-    // Unix socket paths are limited to about 100 bytes, so the socket lives in a short temporary directory.
-    const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-pg-"));
-    const socketServer = new PGLiteSocketServer({ db: pglite, path: path.join(socketDir, ".s.PGSQL.5432"), maxConnections: 16 });
-    server = socketServer;
-    await socketServer.start();
+    postgres = await startEmbeddedPostgres(pgDir, path.join(socketDir, ".s.PGSQL.5432"));
     // One connection: PGlite is one session, and the socket server interleaves the extended-protocol
     // messages of concurrent connections (a long Bind of one lands between another's Parse and Bind:
     // "unnamed prepared statement does not exist"). Queries queue in the pool instead, so code inside a
@@ -110,20 +103,20 @@ async function openEmbedded(dataDir: string): Promise<Database> {
       new DataSource({ ...dataSourceOptions(1), host: socketDir, port: 5432, username: "postgres", database: "postgres" }),
       false,
     );
+    const running = postgres;
     return {
       dataSource,
       description: `embedded PGlite (${pgDir})`,
       close: async () => {
         await dataSource.destroy();
-        await socketServer.stop();
-        await pglite.close();
+        await running.stop();
         fs.rmSync(socketDir, { recursive: true, force: true });
         releaseLock();
       },
     };
   } catch (error) {
-    await server?.stop().catch(() => undefined);
-    await db?.close().catch(() => undefined);
+    await postgres?.stop().catch(() => undefined);
+    fs.rmSync(socketDir, { recursive: true, force: true });
     releaseLock();
     throw error;
   }
