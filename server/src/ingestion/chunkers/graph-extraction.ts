@@ -13,8 +13,13 @@ export interface Graph {
   relations: GraphRelation[];
 }
 
+/**
+ * The entity types to extract: `graphrag.entity_types` (what the settings page and RAGFlow's parser_config
+ * schema edit) before the top-level `entity_types` the knowledge_graph method's defaults carry.
+ */
 export function entityTypesOf(config: ParserConfig): string[] {
-  const listed = Array.isArray(config.entity_types) && config.entity_types.length > 0 ? config.entity_types : config.graphrag?.entity_types;
+  const edited = config.graphrag?.entity_types;
+  const listed = Array.isArray(edited) && edited.length > 0 ? edited : config.entity_types;
   const types = (Array.isArray(listed) ? listed : DEFAULT_ENTITY_TYPES).map((t) => String(t).trim().toLowerCase()).filter((t) => t !== "");
   return types.length > 0 ? [...new Set(types)] : DEFAULT_ENTITY_TYPES;
 }
