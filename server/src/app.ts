@@ -1,4 +1,3 @@
-import { resumeInterruptedParsing } from "./ingestion/parse.job";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -17,6 +16,7 @@ import type { Config } from "./config";
 import type { GraphQLContext } from "./graphql/context";
 import { formatExecutionErrors, formatGraphQLError } from "./graphql/errors";
 import { createSchema } from "./graphql/schema";
+import { resumeInterruptedParsing } from "./ingestion/parse.job";
 import { closeBuiltinModels } from "./models/builtin/builtin.provider";
 import { createPlatform, type Platform } from "./platform";
 import { createServices, type Services } from "./services";

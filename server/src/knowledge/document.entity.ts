@@ -2,8 +2,7 @@ import { GraphQLJSONObject } from "graphql-scalars";
 import { Field, Float, ID, Int, ObjectType } from "type-graphql";
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from "typeorm";
 import type { ParserConfig } from "../ingestion/types";
-
-const bigintAsNumber = { to: (v: number) => v, from: (v: string | number) => Number(v) };
+import { bigintAsNumber } from "../platform/sql";
 
 /** Parsing status (§4): 0 unstarted → 1 parsing → 3 success | 4 failed; 2 cancelled. */
 export const RUN = { unstarted: "0", running: "1", cancelled: "2", done: "3", failed: "4" } as const;

@@ -6,6 +6,7 @@ import { documentTypeOf, fileExtension } from "../ingestion/file-types";
 import { PARSE_JOB } from "../ingestion/parse.job";
 import { Conflict, DomainError, FieldChecks, NotFound } from "../platform/errors";
 import { newId } from "../platform/ids";
+import { escapeLike } from "../platform/sql";
 import type { Platform } from "../platform";
 import { deleteChunks } from "./chunk-store";
 import { Document, RUN, type RunStatus } from "./document.entity";
@@ -94,7 +95,7 @@ export class DocumentService {
   async list(principal: SignedIn, knowledgeBaseId: string, query: DocumentQuery = {}): Promise<{ total: number; items: Document[] }> {
     await this.knowledgeBases.accessible(principal, knowledgeBaseId);
     const builder = this.repository.createQueryBuilder("d").where("d.knowledgeBaseId = :knowledgeBaseId", { knowledgeBaseId });
-    if (query.search?.trim()) builder.andWhere("d.name ILIKE :search", { search: `%${query.search.trim().replace(/[\\%_]/g, "\\$&")}%` });
+    if (query.search?.trim()) builder.andWhere("d.name ILIKE :search", { search: `%${escapeLike(query.search.trim())}%` });
     if (query.runs?.length) builder.andWhere("d.run IN (:...runs)", { runs: query.runs });
     if (query.suffixes?.length) builder.andWhere("d.suffix IN (:...suffixes)", { suffixes: query.suffixes.map((s) => s.toLowerCase()) });
     const pageSize = Math.max(0, query.pageSize ?? 30);
@@ -114,7 +115,7 @@ export class DocumentService {
       const dot = name.lastIndexOf(".");
       return dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ""];
     });
-    const like = (text: string) => text.toLowerCase().replace(/[\\%_]/g, "\\$&");
+    const like = (text: string) => escapeLike(text.toLowerCase());
     const rows: { name: string }[] = await this.platform.db.query(
       `SELECT lower(name) AS name FROM document WHERE knowledge_base_id = $1 AND (lower(name) = ANY($2) OR lower(name) LIKE ANY($3))`,
       [knowledgeBaseId, names.map((n) => n.toLowerCase()), split.map(([stem, extension]) => `${like(stem)}(%)${like(extension)}`)],

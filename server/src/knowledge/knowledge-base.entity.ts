@@ -2,8 +2,7 @@ import { GraphQLJSONObject } from "graphql-scalars";
 import { Field, Float, ID, Int, ObjectType } from "type-graphql";
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from "typeorm";
 import type { ParserConfig } from "../ingestion/types";
-
-const bigintAsNumber = { to: (v: number) => v, from: (v: string | number) => Number(v) };
+import { bigintAsNumber } from "../platform/sql";
 
 /** A knowledge base (RAGFlow's "dataset"): documents parsed into chunks with one embedding model. */
 @ObjectType()

@@ -5,6 +5,7 @@ import { chunkMethod } from "../ingestion/chunkers/registry";
 import type { ModelsService } from "../models/models.service";
 import { Conflict, FieldChecks, Forbidden, NotFound } from "../platform/errors";
 import { newId } from "../platform/ids";
+import { escapeLike } from "../platform/sql";
 import type { Platform } from "../platform";
 import { KnowledgeBase } from "./knowledge-base.entity";
 import { chunkMethodDefaults, deepMerge, initialParserConfig, parserConfigViolations, type Violation } from "./parser-config";
@@ -85,7 +86,7 @@ export class KnowledgeBaseService {
   async list(principal: SignedIn, query: KnowledgeBaseQuery = {}): Promise<{ total: number; items: KnowledgeBase[] }> {
     const { sql, params } = await this.visibleWhere(principal);
     const builder = this.repository.createQueryBuilder("kb").where(sql.replace("$1", ":tenant").replace("$2", ":tenants"), { tenant: params[0], tenants: params[1] });
-    if (query.search?.trim()) builder.andWhere("kb.name ILIKE :search", { search: `%${query.search.trim().replace(/[\\%_]/g, "\\$&")}%` });
+    if (query.search?.trim()) builder.andWhere("kb.name ILIKE :search", { search: `%${escapeLike(query.search.trim())}%` });
     const pageSize = Math.max(0, query.pageSize ?? 30);
     const page = Math.max(1, query.page ?? 1);
     builder.orderBy(`kb.${query.orderBy ?? "createdAt"}`, query.desc === false ? "ASC" : "DESC").skip((page - 1) * pageSize).take(pageSize);

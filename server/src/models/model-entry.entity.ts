@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from "typeorm";
+import { bigintAsNumber } from "../platform/sql";
 import type { ModelType } from "./model-types";
 
 /**
@@ -34,7 +35,7 @@ export class ModelEntry {
   @Column({ type: "boolean", default: false })
   vision: boolean;
 
-  @Column({ type: "bigint", default: 0, transformer: { to: (v: number) => v, from: (v: string | number) => Number(v) } })
+  @Column({ type: "bigint", default: 0, transformer: bigintAsNumber })
   usedTokens: number;
 
   @CreateDateColumn({ type: "timestamptz" })
