@@ -143,8 +143,8 @@ export class RedisQueue<C> implements JobQueue<C> {
     // BullMQ needs blocking commands that never give up, hence maxRetriesPerRequest: null.
     this.connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
     this.queue = new Queue(QUEUE_NAME, { connection: this.connection });
-    const { host, port } = new URL(redisUrl);
-    this.description = `Redis (${host}:${port || 6379})`;
+    const { hostname, port } = new URL(redisUrl);
+    this.description = `Redis (${hostname}:${port || 6379})`;
   }
 
   async enqueue(name: string, payload: unknown, options: { jobId?: string } = {}): Promise<string> {
@@ -178,7 +178,9 @@ export class RedisQueue<C> implements JobQueue<C> {
       if (!job) return;
       logFailure(job.name, job.id!, job.attemptsMade, error);
       const definition = this.definitions.get(job.name);
-      if (definition?.onFinalFailure && job.attemptsMade >= (job.opts.attempts ?? 1)) {
+      // finishedOn is set once BullMQ gives up: after the last attempt, but also earlier for a job that stalled
+      // twice (its worker died twice: "job stalled more than allowable limit") with attempts left.
+      if (definition?.onFinalFailure && job.finishedOn !== undefined) {
         definition.onFinalFailure(job.data as never, context, error).catch((e) => logFailure(job.name, job.id!, job.attemptsMade, e));
       }
     });
