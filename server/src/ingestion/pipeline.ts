@@ -75,7 +75,8 @@ class Progress {
     if (Date.now() - this.lastWrite >= PROGRESS_WRITE_INTERVAL_MS) {
       this.lastWrite = Date.now();
       // Only while this run is the document's: a cancel or a new run in between must not be overwritten.
-      const rows: unknown[] = await this.services.platform.db.query(
+      // TypeORM answers an UPDATE with [rows, affected count].
+      const [rows]: [unknown[], number] = await this.services.platform.db.query(
         `UPDATE document SET progress = $3, progress_msg = $4 WHERE id = $1 AND run_id = $2 RETURNING id`,
         [this.document.id, this.runId, this.document.progress, this.log],
       );
@@ -313,7 +314,8 @@ export async function runIngestion(services: Services, documentId: string, runId
     const [finished] = await db.transaction(async (m) => {
       await insertChunks(m, finalRows);
       await m.query(`UPDATE knowledge_base SET chunk_count = chunk_count + $2, token_count = token_count + $3 WHERE id = $1`, [document.knowledgeBaseId, finalRows.length, finalTokens]);
-      const rows: { chunk_count: number; token_count: string }[] = await m.query(
+      // TypeORM answers an UPDATE with [rows, affected count].
+      const [rows]: [{ chunk_count: number; token_count: string }[], number] = await m.query(
         `UPDATE document SET run = $3, run_id = NULL, progress = 1, progress_msg = $4, process_duration = $5, page_count = $6,
            chunk_count = chunk_count + $7, token_count = token_count + $8, updated_at = now()
          WHERE id = $1 AND run_id = $2 RETURNING chunk_count, token_count`,
