@@ -5,6 +5,7 @@ import { ChunkService } from "./knowledge/chunk.service";
 import { DocumentService } from "./knowledge/document.service";
 import { KnowledgeBaseService } from "./knowledge/knowledge-base.service";
 import { ModelsService } from "./models/models.service";
+import { RetrievalService } from "./retrieval/retrieval.service";
 import type { Platform } from "./platform";
 
 /** Every domain service, built once per process over the platform ports. Resolvers, REST routes and jobs call these. */
@@ -16,6 +17,7 @@ export interface Services {
   knowledgeBases: KnowledgeBaseService;
   documents: DocumentService;
   chunks: ChunkService;
+  retrieval: RetrievalService;
   /** Who sent a request, from its Authorization header: a session token or an API token. */
   principalFor(authorization: string | undefined | null): Promise<Principal>;
 }
@@ -34,6 +36,7 @@ export function createServices(platform: Platform): Services {
     knowledgeBases,
     documents,
     chunks: new ChunkService(platform, documents, models),
+    retrieval: new RetrievalService(platform, knowledgeBases, models),
     async principalFor(authorization) {
       const token = bearerToken(authorization);
       if (!token) return ANONYMOUS;

@@ -72,7 +72,7 @@ async function connect(dataSource: DataSource, shared: boolean): Promise<DataSou
 /** PostgreSQL with pgvector, from DATABASE_URL. */
 async function openExternal(url: string): Promise<Database> {
   const dataSource = await connect(new DataSource({ ...dataSourceOptions(8), url }), true);
-  const { host, port, pathname } = new URL(url);
+  const { hostname: host, port, pathname } = new URL(url);
   return {
     dataSource,
     description: `PostgreSQL (${host}${port ? `:${port}` : ""}${pathname})`,
