@@ -50,7 +50,7 @@ const COLUMNS: [string, string][] = [
   ["produced_by", "jsonb"],
   ["dimension", "int"],
   ["embedding", "vector"],
-  ["search", "tsvector"],
+  ["terms", "jsonb"],
   ["term_count", "int"],
 ];
 
@@ -97,14 +97,14 @@ export async function insertChunks(manager: EntityManager, chunks: StoredChunk[]
       JSON.stringify(chunk.producedBy),
       chunk.vector.length,
       vectorLiteral(chunk.vector),
-      indexed.vector,
+      JSON.stringify(indexed.terms),
       indexed.termCount,
     ];
     row.forEach((value, i) => columns[i].push(value));
   }
   const names = COLUMNS.map(([name]) => name);
-  const unnested = COLUMNS.map(([, type], i) => `$${i + 1}::${type === "vector" || type === "tsvector" || type === "jsonb" ? "text" : type}[]`);
-  const casts = COLUMNS.map(([name, type]) => (type === "vector" || type === "tsvector" || type === "jsonb" ? `t.${name}::${type}` : `t.${name}`));
+  const unnested = COLUMNS.map(([, type], i) => `$${i + 1}::${type === "vector" || type === "jsonb" ? "text" : type}[]`);
+  const casts = COLUMNS.map(([name, type]) => (type === "vector" || type === "jsonb" ? `t.${name}::${type}` : `t.${name}`));
   const updates = names.filter((n) => n !== "id" && n !== "created_at").map((n) => `${n} = excluded.${n}`);
   await manager.query(
     `INSERT INTO chunk (${names.join(", ")})

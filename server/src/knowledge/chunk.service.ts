@@ -11,7 +11,7 @@ import { deleteChunks, ensureVectorIndex, insertChunks, moveCounters } from "./c
 import type { Document } from "./document.entity";
 import type { DocumentService } from "./document.service";
 import { KnowledgeBase } from "./knowledge-base.entity";
-import { anyTermQuery, highlight, queryTerms } from "./search-terms";
+import { highlight, queryTerms } from "./search-terms";
 
 export interface ChunkQuery {
   /** Words to look for (analysed like the index: stems, Chinese words). */
@@ -62,8 +62,7 @@ export class ChunkService {
     if (query.available !== undefined) builder.andWhere("c.available = :available", { available: query.available });
     if (query.id) builder.andWhere("c.id = :id", { id: query.id });
     const terms = queryTerms(query.search ?? "");
-    const tsquery = anyTermQuery(terms);
-    if (tsquery) builder.andWhere("c.search @@ CAST(:tsquery AS tsquery)", { tsquery });
+    if (terms.length > 0) builder.andWhere("c.terms ?| CAST(:terms AS text[])", { terms });
     else if (query.search?.trim()) builder.andWhere("false");
     builder.orderBy("c.page", "ASC", "NULLS FIRST").addOrderBy("c.top", "ASC", "NULLS FIRST").addOrderBy("c.ordinal", "ASC").addOrderBy("c.createdAt", "DESC");
     const pageSize = Math.max(0, query.pageSize ?? 30);
@@ -71,7 +70,7 @@ export class ChunkService {
     if (pageSize > 0) builder.skip((page - 1) * pageSize).take(pageSize);
     const [chunks, total] = await builder.getManyAndCount();
     const termSet = new Set(terms);
-    return { total, document, items: chunks.map((c) => Object.assign(c, { highlighted: tsquery ? highlight(c.content, termSet) : null })) };
+    return { total, document, items: chunks.map((c) => Object.assign(c, { highlighted: terms.length > 0 ? highlight(c.content, termSet) : null })) };
   }
 
   private async owned(principal: SignedIn, ids: string[]): Promise<Chunk[]> {

@@ -2,11 +2,11 @@ import { tokenize } from "../models/builtin/text-analysis";
 
 /**
  * Keyword search inside PostgreSQL. Cairn analyses text itself — lower-casing, English stop words and
- * Porter2 stems, jieba segmentation of Chinese (Simplified and Traditional) — and stores the terms as a
- * `tsvector` literal, so that PostgreSQL only indexes (GIN) and matches them and every database (PGlite,
- * any PostgreSQL) gives the same result without text-search dictionaries. Positions give each term's
- * frequency for BM25; weights mark the field a term came from, for field boosts: A title, B keywords
- * and generated questions, D text.
+ * Porter2 stems, jieba segmentation of Chinese (Simplified and Traditional) — and stores each chunk's
+ * terms as a jsonb object term → frequency under a GIN index, so that PostgreSQL only finds (`?`, `?|`)
+ * and reads them, and every database (PGlite, any PostgreSQL) gives the same result without text-search
+ * dictionaries. The frequency is BM25F-like: an occurrence in the title counts TITLE_WEIGHT times, one in
+ * the keywords or generated questions KEYWORD_WEIGHT times, one in the text once.
  */
 
 export interface SearchFields {
@@ -16,52 +16,35 @@ export interface SearchFields {
   content: string;
 }
 
-/** PostgreSQL's limits: positions 1..16383, at most 256 per lexeme, lexemes under 2 KB. */
-const MAX_POSITION = 16383;
-const MAX_POSITIONS_PER_TERM = 256;
-const MAX_TERM_BYTES = 2047;
-
-export function quoteLexeme(term: string): string {
-  return `'${term.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`;
-}
+export const TITLE_WEIGHT = 2;
+export const KEYWORD_WEIGHT = 3;
 
 export interface IndexedText {
-  /** A tsvector literal. */
-  vector: string;
+  /** Term → weighted frequency. */
+  terms: Record<string, number>;
   /** Terms of the text (the length BM25 normalises by). */
   termCount: number;
 }
 
 export function indexText(fields: SearchFields): IndexedText {
-  const positions = new Map<string, string[]>();
-  let position = 0;
+  const terms: Record<string, number> = Object.create(null);
   let termCount = 0;
-  const add = (text: string, weight: "A" | "B" | "D") => {
+  const add = (text: string, weight: number) => {
     for (const token of tokenize(text)) {
-      position = Math.min(position + 1, MAX_POSITION);
-      if (weight === "D") termCount += 1;
-      if (Buffer.byteLength(token.term) > MAX_TERM_BYTES) continue;
-      let list = positions.get(token.term);
-      if (!list) positions.set(token.term, (list = []));
-      if (list.length < MAX_POSITIONS_PER_TERM) list.push(weight === "D" ? String(position) : `${position}${weight}`);
+      terms[token.term] = (terms[token.term] ?? 0) + weight;
+      if (weight === 1) termCount += 1;
     }
   };
-  if (fields.title) add(fields.title, "A");
-  for (const keyword of fields.keywords ?? []) add(keyword, "B");
-  for (const question of fields.questions ?? []) add(question, "B");
-  add(fields.content, "D");
-  const vector = [...positions].map(([term, list]) => `${quoteLexeme(term)}:${list.join(",")}`).join(" ");
-  return { vector, termCount };
+  if (fields.title) add(fields.title, TITLE_WEIGHT);
+  for (const keyword of fields.keywords ?? []) add(keyword, KEYWORD_WEIGHT);
+  for (const question of fields.questions ?? []) add(question, KEYWORD_WEIGHT);
+  add(fields.content, 1);
+  return { terms, termCount };
 }
 
 /** The distinct terms of a query, in order of first appearance. */
 export function queryTerms(text: string): string[] {
-  return [...new Set(tokenize(text).map((t) => t.term))].filter((t) => Buffer.byteLength(t) <= MAX_TERM_BYTES);
-}
-
-/** A tsquery literal matching any of the terms, or null when the text has none. */
-export function anyTermQuery(terms: string[]): string | null {
-  return terms.length === 0 ? null : terms.map(quoteLexeme).join(" | ");
+  return [...new Set(tokenize(text).map((t) => t.term))];
 }
 
 /**

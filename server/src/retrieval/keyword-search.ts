@@ -1,20 +1,15 @@
 import type { DataSource } from "typeorm";
-import { anyTermQuery } from "../knowledge/search-terms";
 
 /**
- * BM25 inside PostgreSQL over the analysed terms of chunks (knowledge/search-terms.ts). Document
- * frequencies and the average length come from the chunks in scope at query time — the knowledge bases
- * searched, enabled chunks of enabled documents — so they are always current and never mix tenants.
- * Scoring is BM25F-like: a term's frequency is the sum of its occurrences in the text and, with field
- * weights, in the title (A) and the keywords and generated questions (B), saturated with k1 = 1.2 and
- * length-normalised with b = 0.75 (Robertson & Zaragoza's usual values).
+ * BM25 inside PostgreSQL over the chunks' term-frequency maps (knowledge/search-terms.ts, GIN-indexed).
+ * Document frequencies and the average length come from the chunks in scope at query time — the
+ * knowledge bases searched — so they are always current and never mix tenants. Frequencies are already
+ * field-weighted (BM25F-like); they are saturated with k1 = 1.2 and length-normalised with b = 0.75,
+ * the usual values (Robertson & Zaragoza, 2009).
  */
 
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
-/** How much an occurrence in the title, or in the keywords and questions, counts against one in the text. */
-export const TITLE_WEIGHT = 2;
-export const KEYWORD_WEIGHT = 3;
 
 export interface KeywordScope {
   knowledgeBaseIds: string[];
@@ -41,38 +36,30 @@ export function retrievableChunks(scope: string, documents: string): string {
 }
 
 export async function keywordSearch(db: DataSource, terms: string[], scope: KeywordScope, limit: number): Promise<KeywordHit[]> {
-  const tsquery = anyTermQuery(terms);
-  if (!tsquery || limit <= 0) return [];
-  const params: unknown[] = [scope.knowledgeBaseIds, terms, tsquery, limit, scope.documentIds?.length ? scope.documentIds : null, scope.chunkIds ?? null];
+  if (terms.length === 0 || limit <= 0) return [];
   const rows: { id: string; bm25: number; idf_total: number }[] = await db.query(
-    `WITH scope AS (
-       SELECT c.id, c.search, c.term_count FROM chunk c JOIN document d ON d.id = c.document_id
-       WHERE ${retrievableChunks("$1", "$5")}
+    `WITH corpus AS (
+       SELECT count(*)::float8 AS n, greatest(avg(c.term_count), 1)::float8 AS avgdl
+       FROM chunk c JOIN document d ON d.id = c.document_id WHERE ${retrievableChunks("$1", "$4")}
      ),
-     corpus AS (SELECT count(*)::float8 AS n, greatest(avg(term_count), 1)::float8 AS avgdl FROM scope),
-     terms AS (
+     query AS (
        SELECT t.term, ln(1 + (corpus.n - df.df + 0.5) / (df.df + 0.5)) AS idf
-       FROM unnest($2::text[]) AS t(term)
-       CROSS JOIN corpus
-       CROSS JOIN LATERAL (SELECT count(*)::float8 AS df FROM scope WHERE scope.search @@ quote_literal(t.term)::tsquery) df
-     ),
-     matched AS (
-       SELECT s.id, s.term_count, u.lexeme, u.weights FROM scope s, unnest(s.search) AS u(lexeme, positions, weights)
-       WHERE s.search @@ $3::tsquery AND u.lexeme = ANY($2::text[]) AND ($6::varchar[] IS NULL OR s.id = ANY($6))
+       FROM unnest($2::text[]) AS t(term) CROSS JOIN corpus
+       CROSS JOIN LATERAL (SELECT count(*)::float8 AS df FROM chunk c WHERE c.knowledge_base_id = ANY($1) AND c.terms ? t.term) df
      )
-     SELECT m.id,
-       sum(terms.idf * (tf.f * ${BM25_K1 + 1}) / (tf.f + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * m.term_count / corpus.avgdl))) AS bm25,
-       (SELECT sum(idf) FROM terms) AS idf_total
-     FROM matched m
-     JOIN terms ON terms.term = m.lexeme
+     SELECT c.id,
+       sum(query.idf * (tf.f * ${BM25_K1 + 1}) / (tf.f + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * c.term_count / corpus.avgdl))) AS bm25,
+       (SELECT sum(idf) FROM query) AS idf_total
+     FROM chunk c
+     JOIN document d ON d.id = c.document_id
      CROSS JOIN corpus
-     CROSS JOIN LATERAL (
-       SELECT sum(CASE w WHEN 'A' THEN ${TITLE_WEIGHT} WHEN 'B' THEN ${KEYWORD_WEIGHT} ELSE 1 END)::float8 AS f FROM unnest(m.weights) AS w
-     ) tf
-     GROUP BY m.id
-     ORDER BY bm25 DESC, m.id
-     LIMIT $4`,
-    params,
+     JOIN query ON c.terms ? query.term
+     CROSS JOIN LATERAL (SELECT (c.terms ->> query.term)::float8 AS f) tf
+     WHERE ${retrievableChunks("$1", "$4")} AND c.terms ?| $2::text[] AND ($5::varchar[] IS NULL OR c.id = ANY($5))
+     GROUP BY c.id
+     ORDER BY bm25 DESC, c.id
+     LIMIT $3`,
+    [scope.knowledgeBaseIds, terms, limit, scope.documentIds?.length ? scope.documentIds : null, scope.chunkIds ?? null],
   );
   return rows.map((r) => ({ chunkId: r.id, bm25: r.bm25, similarity: r.idf_total > 0 ? Math.min(1, r.bm25 / r.idf_total) : 0 }));
 }

@@ -61,6 +61,12 @@ export interface RetrievalResult {
 export const RETRIEVAL_DEFAULTS = { similarityThreshold: 0.2, vectorSimilarityWeight: 0.3, topK: 1024, page: 1, pageSize: 30 };
 /** How many of the best candidates a rerank model re-scores. */
 const RERANK_WINDOW = 64;
+/**
+ * Candidates taken from each of the two searches, at most top-K: enough that the union holds every chunk
+ * that can reach the page asked for (a chunk below the first 128 of both lists practically never does),
+ * few enough that scoring the union stays within a few milliseconds.
+ */
+const CANDIDATES = 128;
 
 const empty = (): RetrievalResult => ({ total: 0, hits: [], documents: [], timings: { keywordMs: 0, vectorMs: 0, rerankMs: 0, totalMs: 0 } });
 
@@ -99,13 +105,15 @@ export class RetrievalService {
     const terms = queryTerms(question);
     if (!question || kbs.length === 0) return empty();
     const { db } = this.platform;
-    const topK = request.topK ?? RETRIEVAL_DEFAULTS.topK;
+    const page = request.page ?? RETRIEVAL_DEFAULTS.page;
+    const pageSize = request.pageSize ?? RETRIEVAL_DEFAULTS.pageSize;
+    const candidates = Math.min(request.topK ?? RETRIEVAL_DEFAULTS.topK, Math.max(CANDIDATES, page * pageSize));
     const vectorWeight = request.vectorSimilarityWeight ?? RETRIEVAL_DEFAULTS.vectorSimilarityWeight;
     const threshold = request.similarityThreshold ?? RETRIEVAL_DEFAULTS.similarityThreshold;
     const scope = { knowledgeBaseIds: kbs.map((kb) => kb.id), documentIds: request.documentIds };
 
     const keywordStarted = performance.now();
-    const keywordHits = await keywordSearch(db, terms, scope, topK);
+    const keywordHits = await keywordSearch(db, terms, scope, candidates);
     const keywordMs = performance.now() - keywordStarted;
 
     // Knowledge bases embedded by different models are searched apart, each with its own query vector.
@@ -119,7 +127,7 @@ export class RetrievalService {
       const [vector] = (await model.embed([question], { purpose: "query" })).vectors;
       for (const kb of group) queryVectors.set(kb.id, vector);
       const inScope = group.reduce((sum, kb) => sum + kb.chunkCount, 0);
-      for (const hit of await vectorSearch(db, vector, { ...scope, knowledgeBaseIds: group.map((kb) => kb.id) }, topK, inScope)) {
+      for (const hit of await vectorSearch(db, vector, { ...scope, knowledgeBaseIds: group.map((kb) => kb.id) }, candidates, inScope)) {
         vectorScores.set(hit.chunkId, hit.similarity);
       }
     }
@@ -169,8 +177,6 @@ export class RetrievalService {
     const names = new Map(documents.map((d) => [d.id, d.name]));
     const counts = new Map<string, number>();
     for (const s of kept) counts.set(s.chunk.documentId, (counts.get(s.chunk.documentId) ?? 0) + 1);
-    const pageSize = request.pageSize ?? RETRIEVAL_DEFAULTS.pageSize;
-    const page = request.page ?? RETRIEVAL_DEFAULTS.page;
     const termSet = new Set(terms);
     const hits: RetrievalHit[] = kept.slice((page - 1) * pageSize, page * pageSize).map((s) => ({
       ...s,

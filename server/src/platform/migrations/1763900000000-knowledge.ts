@@ -64,8 +64,8 @@ export class Knowledge1763900000000 implements MigrationInterface {
 
     // A chunk's vector has the dimension of its knowledge base's embedding model, so the column is an
     // untyped `vector`, and each dimension gets its own partial HNSW index (knowledge/vector-index.ts).
-    // `search` holds the analysed terms (stems, jieba words) with field weights A (title), B (keywords,
-    // questions) and D (text); `term_count` is the length BM25 normalises by.
+    // `terms` maps the analysed terms (stems, jieba words) to their field-weighted frequencies
+    // (knowledge/search-terms.ts); `term_count` is the length BM25 normalises by.
     await q.query(`CREATE TABLE chunk (
       id varchar(32) PRIMARY KEY,
       knowledge_base_id varchar(32) NOT NULL REFERENCES knowledge_base(id) ON DELETE CASCADE,
@@ -87,13 +87,13 @@ export class Knowledge1763900000000 implements MigrationInterface {
       produced_by jsonb NOT NULL DEFAULT '{}',
       dimension integer NOT NULL,
       embedding vector NOT NULL,
-      search tsvector NOT NULL,
+      terms jsonb NOT NULL,
       term_count integer NOT NULL,
       created_at timestamptz NOT NULL DEFAULT now()
     )`);
     await q.query(`CREATE INDEX chunk_document_idx ON chunk (document_id, page, top, created_at)`);
     await q.query(`CREATE INDEX chunk_kb_idx ON chunk (knowledge_base_id)`);
-    await q.query(`CREATE INDEX chunk_search_idx ON chunk USING gin (search)`);
+    await q.query(`CREATE INDEX chunk_terms_idx ON chunk USING gin (terms)`);
     await q.query(BUILTIN_EMBEDDING_DIMENSION_INDEX);
 
     // The knowledge graph of a knowledge base (knowledge_graph chunk method), merged across its documents.

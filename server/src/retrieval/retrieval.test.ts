@@ -1,0 +1,98 @@
+import type { SignedIn } from "../auth/principal";
+import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
+import { RUN } from "../knowledge/document.entity";
+import { signUpAndIn, startTestServer, type TestServer } from "../testing/app";
+
+/** Retrieval through the real server: embedded database, built-in embedding, the parse pipeline. */
+
+let server: TestServer;
+let owner: SignedIn;
+let stranger: SignedIn;
+let kb: KnowledgeBase;
+
+const FILES = {
+  "turbines.txt": "Wind turbines convert the kinetic energy of wind into electricity. Turbine blades are inspected every spring.",
+  "bread.txt": "Sourdough bread rises slowly because wild yeast ferments the dough overnight.",
+  "tides.txt": "Tides are caused by the gravitational pull of the moon on the oceans.",
+  "chinese.txt": "检索增强生成系统先从知识库中检索相关段落，再让模型生成答案。",
+};
+
+async function principal(token: string): Promise<SignedIn> {
+  const p = await server.services.principalFor(`Bearer ${token}`);
+  if (p.kind === "anonymous") throw new Error("not signed in");
+  return p;
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  owner = await principal((await signUpAndIn(server)).token);
+  stranger = await principal((await signUpAndIn(server)).token);
+  kb = await server.services.knowledgeBases.create(owner, { name: "Mixed" });
+  const { documents } = await server.services.documents.upload(
+    owner,
+    kb.id,
+    Object.entries(FILES).map(([name, text]) => ({ name, data: Buffer.from(text) })),
+  );
+  await server.services.documents.runParsing(owner, documents.map((d) => d.id));
+  for (;;) {
+    const { items } = await server.services.documents.list(owner, kb.id);
+    if (items.every((d) => d.run === RUN.done)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  kb = await server.services.knowledgeBases.accessible(owner, kb.id);
+}, 120_000);
+
+afterAll(() => server?.close());
+
+const retrieve = (question: string, extra: Record<string, unknown> = {}) =>
+  server.services.retrieval.retrieve(owner, { question, knowledgeBaseIds: [kb.id], ...extra });
+
+describe("retrieval", () => {
+  test("finds the chunk about the question first, with hybrid = w·term + (1 − w)·vector", async () => {
+    const result = await retrieve("How do wind turbines make electricity?", { vectorSimilarityWeight: 0.3 });
+    expect(result.hits[0].documentName).toBe("turbines.txt");
+    for (const hit of result.hits) {
+      expect(hit.similarity).toBeCloseTo(0.7 * hit.termSimilarity + 0.3 * hit.vectorSimilarity, 6);
+      expect(hit.similarity).toBeGreaterThanOrEqual(0.2);
+    }
+    expect(result.documents[0]).toMatchObject({ documentName: "turbines.txt", count: 1 });
+    expect(result.timings.totalMs).toBeGreaterThan(0);
+  });
+
+  test("highlights the matched words when asked", async () => {
+    const result = await retrieve("turbine blades", { highlight: true });
+    expect(result.hits[0].highlight).toContain("<em>blades</em>");
+    expect(result.hits[0].highlight).toMatch(/<em>[Tt]urbines?<\/em>/);
+  });
+
+  test("a Chinese question finds the Chinese chunk", async () => {
+    const result = await retrieve("知识库检索");
+    expect(result.hits[0].documentName).toBe("chinese.txt");
+  });
+
+  test("a disabled chunk or document is never retrieved", async () => {
+    const before = await retrieve("sourdough yeast");
+    const hit = before.hits.find((h) => h.documentName === "bread.txt")!;
+    await server.services.chunks.setAvailable(owner, [hit.chunk.id], false);
+    expect((await retrieve("sourdough yeast")).hits.map((h) => h.documentName)).not.toContain("bread.txt");
+    await server.services.chunks.setAvailable(owner, [hit.chunk.id], true);
+    await server.services.documents.setEnabled(owner, [hit.chunk.documentId], false);
+    expect((await retrieve("sourdough yeast")).hits.map((h) => h.documentName)).not.toContain("bread.txt");
+    await server.services.documents.setEnabled(owner, [hit.chunk.documentId], true);
+    expect((await retrieve("sourdough yeast")).hits[0].documentName).toBe("bread.txt");
+  });
+
+  test("the threshold drops weak hits, and paging slices what is left", async () => {
+    const all = await retrieve("moon oceans wind bread", { similarityThreshold: 0 });
+    expect(all.total).toBeGreaterThanOrEqual(3);
+    const strict = await retrieve("moon oceans wind bread", { similarityThreshold: 0.99 });
+    expect(strict.total).toBe(0);
+    const second = await retrieve("moon oceans wind bread", { similarityThreshold: 0, page: 2, pageSize: 1 });
+    expect(second.hits.map((h) => h.chunk.id)).toEqual([all.hits[1].chunk.id]);
+  });
+
+  test("an empty question returns nothing, and another tenant's knowledge base is never searched", async () => {
+    expect((await retrieve("   ")).total).toBe(0);
+    await expect(server.services.retrieval.retrieve(stranger, { question: "wind", knowledgeBaseIds: [kb.id] })).rejects.toMatchObject({ kind: "NOT_FOUND" });
+  });
+});
