@@ -129,6 +129,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     services,
     close: async () => {
       await apollo.stop();
+      await platform.queue.close();
+      await services.close();
       await platform.close();
       await closeBuiltinModels();
     },

@@ -18,6 +18,8 @@ export interface Services {
   documents: DocumentService;
   chunks: ChunkService;
   retrieval: RetrievalService;
+  /** Writes what services keep in memory for a moment (the model usage log); called before the platform closes. */
+  close(): Promise<void>;
   /** Who sent a request, from its Authorization header: a session token or an API token. */
   principalFor(authorization: string | undefined | null): Promise<Principal>;
 }
@@ -37,6 +39,7 @@ export function createServices(platform: Platform): Services {
     documents,
     chunks: new ChunkService(platform, documents, models),
     retrieval: new RetrievalService(platform, knowledgeBases, models),
+    close: () => models.flushUsage(),
     async principalFor(authorization) {
       const token = bearerToken(authorization);
       if (!token) return ANONYMOUS;

@@ -22,6 +22,8 @@ async function main(): Promise<void> {
   for (const line of platform.describe()) console.log(`  ${line}`);
 
   const stop = async () => {
+    await platform.queue.close();
+    await services.close();
     await platform.close();
     await closeBuiltinModels();
     process.exit(0);

@@ -1,7 +1,7 @@
 import { xxh64 } from "@node-rs/xxhash";
 import type { DataSource } from "typeorm";
 import type { Services } from "../services";
-import { deleteChunks, ensureVectorIndex, insertChunks, moveCounters, type StoredChunk } from "../knowledge/chunk-store";
+import { completeDocument, deleteChunks, ensureVectorIndex, insertChunks, moveCounters, type StoredChunk } from "../knowledge/chunk-store";
 import { Document, RUN } from "../knowledge/document.entity";
 import { appendLog, CANCEL_TOPIC, publishProgress } from "../knowledge/document-events";
 import { mergeGraph } from "../knowledge/knowledge-graph";
@@ -134,9 +134,16 @@ function embeddingInput(draft: ChunkDraft): string {
 export async function runIngestion(services: Services, documentId: string, runId: string): Promise<void> {
   listenForCancels(services);
   const { db, storage } = services.platform;
-  const document = await db.getRepository(Document).findOneBy({ id: documentId });
-  if (!document || document.runId !== runId || document.run !== RUN.running) return;
-  const kb = await db.getRepository(KnowledgeBase).findOneByOrFail({ id: document.knowledgeBaseId });
+  // The document with its knowledge base, in one query: on small documents every round trip counts.
+  const found = await db
+    .getRepository(Document)
+    .createQueryBuilder("d")
+    .innerJoinAndMapOne("d.knowledgeBase", KnowledgeBase, "kb", "kb.id = d.knowledgeBaseId")
+    .where("d.id = :documentId", { documentId })
+    .getOne();
+  if (!found || found.runId !== runId || found.run !== RUN.running) return;
+  const { knowledgeBase: kb, ...fields } = found as Document & { knowledgeBase: KnowledgeBase };
+  const document = Object.assign(new Document(), fields);
   const config = document.parserConfig;
   const progress = new Progress(services, document, runId);
   const abort = new AbortController();
@@ -310,29 +317,25 @@ export async function runIngestion(services: Services, documentId: string, runId
 
     const duration = (Date.now() - startedAt) / 1000;
     const log = appendLog(progress.messages, `Task done (${duration.toFixed(2)}s)`);
-    const finalTokens = finalRows.reduce((sum, r) => sum + r.tokenCount, 0);
-    const [finished] = await db.transaction(async (m) => {
-      await insertChunks(m, finalRows);
-      await m.query(`UPDATE knowledge_base SET chunk_count = chunk_count + $2, token_count = token_count + $3 WHERE id = $1`, [document.knowledgeBaseId, finalRows.length, finalTokens]);
-      // TypeORM answers an UPDATE with [rows, affected count].
-      const [rows]: [{ chunk_count: number; token_count: string }[], number] = await m.query(
-        `UPDATE document SET run = $3, run_id = NULL, progress = 1, progress_msg = $4, process_duration = $5, page_count = $6,
-           chunk_count = chunk_count + $7, token_count = token_count + $8, updated_at = now()
-         WHERE id = $1 AND run_id = $2 RETURNING chunk_count, token_count`,
-        [document.id, runId, RUN.done, log, Math.max(duration, 0.001), parsed.pageCount ?? null, finalRows.length, finalTokens],
-      );
-      // Cancelled or superseded meanwhile: nothing of this transaction is kept.
-      if (rows.length === 0) throw new ParseCancelled();
-      return rows;
+    const finished = await completeDocument(db, {
+      documentId: document.id,
+      knowledgeBaseId: document.knowledgeBaseId,
+      runId,
+      chunks: finalRows,
+      progressMsg: log,
+      processDuration: Math.max(duration, 0.001),
+      pageCount: parsed.pageCount ?? null,
     });
+    // Cancelled or superseded meanwhile: nothing was stored.
+    if (!finished) throw new ParseCancelled();
     Object.assign(document, {
       run: RUN.done,
       progress: 1,
       progressMsg: log,
       processDuration: Math.max(duration, 0.001),
       pageCount: parsed.pageCount ?? null,
-      chunkCount: finished.chunk_count,
-      tokenCount: Number(finished.token_count),
+      chunkCount: finished.chunkCount,
+      tokenCount: finished.tokenCount,
     });
     publishProgress(services.platform, document);
   } catch (error) {

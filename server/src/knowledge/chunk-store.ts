@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from "typeorm";
 import type { BlockPosition } from "../ingestion/types";
 import { indexText } from "./search-terms";
-import { vectorIndexStatement } from "./vector-index";
+import { EXACT_SCAN_LIMIT, vectorIndexStatement } from "./vector-index";
 
 /**
  * The SQL behind chunks: rows are written in batches through `unnest` (one statement per batch, which
@@ -60,18 +60,28 @@ function vectorLiteral(vector: number[]): string {
 }
 
 const indexedDimensions = new Set<number>();
+const lastIndexCheck = new Map<number, number>();
+const INDEX_CHECK_INTERVAL_MS = 60_000;
 
-/** Creates the HNSW index of a dimension the first time this process stores vectors of it. */
+/** Builds the HNSW index of a dimension once its chunks outgrow exact search; checked at most once a minute per process. */
 export async function ensureVectorIndex(db: DataSource, dimension: number): Promise<void> {
-  if (indexedDimensions.has(dimension)) return;
+  if (indexedDimensions.has(dimension) || Date.now() - (lastIndexCheck.get(dimension) ?? 0) < INDEX_CHECK_INTERVAL_MS) return;
+  lastIndexCheck.set(dimension, Date.now());
+  const [{ large }]: { large: boolean }[] = await db.query(
+    `SELECT count(*) > $2 AS large FROM (SELECT 1 FROM chunk WHERE dimension = $1 LIMIT $2 + 1) c`,
+    [dimension, EXACT_SCAN_LIMIT],
+  );
+  if (!large) return;
   const statement = vectorIndexStatement(dimension);
   if (statement) await db.query(statement);
   indexedDimensions.add(dimension);
 }
 
-/** Upserts chunks (a manual chunk added twice with the same text replaces itself, as in RAGFlow). */
-export async function insertChunks(manager: EntityManager, chunks: StoredChunk[]): Promise<void> {
-  if (chunks.length === 0) return;
+/**
+ * The upsert of chunks as SQL whose parameters start at `$firstParameter` (a manual chunk added twice with
+ * the same text replaces itself, as in RAGFlow), with `condition` (SQL) deciding whether rows go in at all.
+ */
+function chunkUpsert(chunks: StoredChunk[], firstParameter: number, condition = "true"): { sql: string; params: unknown[] } {
   const columns: unknown[][] = COLUMNS.map(() => []);
   for (const chunk of chunks) {
     const indexed = indexText({ title: chunk.title, keywords: chunk.keywords, questions: chunk.questions, content: chunk.content });
@@ -103,15 +113,58 @@ export async function insertChunks(manager: EntityManager, chunks: StoredChunk[]
     row.forEach((value, i) => columns[i].push(value));
   }
   const names = COLUMNS.map(([name]) => name);
-  const unnested = COLUMNS.map(([, type], i) => `$${i + 1}::${type === "vector" || type === "jsonb" ? "text" : type}[]`);
+  const unnested = COLUMNS.map(([, type], i) => `$${firstParameter + i}::${type === "vector" || type === "jsonb" ? "text" : type}[]`);
   const casts = COLUMNS.map(([name, type]) => (type === "vector" || type === "jsonb" ? `t.${name}::${type}` : `t.${name}`));
   const updates = names.filter((n) => n !== "id" && n !== "created_at").map((n) => `${n} = excluded.${n}`);
-  await manager.query(
-    `INSERT INTO chunk (${names.join(", ")})
-     SELECT ${casts.join(", ")} FROM unnest(${unnested.join(", ")}) AS t(${names.join(", ")})
+  return {
+    sql: `INSERT INTO chunk (${names.join(", ")})
+     SELECT ${casts.join(", ")} FROM unnest(${unnested.join(", ")}) AS t(${names.join(", ")}) WHERE ${condition}
      ON CONFLICT (id) DO UPDATE SET ${updates.join(", ")}, created_at = now()`,
-    columns,
+    params: columns,
+  };
+}
+
+export async function insertChunks(manager: EntityManager, chunks: StoredChunk[]): Promise<void> {
+  if (chunks.length === 0) return;
+  const { sql, params } = chunkUpsert(chunks, 1);
+  await manager.query(sql, params);
+}
+
+export interface DocumentCompletion {
+  documentId: string;
+  knowledgeBaseId: string;
+  runId: string;
+  /** The last chunks of the run, stored with the completion. */
+  chunks: StoredChunk[];
+  progressMsg: string;
+  processDuration: number;
+  pageCount: number | null;
+}
+
+/**
+ * Marks a parse done, storing its last chunks and moving the counters, in one statement (atomic, and
+ * one round trip to the database). Nothing happens when the document's run is no longer `runId` — it was
+ * cancelled or parsed again meanwhile: then it returns null.
+ */
+export async function completeDocument(db: DataSource, completion: DocumentCompletion): Promise<{ chunkCount: number; tokenCount: number } | null> {
+  const tokens = completion.chunks.reduce((sum, c) => sum + c.tokenCount, 0);
+  const fixed = [completion.documentId, completion.runId, completion.progressMsg, completion.processDuration, completion.pageCount, completion.chunks.length, tokens, completion.knowledgeBaseId];
+  const upsert = chunkUpsert(completion.chunks, fixed.length + 1, "EXISTS (SELECT 1 FROM done)");
+  const rows: { chunk_count: number; token_count: string }[] = await db.query(
+    `WITH done AS (
+       UPDATE document SET run = '3', run_id = NULL, progress = 1, progress_msg = $3, process_duration = $4, page_count = $5,
+         chunk_count = chunk_count + $6, token_count = token_count + $7, updated_at = now()
+       WHERE id = $1 AND run_id = $2 RETURNING chunk_count, token_count
+     ),
+     counted AS (
+       UPDATE knowledge_base SET chunk_count = chunk_count + $6, token_count = token_count + $7
+       WHERE id = $8 AND EXISTS (SELECT 1 FROM done) RETURNING id
+     ),
+     stored AS (${upsert.sql} RETURNING id)
+     SELECT chunk_count, token_count FROM done`,
+    [...fixed, ...upsert.params],
   );
+  return rows.length === 0 ? null : { chunkCount: rows[0].chunk_count, tokenCount: Number(rows[0].token_count) };
 }
 
 /** Adds to a document's and its knowledge base's chunk and token counters (negative to remove). */

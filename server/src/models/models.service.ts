@@ -5,6 +5,7 @@ import { newId } from "../platform/ids";
 import type { Platform } from "../platform";
 import { maskSecret, SecretBox } from "../platform/secret-box";
 import { ModelEntry } from "./model-entry.entity";
+import { UsageLog } from "./usage-log";
 import { MODEL_TYPES, isModelType, type ModelClients, type ModelType, type TokenUsage } from "./model-types";
 import { isSecretField, type ProviderDefinition } from "./provider";
 import { BUILTIN_PROVIDER, findProvider, providers } from "./providers/registry";
@@ -69,6 +70,7 @@ const DEFAULT_COLUMNS: Record<ModelType, keyof Tenant> = {
  */
 export class ModelsService {
   private readonly secrets: SecretBox;
+  private readonly usage = new UsageLog(() => this.platform.db);
 
   constructor(private readonly platform: Platform) {
     const { config } = platform;
@@ -312,20 +314,14 @@ export class ModelsService {
     } else if (!definition.catalogue?.some((m) => m.name === parsed.modelName && m.type === type)) {
       throw NotFound("errors.model.notConfigured", { model: chosen });
     }
-    const record = (usage: TokenUsage | undefined, startedAt: number) =>
-      this.recordUsage(tenantId, chosen, type, usage, performance.now() - startedAt, entry?.id ?? null);
+    const record = async (usage: TokenUsage | undefined, startedAt: number) =>
+      this.usage.record({ tenantId, modelId: chosen, modelType: type, usage, durationMs: performance.now() - startedAt, entryId: entry?.id ?? null });
     return withUsageRecording(type, definition.create(type, spec), record);
   }
 
-  private async recordUsage(tenantId: string, id: string, type: ModelType, usage: TokenUsage | undefined, durationMs: number, entryId: string | null) {
-    const tokens = usage ?? { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
-    await this.platform.db.query(
-      `INSERT INTO model_usage (tenant_id, model_id, model_type, prompt_tokens, completion_tokens, total_tokens, duration_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [tenantId, id, type, tokens.promptTokens, tokens.completionTokens, tokens.totalTokens, Math.round(durationMs)],
-    );
-    if (entryId && tokens.totalTokens > 0) {
-      await this.entries.increment({ id: entryId }, "usedTokens", tokens.totalTokens);
-    }
+  /** Writes the usage of model calls recorded so far (the log is written in batches). */
+  flushUsage(): Promise<void> {
+    return this.usage.flush();
   }
 }
 

@@ -1,16 +1,13 @@
 import type { DataSource } from "typeorm";
-import { cosineDistance } from "../knowledge/vector-index";
+import { cosineDistance, EXACT_SCAN_LIMIT } from "../knowledge/vector-index";
 import { retrievableChunks, type KeywordScope } from "./keyword-search";
 
 /**
  * Nearest chunks by cosine similarity, among the chunks of knowledge bases that share one embedding
- * model (one dimension). Up to EXACT_SCAN_LIMIT chunks in scope the distances are computed exactly —
- * at that size a scan is fast and, unlike a filtered HNSW walk, misses nothing; above it the HNSW
- * index of the dimension serves the query, with pgvector's iterative scan so that the scope filter
- * still yields `limit` rows.
+ * model (one dimension). Up to EXACT_SCAN_LIMIT chunks in scope the distances are computed exactly
+ * (knowledge/vector-index.ts says why); above it the HNSW index of the dimension serves the query, with
+ * pgvector's iterative scan so that the scope filter still yields `limit` rows.
  */
-
-const EXACT_SCAN_LIMIT = 50_000;
 const HNSW_EF_SEARCH = 200;
 
 export interface VectorHit {

@@ -1,5 +1,4 @@
 import type { MigrationInterface, QueryRunner } from "typeorm";
-import { BUILTIN_EMBEDDING_DIMENSION_INDEX } from "../../knowledge/vector-index";
 
 export class Knowledge1763900000000 implements MigrationInterface {
   name = "Knowledge1763900000000";
@@ -63,7 +62,7 @@ export class Knowledge1763900000000 implements MigrationInterface {
     await q.query(`CREATE INDEX document_running_idx ON document (run) WHERE run = '1'`);
 
     // A chunk's vector has the dimension of its knowledge base's embedding model, so the column is an
-    // untyped `vector`, and each dimension gets its own partial HNSW index (knowledge/vector-index.ts).
+    // untyped `vector`; each dimension gets its own partial HNSW index once it has many chunks (knowledge/vector-index.ts).
     // `terms` maps the analysed terms (stems, jieba words) to their field-weighted frequencies
     // (knowledge/search-terms.ts); `term_count` is the length BM25 normalises by.
     await q.query(`CREATE TABLE chunk (
@@ -94,7 +93,6 @@ export class Knowledge1763900000000 implements MigrationInterface {
     await q.query(`CREATE INDEX chunk_document_idx ON chunk (document_id, page, top, created_at)`);
     await q.query(`CREATE INDEX chunk_kb_idx ON chunk (knowledge_base_id)`);
     await q.query(`CREATE INDEX chunk_terms_idx ON chunk USING gin (terms)`);
-    await q.query(BUILTIN_EMBEDDING_DIMENSION_INDEX);
 
     // The knowledge graph of a knowledge base (knowledge_graph chunk method), merged across its documents.
     await q.query(`CREATE TABLE graph_entity (
