@@ -4,7 +4,7 @@ import { Worker } from "node:worker_threads";
  * PGlite (PostgreSQL compiled to WebAssembly, with pgvector) served over the Postgres wire protocol on a
  * Unix socket, in a worker thread of its own. In the main thread it shared one core with parsing,
  * embedding and GraphQL; in its own thread the database works on the second core while the server
- * computes (ingestion measured about twice as fast). The thread's code is a few lines of CommonJS
+ * computes (profiles of ingestion show both threads busy). The thread's code is a few lines of CommonJS
  * given by source, so it runs the same from the compiled server and under the test runner.
  */
 
