@@ -1,5 +1,5 @@
 import { Badge, Box, Button, Center, Checkbox, Flex, HStack, Icon, IconButton, Input, InputGroup, Link, Menu, NativeSelect, Portal, Skeleton, Stack, Switch, Table, Text } from "@chakra-ui/react";
-import { useMutation, useQuery } from "@apollo/client/react";
+import { useApolloClient, useMutation, useQuery } from "@apollo/client/react";
 import { useDeferredValue, useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
@@ -91,6 +91,7 @@ function Dataset({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
   const { data, loading, error, refetch } = useQuery(DocumentsDocument, {
     variables: { knowledgeBaseId: kb.id, search: deferredSearch || null, runs: status ? [status] : null, page, pageSize: PAGE_SIZE },
   });
+  const client = useApolloClient();
   const refreshAll = { refetchQueries: [DocumentsDocument, KnowledgeBaseDocument] };
   const [runParsing] = useMutation(RunParsingDocument);
   const [cancelParsing] = useMutation(CancelParsingDocument);
@@ -427,7 +428,7 @@ function Dataset({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
         onUploaded={async (ids, parse) => {
           notify.success("uploaded");
           if (parse && ids.length > 0) await runParsing({ variables: { ids } }).catch((failure: unknown) => notify.error(describeError(failure, i18n)));
-          await refetch();
+          await Promise.all([refetch(), client.refetchQueries({ include: [KnowledgeBaseDocument] })]);
         }}
       />
       <TextFieldsDialog
