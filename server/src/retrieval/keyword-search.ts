@@ -16,6 +16,8 @@ export interface KeywordScope {
   documentIds?: string[];
   /** Score only these chunks (candidates the vector search found). */
   chunkIds?: string[];
+  /** Only chunks that contain at least one of these terms (vector search restricted to the text matches). */
+  anyOfTerms?: string[];
 }
 
 export interface KeywordHit {

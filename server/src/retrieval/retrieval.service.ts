@@ -27,7 +27,7 @@ export interface RetrievalRequest {
   /** Weight of vector (or rerank) similarity, 0..1; keyword similarity weighs 1 − this (RAGFlow's vector_similarity_weight). */
   vectorSimilarityWeight?: number;
   rerankModel?: string | null;
-  /** Candidates taken from each of keyword and vector search. */
+  /** Candidates taken from vector search (RAGFlow's top_k: the size of the kNN candidate set). */
   topK?: number;
   page?: number;
   pageSize?: number;
@@ -107,7 +107,10 @@ export class RetrievalService {
     const { db } = this.platform;
     const page = request.page ?? RETRIEVAL_DEFAULTS.page;
     const pageSize = request.pageSize ?? RETRIEVAL_DEFAULTS.pageSize;
-    const candidates = Math.min(request.topK ?? RETRIEVAL_DEFAULTS.topK, Math.max(CANDIDATES, page * pageSize));
+    // top_k bounds only the vector candidates, as in RAGFlow, where every text match is a candidate whatever
+    // the kNN size (its suite expects top_k 1 to still find all four chunks that contain the word).
+    const candidates = Math.max(CANDIDATES, page * pageSize);
+    const vectorCandidates = Math.min(request.topK ?? RETRIEVAL_DEFAULTS.topK, candidates);
     const vectorWeight = request.vectorSimilarityWeight ?? RETRIEVAL_DEFAULTS.vectorSimilarityWeight;
     const threshold = request.similarityThreshold ?? RETRIEVAL_DEFAULTS.similarityThreshold;
     const scope = { knowledgeBaseIds: kbs.map((kb) => kb.id), documentIds: request.documentIds };
@@ -115,6 +118,11 @@ export class RetrievalService {
     const keywordStarted = performance.now();
     const keywordHits = await keywordSearch(db, terms, scope, candidates);
     const keywordMs = performance.now() - keywordStarted;
+    // RAGFlow takes as candidates only chunks that match the text query (its kNN search is filtered by that
+    // same query, §5.3 step 2): a chunk sharing no word with the question is never retrieved just because its
+    // vector is near, which the built-in embedding makes common for short texts. Only when no chunk matches
+    // at all does vector search stand alone, so that a question without lexical overlap still finds something.
+    const vectorScope = keywordHits.length > 0 ? { ...scope, anyOfTerms: terms } : scope;
 
     // Knowledge bases embedded by different models are searched apart, each with its own query vector.
     const vectorStarted = performance.now();
@@ -127,7 +135,7 @@ export class RetrievalService {
       const [vector] = (await model.embed([question], { purpose: "query" })).vectors;
       for (const kb of group) queryVectors.set(kb.id, vector);
       const inScope = group.reduce((sum, kb) => sum + kb.chunkCount, 0);
-      for (const hit of await vectorSearch(db, vector, { ...scope, knowledgeBaseIds: group.map((kb) => kb.id) }, candidates, inScope)) {
+      for (const hit of await vectorSearch(db, vector, { ...vectorScope, knowledgeBaseIds: group.map((kb) => kb.id) }, vectorCandidates, inScope)) {
         vectorScores.set(hit.chunkId, hit.similarity);
       }
     }

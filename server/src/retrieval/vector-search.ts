@@ -19,13 +19,13 @@ export interface VectorHit {
 export async function vectorSearch(db: DataSource, vector: number[], scope: KeywordScope, limit: number, chunksInScope: number): Promise<VectorHit[]> {
   if (limit <= 0 || vector.length === 0) return [];
   const dimension = vector.length;
-  const params: unknown[] = [scope.knowledgeBaseIds, `[${vector.join(",")}]`, dimension, limit, scope.documentIds?.length ? scope.documentIds : null];
+  const params: unknown[] = [scope.knowledgeBaseIds, `[${vector.join(",")}]`, dimension, limit, scope.documentIds?.length ? scope.documentIds : null, scope.anyOfTerms?.length ? scope.anyOfTerms : null];
   const exact = chunksInScope <= EXACT_SCAN_LIMIT;
   // The HNSW index matches only its own expression, so the plain column distance makes the planner scan.
   const distance = exact ? "(c.embedding <=> $2::vector)" : cosineDistance(dimension, "$2");
   const query = `SELECT c.id, 1 - ${distance} AS similarity
      FROM chunk c JOIN document d ON d.id = c.document_id
-     WHERE c.dimension = $3 AND ${retrievableChunks("$1", "$5")}
+     WHERE c.dimension = $3 AND ${retrievableChunks("$1", "$5")} AND ($6::text[] IS NULL OR c.terms ?| $6::text[])
      ORDER BY ${distance}
      LIMIT $4`;
   const rows: { id: string; similarity: number }[] = exact
