@@ -56,6 +56,7 @@ function RetrievalTest({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
   const [documentFilter, setDocumentFilter] = useState<string[]>([]);
   const [documentChoices, setDocumentChoices] = useState<DocumentChoice[]>([]);
   const latest = useRef(0);
+  const resultsTop = useRef<HTMLDivElement>(null);
   const { data: rerankData } = useQuery(RerankModelsDocument);
   const [retrieve, { data, previousData, loading, error: retrieveError }] = useLazyQuery(RetrieveDocument, { fetchPolicy: "network-only", notifyOnNetworkStatusChange: true });
 
@@ -135,6 +136,7 @@ function RetrievalTest({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
   function turnPage(next: number) {
     if (!test) return;
     setPage(next);
+    resultsTop.current?.scrollIntoView({ block: "start", behavior: "smooth" });
     void fetchPage(test, documentFilter, next, true);
   }
 
@@ -221,7 +223,7 @@ function RetrievalTest({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
         </form>
       </Box>
 
-      <Box minWidth="0">
+      <Box minWidth="0" ref={resultsTop} scrollMarginTop="24">
         {test ? (
           <RetrievalResults
             result={result}

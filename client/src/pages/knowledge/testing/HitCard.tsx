@@ -7,7 +7,7 @@ import type { RetrievalHitCardFragment } from "../../../graphql/gql/graphql";
 import { useFixed } from "./useFixed";
 
 /** Past this many characters a hit starts folded to a few lines. */
-const FOLD_AFTER = 480;
+const FOLD_AFTER = 900;
 
 function Similarity({ kind, label, value, strong }: { kind: string; label: string; value: number; strong?: boolean }) {
   const fixed = useFixed();
@@ -77,7 +77,7 @@ export function HitCard({ hit, rank, reranked }: HitCardProps) {
             lineHeight="tall"
             whiteSpace="pre-wrap"
             wordBreak="break-word"
-            lineClamp={foldable && !unfolded ? 6 : undefined}
+            lineClamp={foldable && !unfolded ? 8 : undefined}
             css={{ "& em": { fontStyle: "normal", bg: "yellow.subtle", color: "yellow.fg", px: "0.5", rounded: "l1", fontWeight: "semibold" } }}
             // The one field rendered as HTML: the server escapes the text and adds only <em> marks around matches.
             dangerouslySetInnerHTML={{ __html: hit.highlight }}
