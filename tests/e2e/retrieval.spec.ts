@@ -126,11 +126,6 @@ async function askAbout(page: Page, request: APIRequestContext): Promise<void> {
 }
 
 test("ticking a document in the filter re-runs the test over that document only, and Show all brings the others back", async ({ page, request }) => {
-  // Known server defect (server/src/retrieval/keyword-search.ts): with documentIds the BM25 corpus size n counts
-  // only the chosen documents while document frequencies count the whole knowledge base, so idf = ln(1 + (n − df
-  // + 0.5) / (df + 0.5)) turns negative for a word that other documents share and the chosen document's chunks
-  // fall below the threshold (here: no hit at all). When it is fixed this test passes and the mark must go.
-  test.fail(true, "document filter: BM25 idf computed over the filtered corpus but the unfiltered document frequencies");
   await askAbout(page, request);
   const hits = page.getByTestId("retrieval-hit");
   const options = page.getByTestId("retrieval-document-option");

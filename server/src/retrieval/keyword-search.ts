@@ -2,8 +2,8 @@ import type { DataSource } from "typeorm";
 
 /**
  * BM25 inside PostgreSQL over the chunks' term-frequency maps (knowledge/search-terms.ts, GIN-indexed).
- * Document frequencies and the average length come from the chunks in scope at query time — the
- * knowledge bases searched — so they are always current and never mix tenants. Frequencies are already
+ * Document frequencies and the average length come from the chunks of the knowledge bases searched,
+ * at query time, so they are always current and never mix tenants. Frequencies are already
  * field-weighted (BM25F-like); they are saturated with k1 = 1.2 and length-normalised with b = 0.75,
  * the usual values (Robertson & Zaragoza, 2009).
  */
@@ -40,9 +40,10 @@ export function retrievableChunks(scope: string, documents: string): string {
 export async function keywordSearch(db: DataSource, terms: string[], scope: KeywordScope, limit: number): Promise<KeywordHit[]> {
   if (terms.length === 0 || limit <= 0) return [];
   const rows: { id: string; bm25: number; idf_total: number }[] = await db.query(
+    // Collection statistics (n, average length, df) over every chunk of the knowledge bases, whatever
+    // the document filter: idf must come from the same collection as df, or a filter makes it negative.
     `WITH corpus AS (
-       SELECT count(*)::float8 AS n, greatest(avg(c.term_count), 1)::float8 AS avgdl
-       FROM chunk c JOIN document d ON d.id = c.document_id WHERE ${retrievableChunks("$1", "$4")}
+       SELECT count(*)::float8 AS n, greatest(avg(c.term_count), 1)::float8 AS avgdl FROM chunk c WHERE c.knowledge_base_id = ANY($1)
      ),
      query AS (
        SELECT t.term, ln(1 + (corpus.n - df.df + 0.5) / (df.df + 0.5)) AS idf
