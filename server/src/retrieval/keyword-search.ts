@@ -40,25 +40,30 @@ export function retrievableChunks(scope: string, documents: string): string {
 export async function keywordSearch(db: DataSource, terms: string[], scope: KeywordScope, limit: number): Promise<KeywordHit[]> {
   if (terms.length === 0 || limit <= 0) return [];
   const rows: { id: string; bm25: number; idf_total: number }[] = await db.query(
-    // Collection statistics (n, average length, df) over every chunk of the knowledge bases, whatever
-    // the document filter: idf must come from the same collection as df, or a filter makes it negative.
+    // Collection statistics (n, average length, df) over every chunk of the knowledge bases, whatever the
+    // filters: idf must come from one collection. Every chunk holding a query term is in `matched`, so the
+    // document frequencies are counted there, in the same pass that reads the term frequencies.
     `WITH corpus AS (
        SELECT count(*)::float8 AS n, greatest(avg(c.term_count), 1)::float8 AS avgdl FROM chunk c WHERE c.knowledge_base_id = ANY($1)
      ),
-     query AS (
-       SELECT t.term, ln(1 + (corpus.n - df.df + 0.5) / (df.df + 0.5)) AS idf
-       FROM unnest($2::text[]) AS t(term) CROSS JOIN corpus
-       CROSS JOIN LATERAL (SELECT count(*)::float8 AS df FROM chunk c WHERE c.knowledge_base_id = ANY($1) AND c.terms ? t.term) df
+     matched AS MATERIALIZED (
+       SELECT c.id, c.knowledge_base_id, c.document_id, c.available, c.term_count, q.term, (c.terms ->> q.term)::float8 AS f
+       FROM chunk c JOIN unnest($2::text[]) AS q(term) ON c.terms ? q.term
+       WHERE c.knowledge_base_id = ANY($1) AND c.terms ?| $2::text[]
+     ),
+     idf AS (
+       SELECT q.term, ln(1 + (corpus.n - coalesce(df.df, 0) + 0.5) / (coalesce(df.df, 0) + 0.5)) AS idf
+       FROM unnest($2::text[]) AS q(term) CROSS JOIN corpus
+       LEFT JOIN (SELECT term, count(*)::float8 AS df FROM matched GROUP BY term) df ON df.term = q.term
      )
      SELECT c.id,
-       sum(query.idf * (tf.f * ${BM25_K1 + 1}) / (tf.f + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * c.term_count / corpus.avgdl))) AS bm25,
-       (SELECT sum(idf) FROM query) AS idf_total
-     FROM chunk c
+       sum(idf.idf * (c.f * ${BM25_K1 + 1}) / (c.f + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * c.term_count / corpus.avgdl))) AS bm25,
+       (SELECT sum(idf) FROM idf) AS idf_total
+     FROM matched c
+     JOIN idf ON idf.term = c.term
      JOIN document d ON d.id = c.document_id
      CROSS JOIN corpus
-     JOIN query ON c.terms ? query.term
-     CROSS JOIN LATERAL (SELECT (c.terms ->> query.term)::float8 AS f) tf
-     WHERE ${retrievableChunks("$1", "$4")} AND c.terms ?| $2::text[] AND ($5::varchar[] IS NULL OR c.id = ANY($5))
+     WHERE ${retrievableChunks("$1", "$4")} AND ($5::varchar[] IS NULL OR c.id = ANY($5))
      GROUP BY c.id
      ORDER BY bm25 DESC, c.id
      LIMIT $3`,
