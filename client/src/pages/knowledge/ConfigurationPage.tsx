@@ -1,4 +1,4 @@
-import { Box, Button, Flex, Grid, HStack, Input, NativeSelect, SegmentGroup, Separator, Skeleton, Slider, Stack, Text, Textarea } from "@chakra-ui/react";
+import { Box, Button, Flex, Grid, HStack, Input, NativeSelect, SegmentGroup, Separator, Skeleton, Stack, Textarea } from "@chakra-ui/react";
 import { useMutation, useQuery } from "@apollo/client/react";
 import { useRef, useState, type ChangeEvent, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -21,6 +21,7 @@ import { checkParserDraft, parserConfigPatch, parserDraftOf, type ParserDraft } 
 import { KnowledgeAvatar } from "./KnowledgeAvatar";
 import { KnowledgeBaseLayout } from "./KnowledgeBaseLayout";
 import { SectionHeading } from "./SectionHeading";
+import { round2, WeightSlider } from "./WeightSlider";
 
 interface Draft {
   name: string;
@@ -52,7 +53,6 @@ function draftOf(kb: KnowledgeBaseSettingsFragment): Draft {
   };
 }
 
-const round2 = (value: number) => Math.round(value * 100) / 100;
 
 function ModelSelect({ name, value, models, optional, disabled, onChange }: { name: string; value: string; models: AvailableModelOptionFragment[]; optional?: boolean; disabled?: boolean; onChange: (value: string) => void }) {
   const { t } = useTranslation();
@@ -70,26 +70,6 @@ function ModelSelect({ name, value, models, optional, disabled, onChange }: { na
       </NativeSelect.Field>
       <NativeSelect.Indicator />
     </NativeSelect.Root>
-  );
-}
-
-/** A 0…1 slider with its value, in hundredths. */
-function FractionSlider({ value, onChange, testId }: { value: number; onChange: (value: number) => void; testId?: string }) {
-  const format = useFormatters();
-  return (
-    <HStack gap="4" width="full">
-      <Slider.Root flex="1" min={0} max={1} step={0.01} value={[value]} onValueChange={(details) => onChange(round2(details.value[0]))} colorPalette="brand" data-testid={testId}>
-        <Slider.Control>
-          <Slider.Track>
-            <Slider.Range />
-          </Slider.Track>
-          <Slider.Thumbs />
-        </Slider.Control>
-      </Slider.Root>
-      <Text fontFamily="mono" fontSize="sm" width="12" textAlign="end">
-        {format.number(value, 2)}
-      </Text>
-    </HStack>
   );
 }
 
@@ -268,14 +248,14 @@ function ConfigurationForm({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
           <Separator />
           <FieldGroup title={t("kb.config.retrievalGroup")} description={t("kb.help.retrieval")}>
             <FormField label={t("kb.field.similarityThreshold")} error={error("similarityThreshold")} helper={t("kb.help.similarityThreshold")}>
-              <FractionSlider value={draft.similarityThreshold} onChange={(value) => edit("similarityThreshold", value)} testId="kb-similarity" />
+              <WeightSlider value={draft.similarityThreshold} onChange={(value) => edit("similarityThreshold", value)} label={t("kb.field.similarityThreshold")} testId="kb-similarity" />
             </FormField>
             <FormField
               label={t("kb.field.keywordWeight")}
               error={error("vectorSimilarityWeight")}
               helper={t("kb.help.keywordWeight", { vector: format.number(draft.vectorSimilarityWeight, 2) })}
             >
-              <FractionSlider value={keywordWeight} onChange={(value) => edit("vectorSimilarityWeight", round2(1 - value))} testId="kb-keyword-weight" />
+              <WeightSlider value={keywordWeight} onChange={(value) => edit("vectorSimilarityWeight", round2(1 - value))} label={t("kb.field.keywordWeight")} testId="kb-keyword-weight" />
             </FormField>
             <FormField label={t("kb.field.topK")} required error={error("topK")} helper={t("kb.help.topK")}>
               <Input type="number" name="topK" min={1} max={2048} width={{ base: "full", md: "40" }} value={draft.topK} onChange={(event) => edit("topK", event.target.value)} />

@@ -11,8 +11,8 @@ import { RerankModelsDocument, RetrieveDocument, type KnowledgeBaseSettingsFragm
 import { KnowledgeBaseLayout } from "./KnowledgeBaseLayout";
 import { SectionHeading } from "./SectionHeading";
 import { EmptyState, PAGE_SIZE, RetrievalResults, type DocumentChoice } from "./testing/RetrievalResults";
-import { round2, WeightSlider } from "./testing/WeightSlider";
-import { useFixed } from "./testing/useFixed";
+import { round2, WeightSlider } from "./WeightSlider";
+import { useFixed } from "./useFixed";
 
 const TOP_K_MAX = 2048;
 
