@@ -184,6 +184,8 @@ test("the system theme follows the operating system's colour scheme while the pa
   await page.emulateMedia({ colorScheme: "light" });
   await page.goto("/home");
   await expect(page.locator("html")).toHaveClass(/\blight\b/);
+  // The inline script of index.html paints the first theme; the app's listener is there once it has rendered.
+  await expect(page.getByTestId("theme-menu")).toBeVisible();
   await page.emulateMedia({ colorScheme: "dark" });
   await expect(page.locator("html")).toHaveClass(/\bdark\b/);
   await page.getByTestId("theme-menu").click();
