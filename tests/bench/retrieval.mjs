@@ -3,12 +3,13 @@
 // testing page, chat and the REST API use, with the default settings (similarity threshold 0 so that the
 // ranking, not the cut-off, is measured). Prints nDCG@10, Recall@100, MRR@10 and the latency per query
 // (p50/p95/p99), then nDCG@10 over a sweep of the vector similarity weight; writes
-// tests/bench/results/retrieval-<corpus>.json. BENCH_LIMIT=n keeps the first n documents.
+// tests/bench/results/retrieval-<corpus>.json. BENCH_LIMIT=n keeps the first n documents, BENCH_QUERIES=n the
+// first n judged queries.
 import { ingestCorpus, loadBeir, machine, startBenchServer, writeResult } from "./beir.mjs";
 
 const beir = loadBeir(process.argv[2]);
 const language = /[\u4e00-\u9fff]/.test(beir.corpus.slice(0, 20).map((d) => d.text).join("")) ? "Chinese" : "English";
-const queries = beir.queries.filter((q) => beir.qrels.has(q._id));
+const queries = beir.queries.filter((q) => beir.qrels.has(q._id)).slice(0, Number(process.env.BENCH_QUERIES ?? Infinity));
 
 function ndcgAt(ranked, relevance, k) {
   let dcg = 0;
