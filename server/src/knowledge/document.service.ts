@@ -20,6 +20,8 @@ import { fetchPage } from "./web-crawl";
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 export const MAX_FILES_PER_UPLOAD = 128;
 export const MAX_NAME_BYTES = 255;
+/** How often an upload names its files again after losing a name to a concurrent upload. */
+const NAMING_ATTEMPTS = 10;
 /** Files written to the object store at once during an upload. */
 const PARALLEL_WRITES = 8;
 
@@ -37,6 +39,14 @@ export interface DocumentQuery {
   pageSize?: number;
   orderBy?: "createdAt" | "updatedAt" | "name" | "size";
   desc?: boolean;
+}
+
+interface NewFile {
+  name: string;
+  type: string;
+  data: Buffer;
+  sourceType: string;
+  sourceUrl: string | null;
 }
 
 /** Why one file of an upload was refused (the REST facade keeps the others, as RAGFlow does). */
@@ -158,20 +168,34 @@ export class DocumentService {
       refused.forEach((r) => checks.check(false, r.name, r.messageKey, { name: r.name }));
       checks.throwIfAny();
     }
-    const names = await this.uniqueNames(kb.id, accepted.map((f) => f.name));
     const documents = await this.store(
       principal,
       kb,
-      accepted.map((file, i) => ({ name: names[i], type: documentTypeOf(names[i])!, data: file.data, sourceType: "local", sourceUrl: null })),
+      accepted.map((file) => ({ name: file.name, type: documentTypeOf(file.name)!, data: file.data, sourceType: "local", sourceUrl: null })),
     );
     return { documents, refused };
   }
 
+  /**
+   * Stores new documents under unique names. Two uploads of one name at the same moment can both pick the
+   * same free name; the unique index refuses the later one, which then names its files again.
+   */
+  private async store(principal: SignedIn, kb: KnowledgeBase, files: NewFile[]): Promise<Document[]> {
+    for (let attempt = 1; ; attempt++) {
+      const names = await this.uniqueNames(kb.id, files.map((f) => f.name));
+      try {
+        return await this.storeNamed(principal, kb, files.map((file, i) => ({ ...file, name: names[i] })));
+      } catch (error) {
+        if ((error as { code?: string }).code !== "23505" || attempt === NAMING_ATTEMPTS) throw error;
+      }
+    }
+  }
+
   /** Stores the bytes first, then the rows: a document never points at a file that is not there. */
-  private async store(
+  private async storeNamed(
     principal: SignedIn,
     kb: KnowledgeBase,
-    files: { name: string; type: string; data: Buffer; sourceType: string; sourceUrl: string | null }[],
+    files: NewFile[],
   ): Promise<Document[]> {
     const documents = files.map((file) => {
       const id = newId();
@@ -229,8 +253,7 @@ export class DocumentService {
     checks.check(Buffer.byteLength(trimmed) <= MAX_NAME_BYTES, "name", "errors.knowledge.nameTooLongBytes");
     checks.throwIfAny();
     const fileName = documentTypeOf(trimmed) ? trimmed : `${trimmed}.txt`;
-    const [unique] = await this.uniqueNames(kb.id, [fileName]);
-    const [document] = await this.store(principal, kb, [{ name: unique, type: "virtual", data: Buffer.alloc(0), sourceType: "empty", sourceUrl: null }]);
+    const [document] = await this.store(principal, kb, [{ name: fileName, type: "virtual", data: Buffer.alloc(0), sourceType: "empty", sourceUrl: null }]);
     return document;
   }
 
@@ -242,8 +265,7 @@ export class DocumentService {
     const html = /html|xml/.test(page.contentType) || page.contentType === "";
     const fileName = /\.(html?)$/i.test(given) || !html ? given : `${given}.html`;
     if (!documentTypeOf(fileName)) throw new DomainError("BAD_REQUEST", "errors.knowledge.fileTypeUnsupported", { name: fileName });
-    const [unique] = await this.uniqueNames(kb.id, [fileName.slice(0, 200)]);
-    const [document] = await this.store(principal, kb, [{ name: unique, type: documentTypeOf(fileName)!, data: page.body, sourceType: "web", sourceUrl: page.url }]);
+    const [document] = await this.store(principal, kb, [{ name: fileName.slice(0, 200), type: documentTypeOf(fileName)!, data: page.body, sourceType: "web", sourceUrl: page.url }]);
     return document;
   }
 

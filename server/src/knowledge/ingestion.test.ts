@@ -123,6 +123,16 @@ describe("parsing a document", () => {
   });
 });
 
+describe("uploading", () => {
+  test("the same file name uploaded five times at once gives five documents with distinct names", async () => {
+    const kb = await server.services.knowledgeBases.create(owner, { name: "Concurrent" });
+    const uploads = await Promise.all(Array.from({ length: 5 }, (_, i) => server.services.documents.upload(owner, kb.id, [text("report.txt", `version ${i}`)])));
+    const names = uploads.map((u) => u.documents[0].name).sort();
+    expect(names).toEqual(["report(1).txt", "report(2).txt", "report(3).txt", "report(4).txt", "report.txt"]);
+    expect((await server.services.knowledgeBases.accessible(owner, kb.id)).documentCount).toBe(5);
+  });
+});
+
 describe("another tenant", () => {
   test("sees none of the knowledge bases, documents or chunks, and can change nothing", async () => {
     const kb = await server.services.knowledgeBases.create(owner, { name: "Private" });
