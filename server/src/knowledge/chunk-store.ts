@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from "typeorm";
 import type { BlockPosition } from "../ingestion/types";
 import { indexText } from "./search-terms";
-import { EXACT_SCAN_LIMIT, vectorIndexStatement } from "./vector-index";
+import { EXACT_SCAN_LIMIT, vectorIndexStatement, vectorLiteral } from "./vector-index";
 
 /**
  * The SQL behind chunks: rows are written in batches through `unnest` (one statement per batch, which
@@ -53,11 +53,6 @@ const COLUMNS: [string, string][] = [
   ["terms", "jsonb"],
   ["term_count", "int"],
 ];
-
-/** Six decimals keep cosine similarities exact to ~1e-6 and make the statement a third shorter. */
-function vectorLiteral(vector: number[]): string {
-  return `[${vector.map((x) => (Math.round(x * 1e6) / 1e6).toString()).join(",")}]`;
-}
 
 const indexedDimensions = new Set<number>();
 const lastIndexCheck = new Map<number, number>();

@@ -6,6 +6,7 @@ import type { ModelsService } from "../models/models.service";
 import { Conflict, FieldChecks, Forbidden, NotFound } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { escapeLike } from "../platform/sql";
+import { RETRIEVAL_DEFAULTS } from "../retrieval/retrieval.service";
 import type { Platform } from "../platform";
 import { KnowledgeBase } from "./knowledge-base.entity";
 import { chunkMethodDefaults, deepMerge, initialParserConfig, parserConfigViolations, type Violation } from "./parser-config";
@@ -164,9 +165,9 @@ export class KnowledgeBaseService {
       chunkMethod: method,
       parserConfig: initialParserConfig(method, input.parserConfig, defaults.chat),
       pagerank: input.pagerank ?? 0,
-      similarityThreshold: input.similarityThreshold ?? 0.2,
-      vectorSimilarityWeight: input.vectorSimilarityWeight ?? 0.3,
-      topK: input.topK ?? 1024,
+      similarityThreshold: input.similarityThreshold ?? RETRIEVAL_DEFAULTS.similarityThreshold,
+      vectorSimilarityWeight: input.vectorSimilarityWeight ?? RETRIEVAL_DEFAULTS.vectorSimilarityWeight,
+      topK: input.topK ?? RETRIEVAL_DEFAULTS.topK,
     });
     await this.repository.save(kb);
     return this.repository.findOneByOrFail({ id: kb.id });

@@ -132,8 +132,3 @@ function mindMapOf(rootLabel: string, nodes: GraphNode[], edges: GraphEdge[]): M
     })),
   };
 }
-
-export async function deleteGraph(db: DataSource, knowledgeBaseId: string): Promise<void> {
-  await db.query(`DELETE FROM graph_relation WHERE knowledge_base_id = $1`, [knowledgeBaseId]);
-  await db.query(`DELETE FROM graph_entity WHERE knowledge_base_id = $1`, [knowledgeBaseId]);
-}

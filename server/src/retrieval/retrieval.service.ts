@@ -5,6 +5,7 @@ import { Document } from "../knowledge/document.entity";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import type { KnowledgeBaseService } from "../knowledge/knowledge-base.service";
 import { highlight, queryTerms } from "../knowledge/search-terms";
+import { vectorLiteral } from "../knowledge/vector-index";
 import type { ModelsService } from "../models/models.service";
 import { FieldChecks } from "../platform/errors";
 import type { Platform } from "../platform";
@@ -152,7 +153,7 @@ export class RetrievalService {
       if (ids.length === 0) continue;
       const rows: { id: string; similarity: number }[] = await db.query(
         `SELECT id, 1 - (embedding <=> $2::vector) AS similarity FROM chunk WHERE id = ANY($1) AND dimension = $3`,
-        [ids, `[${vector.join(",")}]`, vector.length],
+        [ids, vectorLiteral(vector), vector.length],
       );
       for (const row of rows) vectorScores.set(row.id, Number(row.similarity));
     }

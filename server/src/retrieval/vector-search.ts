@@ -1,5 +1,5 @@
 import type { DataSource } from "typeorm";
-import { cosineDistance, EXACT_SCAN_LIMIT } from "../knowledge/vector-index";
+import { cosineDistance, EXACT_SCAN_LIMIT, vectorLiteral } from "../knowledge/vector-index";
 import { retrievableChunks, type KeywordScope } from "./keyword-search";
 
 /**
@@ -19,7 +19,7 @@ export interface VectorHit {
 export async function vectorSearch(db: DataSource, vector: number[], scope: KeywordScope, limit: number, chunksInScope: number): Promise<VectorHit[]> {
   if (limit <= 0 || vector.length === 0) return [];
   const dimension = vector.length;
-  const params: unknown[] = [scope.knowledgeBaseIds, `[${vector.join(",")}]`, dimension, limit, scope.documentIds?.length ? scope.documentIds : null, scope.anyOfTerms?.length ? scope.anyOfTerms : null];
+  const params: unknown[] = [scope.knowledgeBaseIds, vectorLiteral(vector), dimension, limit, scope.documentIds?.length ? scope.documentIds : null, scope.anyOfTerms?.length ? scope.anyOfTerms : null];
   const exact = chunksInScope <= EXACT_SCAN_LIMIT;
   // The HNSW index matches only its own expression, so the plain column distance makes the planner scan.
   const distance = exact ? "(c.embedding <=> $2::vector)" : cosineDistance(dimension, "$2");
