@@ -4,10 +4,12 @@ import { SignInThrottle } from "./auth/sign-in-throttle.entity";
 import { TenantMember } from "./auth/tenant-member.entity";
 import { Tenant } from "./auth/tenant.entity";
 import { User } from "./auth/user.entity";
+import { Conversation } from "./chat/conversation.entity";
+import { Message } from "./chat/message.entity";
 import { Chunk } from "./knowledge/chunk.entity";
 import { Document } from "./knowledge/document.entity";
 import { KnowledgeBase } from "./knowledge/knowledge-base.entity";
 import { ModelEntry } from "./models/model-entry.entity";
 
 /** Every TypeORM entity; the schema itself is created by the migrations in platform/migrations. */
-export const entities = [Tenant, User, TenantMember, AuthSession, SignInThrottle, ApiToken, ModelEntry, KnowledgeBase, Document, Chunk];
+export const entities = [Tenant, User, TenantMember, AuthSession, SignInThrottle, ApiToken, ModelEntry, KnowledgeBase, Document, Chunk, Conversation, Message];
