@@ -4,6 +4,8 @@ import { SignInThrottle } from "./auth/sign-in-throttle.entity";
 import { TenantMember } from "./auth/tenant-member.entity";
 import { Tenant } from "./auth/tenant.entity";
 import { User } from "./auth/user.entity";
+import { ChatAssistant } from "./chat/assistant.entity";
+import { ChatShare } from "./chat/share.entity";
 import { Conversation } from "./chat/conversation.entity";
 import { Message } from "./chat/message.entity";
 import { Chunk } from "./knowledge/chunk.entity";
@@ -12,4 +14,4 @@ import { KnowledgeBase } from "./knowledge/knowledge-base.entity";
 import { ModelEntry } from "./models/model-entry.entity";
 
 /** Every TypeORM entity; the schema itself is created by the migrations in platform/migrations. */
-export const entities = [Tenant, User, TenantMember, AuthSession, SignInThrottle, ApiToken, ModelEntry, KnowledgeBase, Document, Chunk, Conversation, Message];
+export const entities = [Tenant, User, TenantMember, AuthSession, SignInThrottle, ApiToken, ModelEntry, KnowledgeBase, Document, Chunk, ChatAssistant, ChatShare, Conversation, Message];
