@@ -1,12 +1,24 @@
 import type { User } from "./user.entity";
 
-/** Who is making a request: nobody, a signed-in browser session, or a script holding an API token. */
+/**
+ * Who is making a request: nobody, a signed-in browser session, a script holding an API token, or a
+ * visitor of a shared assistant's page (spec §1, §6), who may chat with that one assistant and nothing else.
+ */
 export type Principal =
   | { kind: "anonymous" }
   | { kind: "session"; user: User; tenantId: string; sessionId: string }
-  | { kind: "apiToken"; user: User; tenantId: string; tokenId: string };
+  | { kind: "apiToken"; user: User; tenantId: string; tokenId: string }
+  | SharePrincipal;
 
-export type SignedIn = Exclude<Principal, { kind: "anonymous" }>;
+/** The bearer of a share token: no user, no tenant access, only the shared assistant's chat operations. */
+export type SharePrincipal = { kind: "share"; tenantId: string; assistantId: string; shareId: string };
+
+/** A member of a tenant acting as such: what every operation outside the shared chat requires. */
+export type SignedIn = Extract<Principal, { kind: "session" | "apiToken" }>;
+
+export function isSignedIn(principal: Principal): principal is SignedIn {
+  return principal.kind === "session" || principal.kind === "apiToken";
+}
 
 export const ANONYMOUS: Principal = { kind: "anonymous" };
 

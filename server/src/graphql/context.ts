@@ -1,4 +1,4 @@
-import type { Principal, SignedIn } from "../auth/principal";
+import { isSignedIn, type Principal, type SignedIn } from "../auth/principal";
 import { Unauthenticated } from "../platform/errors";
 import type { Services } from "../services";
 
@@ -7,8 +7,11 @@ export interface GraphQLContext {
   principal: Principal;
 }
 
-/** The signed-in principal of a request; anything else is refused with the catalogue's 401. */
+/**
+ * The signed-in principal of a request; anything else is refused with the catalogue's 401, including
+ * the bearer of a share token, which only the shared-chat operations accept.
+ */
 export function signedIn(context: GraphQLContext): SignedIn {
-  if (context.principal.kind === "anonymous") throw Unauthenticated();
+  if (!isSignedIn(context.principal)) throw Unauthenticated();
   return context.principal;
 }

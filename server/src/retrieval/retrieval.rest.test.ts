@@ -34,7 +34,7 @@ async function parse(user: ApiUser, dataset: string, documents: string[]) {
 
 async function principalOf(user: ApiUser): Promise<SignedIn> {
   const principal = await server.services.principalFor(`Bearer ${user.key}`);
-  if (principal.kind === "anonymous") throw new Error("not signed in");
+  if (principal.kind === "anonymous" || principal.kind === "share") throw new Error("not signed in");
   return principal;
 }
 

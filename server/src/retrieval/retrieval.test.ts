@@ -19,7 +19,7 @@ const FILES = {
 
 async function principal(token: string): Promise<SignedIn> {
   const p = await server.services.principalFor(`Bearer ${token}`);
-  if (p.kind === "anonymous") throw new Error("not signed in");
+  if (p.kind === "anonymous" || p.kind === "share") throw new Error("not signed in");
   return p;
 }
 

@@ -6,9 +6,11 @@ import type { Services } from "../../services";
  * How a route authenticates, RAGFlow's two ways:
  * - "apiKey": the service API (`/api/v1`), `Authorization: Bearer <API key>`, failures answered in the envelope with HTTP 200;
  * - "login": the web API (`/v1`), a session token (bare or Bearer) or an API key; failures are HTTP 401;
+ * - "loginOrShare": as "login", or the share token of a shared assistant (the share page's own calls);
+ *   the handler scopes a share principal to its assistant;
  * - "none": open.
  */
-export type RestAuth = "apiKey" | "login" | "none";
+export type RestAuth = "apiKey" | "login" | "loginOrShare" | "none";
 
 export interface RestContext {
   services: Services;
@@ -45,7 +47,7 @@ export interface RestRoute {
 export function authenticatedRoute(
   method: RestRoute["method"],
   path: string,
-  auth: Exclude<RestAuth, "none">,
+  auth: Exclude<RestAuth, "none" | "loginOrShare">,
   handle: (context: AuthenticatedRestContext) => Promise<unknown>,
 ): RestRoute {
   return { method, path, auth, handle: (context) => handle(context as AuthenticatedRestContext) };

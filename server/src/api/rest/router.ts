@@ -1,5 +1,5 @@
 import express, { type Request, type Response } from "express";
-import { ANONYMOUS, type Principal } from "../../auth/principal";
+import { ANONYMOUS, isSignedIn, type Principal } from "../../auth/principal";
 import { DomainError } from "../../platform/errors";
 import type { Services } from "../../services";
 import { failure, jsonResult, RETURN_CODES } from "./envelope";
@@ -56,7 +56,7 @@ function requestBody(req: Request): Record<string, unknown> {
  */
 async function authenticate(services: Services, route: RestRoute, header: string | undefined): Promise<Principal> {
   if (route.auth === "none") return ANONYMOUS;
-  if (route.auth === "login") return services.principalFor(header);
+  if (route.auth === "login" || route.auth === "loginOrShare") return services.principalFor(header);
   const words = (header ?? "").trim().split(/\s+/);
   if (words.length < 2) return ANONYMOUS;
   return (await services.apiTokens.authenticate(words[1])) ?? ANONYMOUS;
@@ -64,8 +64,10 @@ async function authenticate(services: Services, route: RestRoute, header: string
 
 /** Answers of the auth check, word for word as RAGFlow sends them (contract §1.2 and §1.5). */
 function refuseAuthentication(route: RestRoute, req: Request, res: Response, principal: Principal): boolean {
-  if (route.auth === "none" || principal.kind !== "anonymous") return false;
-  if (route.auth === "login") {
+  // A share token is no sign-in: only routes that say so accept it (the shared chat's own).
+  const accepted = route.auth === "loginOrShare" ? principal.kind !== "anonymous" : isSignedIn(principal);
+  if (route.auth === "none" || accepted) return false;
+  if (route.auth !== "apiKey") {
     res.status(401).json(jsonResult(401, WEB_UNAUTHORIZED));
     return true;
   }
@@ -78,7 +80,7 @@ function refuseAuthentication(route: RestRoute, req: Request, res: Response, pri
 
 function reportError(route: RestRoute, res: Response, error: unknown): void {
   if (error instanceof DomainError) {
-    res.json(route.auth === "login" ? jsonResult(error.restCode, error.message) : failure(error.restCode, error.message));
+    res.json(route.auth === "login" || route.auth === "loginOrShare" ? jsonResult(error.restCode, error.message) : failure(error.restCode, error.message));
     return;
   }
   if (error instanceof PythonException) {
