@@ -35,6 +35,12 @@ function connectionAuthorization(params: Record<string, unknown> | undefined): s
   return typeof value === "string" ? value : undefined;
 }
 
+/** The share page's visitor id, from a header or a graphql-ws connection parameter. */
+function visitorIdOf(value: unknown): string | null {
+  const id = Array.isArray(value) ? value[0] : value;
+  return typeof id === "string" && id.trim() !== "" ? id.trim().slice(0, 255) : null;
+}
+
 /** The built client, with every unknown GET path answered by index.html so that client-side routes survive a reload. */
 function serveClient(app: express.Express, clientDir: string): void {
   const index = path.join(clientDir, "index.html");
@@ -79,6 +85,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       context: async (ctx): Promise<GraphQLContext> => ({
         services,
         principal: await services.principalFor(connectionAuthorization(ctx.connectionParams)),
+        visitorId: visitorIdOf(ctx.connectionParams?.["x-visitor-id"] ?? ctx.connectionParams?.["X-Visitor-Id"]),
       }),
       onNext: (_ctx, _id, _payload, _args, result) =>
         "errors" in result && result.errors ? { ...result, errors: formatExecutionErrors(result.errors) } : result,
@@ -107,7 +114,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
     GRAPHQL_PATH,
     express.json({ limit: "16mb" }),
     expressMiddleware(apollo, {
-      context: async ({ req }) => ({ services, principal: await services.principalFor(req.headers.authorization) }),
+      context: async ({ req }) => ({
+        services,
+        principal: await services.principalFor(req.headers.authorization),
+        visitorId: visitorIdOf(req.headers["x-visitor-id"]),
+      }),
     }),
   );
   app.use(createRestRouter(services, restRoutes));
@@ -120,6 +131,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   platform.queue.start(services, config.jobConcurrency);
   const resumed = await resumeInterruptedParsing(services);
   if (resumed > 0) console.log(`[ingestion] resumed parsing of ${resumed} document(s) interrupted by the last shutdown`);
+  const interrupted = await services.conversations.closeInterruptedAnswers();
+  if (interrupted > 0) console.log(`[chat] ${interrupted} answer(s) interrupted by the last shutdown marked failed`);
 
   const { port } = httpServer.address() as AddressInfo;
   const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;

@@ -1,5 +1,8 @@
 import { ApiTokenService } from "./api/api-token.service";
 import { AuthService } from "./auth/auth.service";
+import { AssistantService } from "./chat/assistant.service";
+import { ShareService } from "./chat/share.service";
+import { ConversationService } from "./chat/conversation.service";
 import { ANONYMOUS, bearerToken, type Principal } from "./auth/principal";
 import { ChunkService } from "./knowledge/chunk.service";
 import { DocumentService } from "./knowledge/document.service";
@@ -18,9 +21,12 @@ export interface Services {
   documents: DocumentService;
   chunks: ChunkService;
   retrieval: RetrievalService;
+  assistants: AssistantService;
+  shares: ShareService;
+  conversations: ConversationService;
   /** Writes what services keep in memory for a moment (the model usage log); called before the platform closes. */
   close(): Promise<void>;
-  /** Who sent a request, from its Authorization header: a session token or an API token. */
+  /** Who sent a request, from its Authorization header: a session token, an API token or a share token. */
   principalFor(authorization: string | undefined | null): Promise<Principal>;
 }
 
@@ -30,6 +36,10 @@ export function createServices(platform: Platform): Services {
   const models = new ModelsService(platform);
   const knowledgeBases = new KnowledgeBaseService(platform, models);
   const documents = new DocumentService(platform, knowledgeBases);
+  const assistants = new AssistantService(platform, knowledgeBases, models);
+  const shares = new ShareService(platform, assistants, apiTokens);
+  const retrieval = new RetrievalService(platform, knowledgeBases, models);
+  const conversations = new ConversationService(platform, { models, retrieval });
   return {
     platform,
     auth,
@@ -38,12 +48,18 @@ export function createServices(platform: Platform): Services {
     knowledgeBases,
     documents,
     chunks: new ChunkService(platform, documents, models),
-    retrieval: new RetrievalService(platform, knowledgeBases, models),
-    close: () => models.flushUsage(),
+    retrieval,
+    assistants,
+    shares,
+    conversations,
+    close: async () => {
+      await conversations.close();
+      await models.flushUsage();
+    },
     async principalFor(authorization) {
       const token = bearerToken(authorization);
       if (!token) return ANONYMOUS;
-      return (await apiTokens.authenticate(token)) ?? (await auth.authenticateSession(token)) ?? ANONYMOUS;
+      return (await apiTokens.authenticate(token)) ?? (await auth.authenticateSession(token)) ?? (await shares.authenticate(token)) ?? ANONYMOUS;
     },
   };
 }

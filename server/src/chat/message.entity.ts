@@ -30,6 +30,15 @@ export interface MessageReference {
   doc_aggs: { doc_name: string; doc_id: string; count: number }[];
 }
 
+/** A prompt variable's value as a request gives it (objects are kept as their JSON text). */
+export type VariableValue = string | number | boolean | null;
+
+export interface AskOptions {
+  variables?: Record<string, VariableValue>;
+  documentIds?: string[];
+  quote?: boolean;
+}
+
 export interface MessageFeedback {
   thumb: "up" | "down";
   comment?: string | null;
@@ -51,7 +60,7 @@ export class Message {
   @Column({ type: "integer" })
   position: number;
 
-  @Field({ description: "user or assistant." })
+  @Field(() => String, { description: "user or assistant." })
   @Column({ type: "varchar", length: 16 })
   role: MessageRole;
 
@@ -59,7 +68,7 @@ export class Message {
   @Column({ type: "text", default: "" })
   content: string;
 
-  @Field({ description: "searching, streaming, done, stopped or failed." })
+  @Field(() => String, { description: "searching, streaming, done, stopped or failed." })
   @Column({ type: "varchar", length: 16 })
   status: MessageStatus;
 
@@ -92,6 +101,10 @@ export class Message {
 
   @Column({ type: "jsonb", nullable: true })
   feedback: MessageFeedback | null;
+
+  /** On a question: what it was asked with (prompt variables, document filter, quote), for regenerating its answer. */
+  @Column({ type: "jsonb", nullable: true })
+  variables: AskOptions | null;
 
   @Field()
   @CreateDateColumn({ type: "timestamptz" })

@@ -5,6 +5,8 @@ import type { Services } from "../services";
 export interface GraphQLContext {
   services: Services;
   principal: Principal;
+  /** The share page's visitor id (header or graphql-ws connection parameter `x-visitor-id`): scopes a share principal's conversations. */
+  visitorId?: string | null;
 }
 
 /**

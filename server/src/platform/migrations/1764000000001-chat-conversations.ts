@@ -39,6 +39,7 @@ export class ChatConversations1764000000001 implements MigrationInterface {
       first_token_ms integer,
       duration_ms integer,
       feedback jsonb,
+      variables jsonb,
       created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL DEFAULT now()
     )`);

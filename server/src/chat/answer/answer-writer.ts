@@ -1,0 +1,202 @@
+import type { Platform } from "../../platform";
+import { answerTopic, type AnswerEvent } from "../answer-stream";
+import type { Message, MessageReference, MessageStatus } from "../message.entity";
+
+/**
+ * Writes answers while they stream: every event is published at once, and the rows of all answers this
+ * process is writing are brought up to date together, in one UPDATE, every 100 ms (never per token).
+ * All writes of the process go through one queue, so a row's seq only ever grows. A row that someone
+ * else closed meanwhile (a stop forced from another process, the start-up sweep) is not written again,
+ * and its generation is told to stop.
+ */
+
+export const FLUSH_INTERVAL_MS = 100;
+/** Rows of answers still being written are touched at least this often, so a sweep can tell them from abandoned ones. */
+export const HEARTBEAT_MS = 5000;
+
+export interface FinalAnswer {
+  status: Extract<MessageStatus, "done" | "stopped" | "failed">;
+  content: string;
+  error?: string | null;
+  reference?: MessageReference | null;
+  prompt?: string | null;
+  promptTokens?: number;
+  completionTokens?: number;
+  firstTokenMs?: number | null;
+  durationMs?: number;
+}
+
+export class AnswerStreamState {
+  seq = 0;
+  content = "";
+  status: MessageStatus = "searching";
+  dirty = false;
+  lastWrite = Date.now();
+  closed = false;
+
+  constructor(
+    readonly messageId: string,
+    /** Called when the row was closed by someone else: the generation should stop. */
+    readonly onClosedElsewhere: () => void,
+  ) {}
+}
+
+export class AnswerWriter {
+  private readonly open = new Map<string, AnswerStreamState>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly platform: Platform) {}
+
+  /** Starts writing a new answer whose row exists with status 'searching' and seq 0. */
+  begin(messageId: string, onClosedElsewhere: () => void): AnswerStreamState {
+    const state = new AnswerStreamState(messageId, onClosedElsewhere);
+    this.open.set(messageId, state);
+    this.timer ??= setInterval(() => void this.enqueue(() => this.flushAll()), FLUSH_INTERVAL_MS);
+    this.timer.unref?.();
+    return state;
+  }
+
+  private publish(event: AnswerEvent): void {
+    this.platform.pubsub.publish(answerTopic(event.messageId), event);
+  }
+
+  private enqueue<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch((error) => console.error("[chat] could not write an answer:", error));
+    return run;
+  }
+
+  /** Text from the model: published now, written with the next flush. */
+  delta(state: AnswerStreamState, text: string): AnswerEvent | null {
+    if (state.closed || text === "") return null;
+    state.seq += 1;
+    state.content += text;
+    state.status = "streaming";
+    state.dirty = true;
+    const event: AnswerEvent = { messageId: state.messageId, seq: state.seq, status: "streaming", delta: text };
+    this.publish(event);
+    return event;
+  }
+
+  /** The references, known once retrieval is over: written before they are published, so every snapshot after carries them. */
+  async reference(state: AnswerStreamState, reference: MessageReference): Promise<AnswerEvent | null> {
+    if (state.closed) return null;
+    state.seq += 1;
+    state.status = "streaming";
+    const seq = state.seq;
+    const content = state.content;
+    const written = await this.enqueue(async () => {
+      const rows: unknown[] = await this.platform.db.query(
+        `UPDATE chat_message SET reference = $2, status = 'streaming', seq = $3, content = $4, updated_at = now()
+         WHERE id = $1 AND status IN ('searching', 'streaming') RETURNING id`,
+        [state.messageId, JSON.stringify(reference), seq, content],
+      );
+      return rowCount(rows) > 0;
+    });
+    if (!written) {
+      this.closedElsewhere(state);
+      return null;
+    }
+    state.lastWrite = Date.now();
+    const event: AnswerEvent = { messageId: state.messageId, seq, status: "streaming", reference };
+    this.publish(event);
+    return event;
+  }
+
+  /** Writes the final row, then publishes the final event (with the whole content). */
+  async finish(state: AnswerStreamState, final: FinalAnswer): Promise<AnswerEvent> {
+    this.open.delete(state.messageId);
+    if (this.open.size === 0 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = null;
+    }
+    const wasClosed = state.closed;
+    state.closed = true;
+    state.seq += 1;
+    const event: AnswerEvent = {
+      messageId: state.messageId,
+      seq: state.seq,
+      status: final.status,
+      content: final.content,
+      reference: final.reference ?? null,
+      error: final.error ?? null,
+    };
+    if (wasClosed) return event;
+    await this.enqueue(() =>
+      this.platform.db.query(
+        `UPDATE chat_message SET status = $2, content = $3, error = $4, reference = COALESCE($5::jsonb, reference), prompt = $6,
+           prompt_tokens = $7, completion_tokens = $8, first_token_ms = $9, duration_ms = $10, seq = $11, updated_at = now()
+         WHERE id = $1 AND status IN ('searching', 'streaming')`,
+        [
+          state.messageId,
+          final.status,
+          final.content,
+          final.error ?? null,
+          final.reference ? JSON.stringify(final.reference) : null,
+          final.prompt ?? null,
+          final.promptTokens ?? 0,
+          final.completionTokens ?? 0,
+          final.firstTokenMs === undefined || final.firstTokenMs === null ? null : Math.round(final.firstTokenMs),
+          final.durationMs === undefined ? null : Math.round(final.durationMs),
+          state.seq,
+        ],
+      ),
+    );
+    this.publish(event);
+    return event;
+  }
+
+  private closedElsewhere(state: AnswerStreamState): void {
+    if (state.closed) return;
+    state.closed = true;
+    this.open.delete(state.messageId);
+    state.onClosedElsewhere();
+  }
+
+  /** One UPDATE for every answer with unwritten text (or due a heartbeat). */
+  private async flushAll(): Promise<void> {
+    const now = Date.now();
+    const due = [...this.open.values()].filter((s) => !s.closed && (s.dirty || now - s.lastWrite >= HEARTBEAT_MS));
+    if (due.length === 0) return;
+    const snapshot = due.map((s) => ({ state: s, seq: s.seq, content: s.content, status: s.status }));
+    for (const s of due) s.dirty = false;
+    const rows: { id: string }[] = await this.platform.db.query(
+      `UPDATE chat_message m SET content = v.content, seq = v.seq, status = v.status, updated_at = now()
+       FROM (SELECT unnest($1::varchar[]) AS id, unnest($2::text[]) AS content, unnest($3::int[]) AS seq, unnest($4::varchar[]) AS status) v
+       WHERE m.id = v.id AND m.status IN ('searching', 'streaming') AND m.seq <= v.seq
+       RETURNING m.id`,
+      [snapshot.map((s) => s.state.messageId), snapshot.map((s) => s.content), snapshot.map((s) => s.seq), snapshot.map((s) => s.status)],
+    );
+    const written = new Set(resultRows<{ id: string }>(rows).map((r) => r.id));
+    for (const { state } of snapshot) {
+      if (written.has(state.messageId)) state.lastWrite = now;
+      else if (!state.closed && this.open.has(state.messageId)) {
+        const current: { status: string }[] = await this.platform.db.query(`SELECT status FROM chat_message WHERE id = $1`, [state.messageId]);
+        if (current.length === 0 || !["searching", "streaming"].includes(current[0].status)) this.closedElsewhere(state);
+      }
+    }
+  }
+
+  /** Waits for every queued write (tests, shutdown). */
+  async drain(): Promise<void> {
+    await this.enqueue(async () => undefined);
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}
+
+/** TypeORM's `query` gives the rows of UPDATE … RETURNING as [rows, count] on PostgreSQL. */
+function resultRows<T>(result: unknown): T[] {
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === "number") return result[0] as T[];
+  return result as T[];
+}
+
+function rowCount(result: unknown): number {
+  return resultRows(result).length;
+}
+
+export type { Message };

@@ -1,0 +1,174 @@
+import { tokenize } from "../../models/builtin/text-analysis";
+import { completeChat, type ChatModel } from "../../models/model-types";
+import type { RetrievalHit } from "../../retrieval/retrieval.service";
+
+/**
+ * What retrieval is asked: the question refined from the conversation (multi-turn optimisation), with
+ * keywords added (keyword extraction), and — with self-RAG — rewritten once when the hits are judged
+ * irrelevant. A language model does each with RAGFlow's prompts; Cairn's built-in extractive model writes
+ * nothing of its own, so for it each step is lexical, and the debug prompt says so.
+ */
+
+export interface QuestionModel {
+  model: ChatModel;
+  /** The built-in extractive model, which cannot rewrite text. */
+  builtin: boolean;
+  signal?: AbortSignal;
+}
+
+/** The key words of a text, as written (lower-cased), once each, in order; stop words left out. */
+export function keyTerms(text: string): string[] {
+  const seen = new Set<string>();
+  const words: string[] = [];
+  for (const token of tokenize(text)) {
+    if (seen.has(token.term) || token.word.length < 2) continue;
+    seen.add(token.term);
+    words.push(token.word);
+  }
+  return words;
+}
+
+const ask = async (q: QuestionModel, prompt: string, maxTokens = 256) =>
+  (await completeChat(q.model, [{ role: "user", content: prompt }], { temperature: 0.1, maxTokens, signal: q.signal })).text.trim();
+
+/** RAGFlow's full_question prompt (prompts/full_question_prompt.md), abridged. */
+function refinePrompt(turns: { role: string; content: string }[]): string {
+  const conversation = turns.map((t) => `${t.role.toUpperCase()}: ${t.content}`).join("\n");
+  return `## Role
+A helpful assistant.
+
+## Task
+Write the user's latest question as one complete, stand-alone question that can be understood without the conversation: resolve pronouns and follow-ups from the earlier turns.
+
+## Requirements
+- If the latest question is already complete, return it unchanged.
+- Output only the question, in the language of the question; no explanation.
+
+## Conversation
+${conversation}
+
+Question:`;
+}
+
+/** A follow-up ("and in winter?") names few things itself; such a question borrows the earlier turns' key terms. */
+const FOLLOW_UP_TERMS = 3;
+
+export interface Refined {
+  question: string;
+  note: string;
+}
+
+/**
+ * Multi-turn optimisation over the last three user turns (and the answers between them). With one turn
+ * there is nothing to refine.
+ */
+export async function refineQuestion(q: QuestionModel, turns: { role: "user" | "assistant"; content: string }[]): Promise<Refined> {
+  const users = turns.filter((t) => t.role === "user");
+  const latest = users.at(-1)?.content ?? "";
+  if (users.length < 2) return { question: latest, note: "" };
+  const firstKept = turns.indexOf(users.at(-3) ?? users[0]);
+  const window = turns.slice(Math.max(0, firstKept));
+  if (q.builtin) {
+    const own = keyTerms(latest);
+    if (own.length > FOLLOW_UP_TERMS) return { question: latest, note: "Multi-turn optimisation (built-in model, lexical): the question stands alone; used as it is." };
+    const have = new Set(tokenize(latest).map((t) => t.term));
+    const borrowed: string[] = [];
+    for (const turn of users.slice(-3, -1).reverse()) {
+      for (const token of tokenize(turn.content)) {
+        if (have.has(token.term) || token.word.length < 2) continue;
+        have.add(token.term);
+        borrowed.push(token.word);
+      }
+    }
+    const question = borrowed.length > 0 ? `${latest} ${borrowed.join(" ")}` : latest;
+    return {
+      question,
+      note: `Multi-turn optimisation (built-in model, lexical: it cannot rewrite a question, so the key terms of the earlier turns were joined to it): ${question}`,
+    };
+  }
+  const refined = await ask(q, refinePrompt(window));
+  const question = refined.replace(/^(question|output)\s*[:：]\s*/i, "").trim() || latest;
+  return { question, note: `Multi-turn optimisation: ${question}` };
+}
+
+/** RAGFlow's keyword_extraction prompt. */
+function keywordPrompt(text: string, topN = 3): string {
+  return `## Role
+You are a text analyzer.
+
+## Task
+Extract the most important keywords/phrases of a given piece of text content.
+
+## Requirements
+- Summarize the text content, and give the top ${topN} important keywords/phrases.
+- The keywords MUST be in the language of the given piece of text content.
+- The keywords are delimited by ENGLISH COMMA.
+- Output keywords ONLY.
+
+---
+
+## Text Content
+${text}`;
+}
+
+export async function extractKeywords(q: QuestionModel, question: string): Promise<string[]> {
+  if (q.builtin) return keyTerms(question).slice(0, 8);
+  const answer = await ask(q, keywordPrompt(question), 64);
+  return answer
+    .split(/[,，、\n]/)
+    .map((k) => k.trim())
+    .filter((k) => k !== "" && k.length <= 64);
+}
+
+/** RAGFlow's relevance grader prompt (self-RAG). */
+function relevancePrompt(question: string, hits: RetrievalHit[]): string {
+  const documents = hits
+    .slice(0, 6)
+    .map((h) => h.chunk.content.slice(0, 1200))
+    .join("\n---\n");
+  return `You are a grader assessing the relevance of retrieved documents to a user question.
+If the documents contain keywords or meaning related to the user question, grade them as relevant.
+Give a binary score 'yes' or 'no' to indicate whether the documents are relevant to the question. Answer with the one word only.
+
+Retrieved documents:
+${documents}
+
+User question: ${question}`;
+}
+
+/** Share of the question's key terms the best hit must hold to count as relevant (the built-in, lexical judge). */
+const LEXICAL_RELEVANCE = 0.5;
+
+export async function judgeRelevance(q: QuestionModel, question: string, hits: RetrievalHit[]): Promise<boolean> {
+  if (hits.length === 0) return false;
+  if (q.builtin) {
+    const terms = [...new Set(tokenize(question).map((t) => t.term))];
+    if (terms.length === 0) return true;
+    return hits.some((hit) => {
+      const held = new Set(tokenize(hit.chunk.content).map((t) => t.term));
+      return terms.filter((t) => held.has(t)).length / terms.length >= LEXICAL_RELEVANCE;
+    });
+  }
+  return /\byes\b/i.test(await ask(q, relevancePrompt(question, hits), 8));
+}
+
+/** RAGFlow's query-rewrite prompt (self-RAG's retry). */
+function rewritePrompt(question: string): string {
+  return `You are an expert at query expansion for retrieval.
+Rewrite the question below so that a search over a knowledge base finds what answers it: keep its meaning, spell out abbreviations, add close synonyms of its key terms.
+Output only the rewritten question.
+
+Question: ${question}`;
+}
+
+/**
+ * A second query for retrieval. The built-in model keeps only the key terms (retrieval then weighs each
+ * of them fully instead of a sentence dominated by one) and adds those of the earlier turns.
+ */
+export async function rewriteQuestion(q: QuestionModel, question: string, history: string[]): Promise<string> {
+  if (q.builtin) {
+    const terms = keyTerms([question, ...history.slice(-2)].join(" "));
+    return terms.join(" ") || question;
+  }
+  return (await ask(q, rewritePrompt(question))).trim() || question;
+}

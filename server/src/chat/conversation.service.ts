@@ -1,0 +1,494 @@
+import { In } from "typeorm";
+import type { SharePrincipal, SignedIn } from "../auth/principal";
+import { KnowledgeBase } from "../knowledge/knowledge-base.entity";
+import type { ModelsService } from "../models/models.service";
+import { DomainError, FieldChecks, NotFound } from "../platform/errors";
+import { newId } from "../platform/ids";
+import { englishMessage } from "../platform/messages";
+import type { Platform } from "../platform";
+import type { RetrievalService } from "../retrieval/retrieval.service";
+import { ChatAssistant } from "./assistant.entity";
+import { answerTopic, isFinal, resumableAnswer, STOP_TOPIC, type AnswerEvent } from "./answer-stream";
+import { AnswerWriter, HEARTBEAT_MS, type FinalAnswer } from "./answer/answer-writer";
+import { generateAnswer, isAbort, type Turn } from "./answer/pipeline";
+import { checkVariables } from "./answer/prompt";
+import { Conversation, type ConversationSource } from "./conversation.entity";
+import { Message, type AskOptions, type VariableValue } from "./message.entity";
+
+/**
+ * Conversations with chat assistants and their answers, for the chat page (GraphQL), the share page
+ * (a share principal, scoped to its assistant and its visitor) and the service API (§7, §8). An answer is
+ * generated in the background by the process that took the question, written as it grows and published
+ * event by event (answer-stream.ts); any process can serve its stream, or stop it.
+ */
+
+/** Who chats: a member of the assistant's tenant, or a share page's visitor (with the visitor id it keeps). */
+export type ChatPrincipal = SignedIn | SharePrincipal;
+
+export interface ChatActor {
+  principal: ChatPrincipal;
+  /** The share page's visitor id (X-Visitor-Id); required of a share principal. */
+  visitorId?: string | null;
+}
+
+export interface AskInput extends Omit<AskOptions, "variables"> {
+  question: string;
+  variables?: Record<string, unknown>;
+}
+
+export interface AskResult {
+  question: Message;
+  answer: Message;
+  /** Settles when the answer is final (done, stopped or failed). */
+  finished: Promise<void>;
+}
+
+export interface CreateConversationInput {
+  name?: string | null;
+  /** The service API's `user_id` (§7); a signed-in user's own id otherwise, a visitor's id on a share page. */
+  userId?: string | null;
+  source?: ConversationSource;
+}
+
+export const DEFAULT_CONVERSATION_NAME = "New conversation";
+const NAME_MAX_LENGTH = 255;
+/** A conversation named by default takes its first question as its name, cut to this length. */
+const AUTO_NAME_LENGTH = 60;
+/** Rows not written for this long while open belong to no running generation (writers touch them every HEARTBEAT_MS). */
+const ABANDONED_AFTER_MS = 6 * HEARTBEAT_MS;
+/** How long a stop waits for another process to close the answer before closing it itself. */
+const STOP_WAIT_MS = 3000;
+
+export interface SessionQuery {
+  page?: number;
+  pageSize?: number;
+  orderBy?: string;
+  desc?: boolean;
+  id?: string;
+  name?: string;
+  userId?: string;
+}
+
+const SESSION_ORDER: Record<string, string> = { create_time: "createdAt", update_time: "updatedAt", name: "name", create_date: "createdAt", update_date: "updatedAt" };
+
+interface Running {
+  controller: AbortController;
+  finished: Promise<void>;
+}
+
+export class ConversationService {
+  private readonly writer: AnswerWriter;
+  private readonly running = new Map<string, Running>();
+  private stopListening: (() => void) | null = null;
+  private sweepTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly platform: Platform,
+    private readonly deps: { models: ModelsService; retrieval: RetrievalService },
+  ) {
+    this.writer = new AnswerWriter(platform);
+  }
+
+  private get conversations() {
+    return this.platform.db.getRepository(Conversation);
+  }
+
+  private get messages() {
+    return this.platform.db.getRepository(Message);
+  }
+
+  // ---- who may use what -------------------------------------------------------------------------
+
+  /** The live assistant the actor may chat with: one of its tenant's, or exactly the shared one. */
+  async usableAssistant(actor: ChatActor, assistantId: string): Promise<ChatAssistant> {
+    const assistant = await this.platform.db.getRepository(ChatAssistant).findOneBy({ id: assistantId, status: "1" });
+    const principal = actor.principal;
+    const allowed = assistant && assistant.tenantId === principal.tenantId && (principal.kind !== "share" || principal.assistantId === assistant.id);
+    if (!assistant || !allowed) throw NotFound("errors.chat.notFound");
+    return assistant;
+  }
+
+  /** The assistant's knowledge bases that still exist. */
+  async knowledgeBasesOf(assistant: ChatAssistant): Promise<KnowledgeBase[]> {
+    const ids = Array.isArray(assistant.kbIds) ? assistant.kbIds.filter((id) => typeof id === "string" && id !== "") : [];
+    if (ids.length === 0) return [];
+    const found = await this.platform.db.getRepository(KnowledgeBase).findBy({ id: In(ids) });
+    return ids.map((id) => found.find((kb) => kb.id === id)).filter((kb): kb is KnowledgeBase => kb !== undefined);
+  }
+
+  private visitorOf(actor: ChatActor): string {
+    const visitor = actor.visitorId?.trim();
+    if (!visitor) throw new DomainError("BAD_REQUEST", "errors.conversation.visitorRequired");
+    return visitor;
+  }
+
+  private async access(actor: ChatActor, conversation: Conversation | null): Promise<{ conversation: Conversation; assistant: ChatAssistant }> {
+    if (!conversation) throw NotFound("errors.conversation.notFound");
+    if (actor.principal.kind === "share") {
+      if (conversation.source !== "share" || conversation.userId !== this.visitorOf(actor)) throw NotFound("errors.conversation.notFound");
+    } else if (conversation.source === "share") throw NotFound("errors.conversation.notFound");
+    try {
+      const assistant = await this.usableAssistant(actor, conversation.assistantId);
+      if (conversation.tenantId !== assistant.tenantId) throw NotFound("errors.conversation.notFound");
+      return { conversation, assistant };
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === "NOT_FOUND") throw NotFound("errors.conversation.notFound");
+      throw error;
+    }
+  }
+
+  private async ownMessage(actor: ChatActor, messageId: string): Promise<{ message: Message; conversation: Conversation; assistant: ChatAssistant }> {
+    const message = await this.messages.findOneBy({ id: messageId });
+    if (!message) throw NotFound("errors.conversation.messageNotFound");
+    try {
+      return { message, ...(await this.access(actor, await this.conversations.findOneBy({ id: message.conversationId }))) };
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === "NOT_FOUND") throw NotFound("errors.conversation.messageNotFound");
+      throw error;
+    }
+  }
+
+  private async ownAnswer(actor: ChatActor, messageId: string) {
+    const found = await this.ownMessage(actor, messageId);
+    if (found.message.role !== "assistant") throw new DomainError("BAD_REQUEST", "errors.conversation.notAnAnswer");
+    return found;
+  }
+
+  // ---- conversations ----------------------------------------------------------------------------
+
+  /** The actor's conversations with an assistant, newest first: a visitor's own on a share page, else the tenant's (not visitors'). */
+  async list(actor: ChatActor, assistantId: string): Promise<Conversation[]> {
+    const assistant = await this.usableAssistant(actor, assistantId);
+    if (actor.principal.kind === "share") {
+      return this.conversations.find({ where: { assistantId: assistant.id, source: "share", userId: this.visitorOf(actor) }, order: { updatedAt: "DESC", id: "DESC" } });
+    }
+    return this.conversations.find({ where: { assistantId: assistant.id, tenantId: assistant.tenantId, source: In(["web", "api"]) }, order: { updatedAt: "DESC", id: "DESC" } });
+  }
+
+  /** The service API's session list (§7.2): paging, ordering and exact filters. */
+  async listSessions(principal: SignedIn, assistantId: string, query: SessionQuery): Promise<Conversation[]> {
+    const assistant = await this.usableAssistant({ principal }, assistantId);
+    const pageSize = Math.max(0, query.pageSize ?? 30);
+    if (pageSize === 0) return [];
+    const where = {
+      assistantId: assistant.id,
+      tenantId: assistant.tenantId,
+      source: In(["web", "api"]),
+      ...(query.id ? { id: query.id } : {}),
+      ...(query.name ? { name: query.name } : {}),
+      ...(query.userId ? { userId: query.userId } : {}),
+    };
+    const column = SESSION_ORDER[query.orderBy ?? "create_time"] ?? "createdAt";
+    return this.conversations.find({
+      where,
+      order: { [column]: query.desc === false ? "ASC" : "DESC", id: query.desc === false ? "ASC" : "DESC" },
+      skip: (Math.max(1, query.page ?? 1) - 1) * pageSize,
+      take: pageSize,
+    });
+  }
+
+  async get(actor: ChatActor, id: string): Promise<Conversation> {
+    return (await this.access(actor, await this.conversations.findOneBy({ id }))).conversation;
+  }
+
+  /** The messages of conversations, in order, by conversation id (one query for a list). */
+  async messagesOf(conversationIds: readonly string[]): Promise<Map<string, Message[]>> {
+    const byConversation = new Map<string, Message[]>(conversationIds.map((id) => [id, []]));
+    if (conversationIds.length === 0) return byConversation;
+    const rows = await this.messages.find({ where: { conversationId: In([...conversationIds]) }, order: { conversationId: "ASC", position: "ASC" } });
+    for (const row of rows) byConversation.get(row.conversationId)?.push(row);
+    return byConversation;
+  }
+
+  private checkName(name: string): string {
+    const trimmed = name.trim();
+    new FieldChecks()
+      .check(trimmed.length > 0, "name", "errors.conversation.nameRequired")
+      .check(trimmed.length <= NAME_MAX_LENGTH, "name", "errors.conversation.nameTooLong", { max: NAME_MAX_LENGTH })
+      .throwIfAny();
+    return trimmed;
+  }
+
+  /** A new conversation; the assistant's opener, when it has one, is its first message. */
+  async create(actor: ChatActor, assistantId: string, input: CreateConversationInput = {}): Promise<Conversation> {
+    const assistant = await this.usableAssistant(actor, assistantId);
+    const name = input.name === undefined || input.name === null ? DEFAULT_CONVERSATION_NAME : this.checkName(input.name);
+    const share = actor.principal.kind === "share";
+    const userId = share ? this.visitorOf(actor) : (input.userId ?? (actor.principal as SignedIn).user.id);
+    const conversation = this.conversations.create({
+      id: newId(),
+      assistantId: assistant.id,
+      tenantId: assistant.tenantId,
+      userId: userId.slice(0, 255),
+      source: share ? "share" : (input.source ?? "web"),
+      name,
+    });
+    await this.conversations.insert(conversation);
+    if (assistant.opener) {
+      await this.messages.insert(
+        this.messages.create({ id: newId(), conversationId: conversation.id, position: 0, role: "assistant", content: assistant.opener, status: "done", seq: 0 }),
+      );
+    }
+    return this.conversations.findOneByOrFail({ id: conversation.id });
+  }
+
+  async rename(actor: ChatActor, id: string, name: string): Promise<Conversation> {
+    const { conversation } = await this.access(actor, await this.conversations.findOneBy({ id }));
+    await this.conversations.update({ id: conversation.id }, { name: this.checkName(name) });
+    return this.conversations.findOneByOrFail({ id: conversation.id });
+  }
+
+  /** Deletes the actor's conversations among `ids` (answers being written stop); how many were deleted. */
+  async delete(actor: ChatActor, ids: string[]): Promise<number> {
+    const found = await this.conversations.findBy({ id: In([...new Set(ids)]) });
+    const own: Conversation[] = [];
+    for (const conversation of found) {
+      try {
+        own.push((await this.access(actor, conversation)).conversation);
+      } catch (error) {
+        if (!(error instanceof DomainError && error.kind === "NOT_FOUND")) throw error;
+      }
+    }
+    if (own.length === 0) return 0;
+    const open = await this.messages.find({ where: { conversationId: In(own.map((c) => c.id)), status: In(["searching", "streaming"]) }, select: { id: true } });
+    for (const message of open) this.running.get(message.id)?.controller.abort();
+    await this.conversations.delete({ id: In(own.map((c) => c.id)) });
+    return own.length;
+  }
+
+  // ---- questions and answers --------------------------------------------------------------------
+
+  /**
+   * Asks a question: the question and an answer in status 'searching' are stored and returned at once;
+   * the answer is generated in the background. `listen` receives every event of it in this process.
+   */
+  async ask(actor: ChatActor, conversationId: string, input: AskInput, listen?: (event: AnswerEvent) => void): Promise<AskResult> {
+    const { conversation, assistant } = await this.access(actor, await this.conversations.findOneBy({ id: conversationId }));
+    const question = (input.question ?? "").trim();
+    new FieldChecks().check(question.length > 0, "question", "errors.conversation.questionRequired").throwIfAny();
+    const variables = Object.fromEntries(
+      Object.entries(input.variables ?? {}).map(([key, value]) => [key, value === null || ["string", "number", "boolean"].includes(typeof value) ? (value as VariableValue) : JSON.stringify(value)]),
+    );
+    const options: AskOptions = {
+      ...(Object.keys(variables).length > 0 ? { variables } : {}),
+      ...(input.documentIds ? { documentIds: input.documentIds } : {}),
+      ...(input.quote !== undefined ? { quote: input.quote } : {}),
+    };
+    checkVariables(assistant.promptVariables, options.variables ?? {});
+
+    const [questionId, answerId] = [newId(), newId()];
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.platform.db.query(
+          `WITH p AS (SELECT COALESCE(MAX(position), -1) AS last FROM chat_message WHERE conversation_id = $1)
+           INSERT INTO chat_message (id, conversation_id, position, role, content, status, seq, variables)
+           SELECT $2, $1, p.last + 1, 'user', $4, 'done', 0, $5::jsonb FROM p
+           UNION ALL SELECT $3, $1, p.last + 2, 'assistant', '', 'searching', 0, NULL FROM p`,
+          [conversation.id, questionId, answerId, question, Object.keys(options).length > 0 ? JSON.stringify(options) : null],
+        );
+        break;
+      } catch (error) {
+        // Two questions at once in one conversation: the unique position decides; the later one goes after.
+        if (attempt >= 3 || !String((error as Error).message).includes("chat_message_position_key")) throw error;
+      }
+    }
+    const autoName = conversation.name === DEFAULT_CONVERSATION_NAME && conversation.source !== "api";
+    await this.conversations.update({ id: conversation.id }, autoName ? { name: question.slice(0, AUTO_NAME_LENGTH) } : {});
+    const [asked, answer] = await Promise.all([this.messages.findOneByOrFail({ id: questionId }), this.messages.findOneByOrFail({ id: answerId })]);
+    const turns = await this.turnsBefore(conversation.id, answer.position);
+    const finished = this.generate(assistant, answer, turns, options, listen);
+    return { question: asked, answer, finished };
+  }
+
+  /** The conversation up to a position: questions and the answers that were finished (not failed). */
+  private async turnsBefore(conversationId: string, position: number): Promise<Turn[]> {
+    const rows = await this.messages.find({ where: { conversationId }, order: { position: "ASC" } });
+    return rows
+      .filter((m) => m.position < position && (m.role === "user" || (["done", "stopped"].includes(m.status) && m.content !== "")))
+      .map((m) => ({ role: m.role, content: m.content }));
+  }
+
+  /** Runs the pipeline for an answer row in status 'searching', writing and publishing as it goes. */
+  private generate(assistant: ChatAssistant, answer: Message, turns: Turn[], options: AskOptions, listen?: (event: AnswerEvent) => void): Promise<void> {
+    this.listenForStops();
+    const controller = new AbortController();
+    const state = this.writer.begin(answer.id, () => controller.abort());
+    const emit = (event: AnswerEvent | null) => {
+      if (event && listen) listen(event);
+    };
+    const finished = (async () => {
+      let final: FinalAnswer;
+      try {
+        const outcome = await generateAnswer(
+          this.deps,
+          {
+            assistant,
+            knowledgeBases: await this.knowledgeBasesOf(assistant),
+            turns,
+            variables: options.variables ?? {},
+            documentIds: options.documentIds,
+            quote: options.quote,
+            signal: controller.signal,
+          },
+          {
+            reference: async (reference) => emit(await this.writer.reference(state, reference)),
+            delta: (text) => emit(this.writer.delta(state, text)),
+          },
+        );
+        final = {
+          status: outcome.stopped ? "stopped" : "done",
+          content: outcome.stopped ? state.content : outcome.content,
+          reference: outcome.reference,
+          prompt: outcome.prompt,
+          promptTokens: outcome.promptTokens,
+          completionTokens: outcome.completionTokens,
+          firstTokenMs: outcome.firstTokenMs,
+          durationMs: outcome.durationMs,
+        };
+      } catch (error) {
+        if (isAbort(error, controller.signal)) final = { status: "stopped", content: state.content };
+        else {
+          if (!(error instanceof DomainError)) console.error(`[chat] answer ${answer.id} failed:`, error);
+          final = { status: "failed", content: state.content, error: error instanceof Error ? error.message : String(error) };
+        }
+      }
+      emit(await this.writer.finish(state, final));
+    })()
+      .catch((error) => console.error(`[chat] could not finish answer ${answer.id}:`, error))
+      .finally(() => this.running.delete(answer.id));
+    this.running.set(answer.id, { controller, finished });
+    return finished;
+  }
+
+  /** Stop requests published by other processes reach the generation running here. */
+  private listenForStops(): void {
+    if (this.stopListening) return;
+    const iterator = this.platform.pubsub.subscribe(STOP_TOPIC)[Symbol.asyncIterator]();
+    let listening = true;
+    this.stopListening = () => {
+      listening = false;
+      void iterator.return?.().catch(() => undefined);
+    };
+    void (async () => {
+      try {
+        while (listening) {
+          const next = await iterator.next();
+          if (next.done) break;
+          const { messageId } = next.value as { messageId: string };
+          this.running.get(messageId)?.controller.abort();
+        }
+      } catch {
+        // the pub/sub closed
+      }
+    })();
+  }
+
+  /** Stops an answer being written; what was written stays, with status 'stopped'. */
+  async stop(actor: ChatActor, messageId: string): Promise<Message> {
+    const { message } = await this.ownAnswer(actor, messageId);
+    if (isFinal(message.status)) return message;
+    const local = this.running.get(message.id);
+    if (local) {
+      local.controller.abort();
+      await local.finished;
+      return this.messages.findOneByOrFail({ id: message.id });
+    }
+    this.platform.pubsub.publish(STOP_TOPIC, { messageId: message.id });
+    const deadline = Date.now() + (this.platform.config.redisUrl ? STOP_WAIT_MS : 0);
+    for (;;) {
+      const current = await this.messages.findOneBy({ id: message.id });
+      if (!current || isFinal(current.status)) return current ?? message;
+      if (Date.now() >= deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // No process is writing it (it died): close it here.
+    await this.closeOpen([message.id], "stopped", null);
+    return this.messages.findOneByOrFail({ id: message.id });
+  }
+
+  /** A new answer to the same question, in place of this one (a new message id). */
+  async regenerate(actor: ChatActor, messageId: string): Promise<Message> {
+    const { message, conversation, assistant } = await this.ownAnswer(actor, messageId);
+    if (!isFinal(message.status)) await this.stop(actor, messageId);
+    const question = await this.messages.findOneBy({ conversationId: conversation.id, position: message.position - 1 });
+    if (!question || question.role !== "user") throw new DomainError("BAD_REQUEST", "errors.conversation.nothingToRegenerate");
+    const options = question.variables ?? {};
+    checkVariables(assistant.promptVariables, options.variables ?? {});
+    const replacement = this.messages.create({ id: newId(), conversationId: conversation.id, position: message.position, role: "assistant", content: "", status: "searching", seq: 0 });
+    await this.platform.db.transaction(async (manager) => {
+      await manager.delete(Message, { id: message.id });
+      await manager.insert(Message, replacement);
+    });
+    await this.conversations.update({ id: conversation.id }, {});
+    const turns = await this.turnsBefore(conversation.id, replacement.position);
+    void this.generate(assistant, replacement, turns, options);
+    return this.messages.findOneByOrFail({ id: replacement.id });
+  }
+
+  /** Thumbs up or down with an optional comment; null clears the rating. */
+  async rate(actor: ChatActor, messageId: string, thumb: string | null, comment?: string | null): Promise<Message> {
+    const { message } = await this.ownAnswer(actor, messageId);
+    new FieldChecks().check(thumb === null || thumb === "up" || thumb === "down", "thumb", "errors.conversation.thumbInvalid").throwIfAny();
+    const feedback = thumb === null ? null : { thumb: thumb as "up" | "down", comment: comment?.trim() ? comment.trim().slice(0, 2000) : null };
+    await this.platform.db.query(`UPDATE chat_message SET feedback = $2::jsonb WHERE id = $1`, [message.id, feedback ? JSON.stringify(feedback) : null]);
+    return this.messages.findOneByOrFail({ id: message.id });
+  }
+
+  /** The answer's events for this subscriber: what it missed first, then the rest live (answer-stream.ts). */
+  async answerStream(actor: ChatActor, messageId: string): Promise<AsyncIterable<AnswerEvent>> {
+    const { message } = await this.ownAnswer(actor, messageId);
+    return resumableAnswer(this.platform, message.id, () => this.messages.findOneBy({ id: message.id }));
+  }
+
+  /** The answer's row as it is now. */
+  async message(actor: ChatActor, messageId: string): Promise<Message> {
+    return (await this.ownMessage(actor, messageId)).message;
+  }
+
+  // ---- crashes and shutdown ---------------------------------------------------------------------
+
+  private async closeOpen(ids: string[] | null, status: "stopped" | "failed", error: string | null): Promise<number> {
+    const params: unknown[] = [status, error];
+    let where = `status IN ('searching', 'streaming')`;
+    if (ids) {
+      params.push(ids);
+      where += ` AND id = ANY($3)`;
+    } else if (this.platform.config.redisUrl) {
+      // Other server processes may be writing answers right now; theirs are touched every few seconds.
+      params.push(new Date(Date.now() - ABANDONED_AFTER_MS));
+      where += ` AND updated_at < $3`;
+    }
+    const result: unknown = await this.platform.db.query(
+      `UPDATE chat_message SET status = $1, error = $2, seq = seq + 1, updated_at = now() WHERE ${where} RETURNING id, seq, content, status, error, reference`,
+      params,
+    );
+    const rows = (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as Pick<Message, "id" | "seq" | "content" | "status" | "error" | "reference">[];
+    for (const row of rows) {
+      this.platform.pubsub.publish(answerTopic(row.id), { messageId: row.id, seq: row.seq, status: row.status, content: row.content, reference: row.reference, error: row.error } satisfies AnswerEvent);
+    }
+    return rows.length;
+  }
+
+  /**
+   * Answers a server was writing when it stopped: marked failed with a reason, never left 'streaming'.
+   * With Redis (several processes), only rows no process has touched for a while, checked again periodically.
+   */
+  async closeInterruptedAnswers(): Promise<number> {
+    const closed = await this.closeOpen(null, "failed", englishMessage("errors.conversation.interrupted"));
+    if (this.platform.config.redisUrl && !this.sweepTimer) {
+      this.sweepTimer = setInterval(() => void this.closeOpen(null, "failed", englishMessage("errors.conversation.interrupted")).catch(() => undefined), ABANDONED_AFTER_MS);
+      this.sweepTimer.unref?.();
+    }
+    return closed;
+  }
+
+  /** Stops every answer this process is writing (each keeps what was written, as 'stopped'). */
+  async close(): Promise<void> {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    for (const { controller } of this.running.values()) controller.abort();
+    await Promise.all([...this.running.values()].map((r) => r.finished));
+    await this.writer.drain();
+    this.writer.close();
+    this.stopListening?.();
+  }
+}
