@@ -32,6 +32,8 @@ const LONG_TEXT_MAX_LENGTH = 65535;
 const AVATAR_MAX_LENGTH = 2_800_000;
 export const TOP_N_RANGE = [1, 30] as const;
 export const TOP_K_RANGE = [1, 2048] as const;
+/** Rerank models RAGFlow's chat API accepts without any tenant configuration (API contract §6.3, §14). */
+export const RAGFLOW_RERANK_ALLOW_LIST = ["BAAI/bge-reranker-v2-m3", "maidalun1020/bce-reranker-base_v1"];
 
 /** The settings form's fields (GraphQL `AssistantInput`); on update only the fields given change. */
 export interface AssistantInput {
@@ -188,20 +190,22 @@ export class AssistantService {
 
   /**
    * The knowledge bases an assistant of this principal may use, or the first problem in RAGFlow's
-   * order: every one accessible, then every one with parsed chunks, then one embedding model for all.
+   * order: each in turn accessible and holding parsed chunks, then one embedding model for all.
    */
   async checkKnowledgeBases(principal: SignedIn, ids: string[]): Promise<{ kbs: KnowledgeBase[]; problem: KnowledgeBaseProblem | null }> {
     const kbs: KnowledgeBase[] = [];
     for (const id of ids) {
+      let kb: KnowledgeBase;
       try {
-        kbs.push(await this.knowledgeBaseService.accessible(principal, id));
+        kb = await this.knowledgeBaseService.accessible(principal, id);
       } catch (error) {
         if (error instanceof DomainError && error.kind === "NOT_FOUND") return { kbs, problem: { kind: "unusable", id } };
         throw error;
       }
+      // Only documents that parsed successfully are ever retrieved (spec §4): without chunks there is nothing to answer from.
+      if (kb.chunkCount <= 0) return { kbs, problem: { kind: "notParsed", id: kb.id, name: kb.name } };
+      kbs.push(kb);
     }
-    const unparsed = kbs.find((kb) => kb.chunkCount <= 0);
-    if (unparsed) return { kbs, problem: { kind: "notParsed", id: unparsed.id, name: unparsed.name } };
     // RAGFlow compares the model names only: the same model served by two providers embeds alike.
     const models = new Set(kbs.map((kb) => parseModelId(kb.embeddingModel)?.modelName ?? kb.embeddingModel));
     if (models.size > 1) return { kbs, problem: { kind: "embeddingMismatch" } };
@@ -215,6 +219,21 @@ export class AssistantService {
   async modelId(tenantId: string, types: ModelType[], requested: string): Promise<string | null> {
     const available = (await Promise.all(types.map((type) => this.models.availableModels(tenantId, type)))).flat();
     return (available.find((m) => m.id === requested) ?? available.find((m) => m.modelName === requested))?.id ?? null;
+  }
+
+  /**
+   * The models an answer of this assistant uses, as `name@Provider`: the stored chat model resolved
+   * ("" = the tenant's default; a bare name as RAGFlow's clients store it), and the rerank model or null.
+   * RAGFlow's two allow-listed rerank names, which need no configuration there, are served by the built-in reranker.
+   */
+  async modelsOf(assistant: ChatAssistant): Promise<{ chat: string; rerank: string | null }> {
+    const chat = assistant.llmId ? ((await this.modelId(assistant.tenantId, ["chat", "img2txt"], assistant.llmId)) ?? assistant.llmId) : (await this.models.defaults(assistant.tenantId)).chat;
+    let rerank: string | null = null;
+    if (assistant.rerankId) {
+      rerank = await this.modelId(assistant.tenantId, ["rerank"], assistant.rerankId);
+      if (!rerank && RAGFLOW_RERANK_ALLOW_LIST.includes(assistant.rerankId)) rerank = (await this.models.availableModels(assistant.tenantId, "rerank")).find((m) => m.builtin)?.id ?? null;
+    }
+    return { chat, rerank };
   }
 
   /** Whether another live assistant of the tenant has this name, whatever its case. */
