@@ -5,6 +5,7 @@ import { getMainDefinition } from "@apollo/client/utilities";
 import { Kind, OperationTypeNode } from "graphql";
 import { Observable } from "rxjs";
 import { authStore } from "./session/authStore";
+import { isSharedPage, visitorHeaders } from "./session/visitorId";
 
 const GRAPHQL_PATH = "/graphql";
 
@@ -35,14 +36,16 @@ class DeferredSubscriptionLink extends ApolloLink {
 
 const withAuthorization = new SetContextLink((previous) => {
   const authorization = bearer();
-  return authorization ? { headers: { ...previous.headers, authorization } } : {};
+  const visitor = visitorHeaders();
+  return { headers: { ...previous.headers, ...visitor, ...(authorization ? { authorization } : {}) } };
 });
 
 /** Operations that are expected to run without a session; their refusals are the user's typing, not an expired session. */
 const SIGNED_OUT_OPERATIONS = new Set(["Login", "Register"]);
 
 const endSessionWhenRefused = new ErrorLink(({ error, operation }) => {
-  if (SIGNED_OUT_OPERATIONS.has(operation.operationName ?? "")) return;
+  // A refused shared id (a revoked share) says nothing about the session stored in this browser.
+  if (SIGNED_OUT_OPERATIONS.has(operation.operationName ?? "") || isSharedPage()) return;
   const refused =
     (CombinedGraphQLErrors.is(error) && error.errors.some((e) => e.extensions?.code === "UNAUTHENTICATED")) ||
     (ServerError.is(error) && error.statusCode === 401);

@@ -1,6 +1,7 @@
 import { GraphQLWsLink } from "@apollo/client/link/subscriptions";
 import { createClient } from "graphql-ws";
 import { authStore } from "./session/authStore";
+import { visitorHeaders } from "./session/visitorId";
 
 const GRAPHQL_PATH = "/graphql";
 
@@ -8,7 +9,7 @@ const wsClient = createClient({
   url: () => `${window.location.protocol === "https:" ? "wss:" : "ws:"}//${window.location.host}${GRAPHQL_PATH}`,
   connectionParams: () => {
     const credential = authStore.getCredential();
-    return credential ? { authorization: `Bearer ${credential}` } : {};
+    return { ...visitorHeaders(), ...(credential ? { authorization: `Bearer ${credential}` } : {}) };
   },
   retryAttempts: 5,
 });
