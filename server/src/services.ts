@@ -39,7 +39,7 @@ export function createServices(platform: Platform): Services {
   const assistants = new AssistantService(platform, knowledgeBases, models);
   const shares = new ShareService(platform, assistants, apiTokens);
   const retrieval = new RetrievalService(platform, knowledgeBases, models);
-  const conversations = new ConversationService(platform, { models, retrieval });
+  const conversations = new ConversationService(platform, { models, retrieval, assistants });
   return {
     platform,
     auth,

@@ -1,13 +1,14 @@
 import { In } from "typeorm";
+import type { AssistantService } from "./assistant.service";
 import type { SharePrincipal, SignedIn } from "../auth/principal";
-import { KnowledgeBase } from "../knowledge/knowledge-base.entity";
+import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import type { ModelsService } from "../models/models.service";
 import { DomainError, FieldChecks, NotFound } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { englishMessage } from "../platform/messages";
 import type { Platform } from "../platform";
 import type { RetrievalService } from "../retrieval/retrieval.service";
-import { ChatAssistant } from "./assistant.entity";
+import type { ChatAssistant } from "./assistant.entity";
 import { answerTopic, isFinal, resumableAnswer, STOP_TOPIC, type AnswerEvent } from "./answer-stream";
 import { AnswerWriter, HEARTBEAT_MS, type FinalAnswer } from "./answer/answer-writer";
 import { generateAnswer, isAbort, type Turn } from "./answer/pipeline";
@@ -84,7 +85,7 @@ export class ConversationService {
 
   constructor(
     private readonly platform: Platform,
-    private readonly deps: { models: ModelsService; retrieval: RetrievalService },
+    private readonly deps: { models: ModelsService; retrieval: RetrievalService; assistants: AssistantService },
   ) {
     this.writer = new AnswerWriter(platform);
   }
@@ -99,21 +100,14 @@ export class ConversationService {
 
   // ---- who may use what -------------------------------------------------------------------------
 
-  /** The live assistant the actor may chat with: one of its tenant's, or exactly the shared one. */
-  async usableAssistant(actor: ChatActor, assistantId: string): Promise<ChatAssistant> {
-    const assistant = await this.platform.db.getRepository(ChatAssistant).findOneBy({ id: assistantId, status: "1" });
-    const principal = actor.principal;
-    const allowed = assistant && assistant.tenantId === principal.tenantId && (principal.kind !== "share" || principal.assistantId === assistant.id);
-    if (!assistant || !allowed) throw NotFound("errors.chat.notFound");
-    return assistant;
+  /** The live assistant the actor may chat with: one of its tenant's, or exactly the shared one (AssistantService decides). */
+  usableAssistant(actor: ChatActor, assistantId: string): Promise<ChatAssistant> {
+    return this.deps.assistants.usable(actor.principal, assistantId);
   }
 
   /** The assistant's knowledge bases that still exist. */
-  async knowledgeBasesOf(assistant: ChatAssistant): Promise<KnowledgeBase[]> {
-    const ids = Array.isArray(assistant.kbIds) ? assistant.kbIds.filter((id) => typeof id === "string" && id !== "") : [];
-    if (ids.length === 0) return [];
-    const found = await this.platform.db.getRepository(KnowledgeBase).findBy({ id: In(ids) });
-    return ids.map((id) => found.find((kb) => kb.id === id)).filter((kb): kb is KnowledgeBase => kb !== undefined);
+  knowledgeBasesOf(assistant: ChatAssistant): Promise<KnowledgeBase[]> {
+    return this.deps.assistants.knowledgeBases(assistant);
   }
 
   private visitorOf(actor: ChatActor): string {

@@ -4,6 +4,7 @@ import type { ChatMessage, TokenUsage } from "../../models/model-types";
 import { countTokens } from "../../models/tokens";
 import type { RetrievalHit, RetrievalResult, RetrievalService } from "../../retrieval/retrieval.service";
 import type { ChatAssistant } from "../assistant.entity";
+import type { AssistantService } from "../assistant.service";
 import type { MessageReference } from "../message.entity";
 import { finalAnswer, referenceOf } from "./citations";
 import { formatKnowledge, knowledgeChunks, systemPrompt, variableValues } from "./prompt";
@@ -62,6 +63,8 @@ export interface AnswerOutcome {
 export interface AnswerServices {
   models: ModelsService;
   retrieval: RetrievalService;
+  /** Resolves the assistant's stored model names (RAGFlow clients store bare names). */
+  assistants: Pick<AssistantService, "modelsOf">;
 }
 
 /** Context size assumed for a chat model whose entry names none. */
@@ -100,7 +103,7 @@ export async function generateAnswer(services: AnswerServices, input: AnswerInpu
   const notes: string[] = [];
   const timings: [string, number][] = [];
 
-  const modelId = assistant.llmId || (await services.models.defaults(tenantId)).chat;
+  const { chat: modelId, rerank: rerankModel } = await services.assistants.modelsOf(assistant);
   const model = await services.models.client(tenantId, "chat", modelId);
   const available = (await services.models.availableModels(tenantId, "chat")).find((m) => m.id === modelId);
   const contextTokens = available?.maxTokens ?? DEFAULT_CONTEXT_TOKENS;
@@ -136,7 +139,7 @@ export async function generateAnswer(services: AnswerServices, input: AnswerInpu
         similarityThreshold: assistant.similarityThreshold,
         vectorSimilarityWeight: assistant.vectorSimilarityWeight,
         topK: assistant.topK,
-        rerankModel: assistant.rerankId || null,
+        rerankModel,
         page: 1,
         pageSize: Math.max(1, assistant.topN),
       });
