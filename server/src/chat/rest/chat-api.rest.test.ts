@@ -314,3 +314,31 @@ describe("TTS", () => {
     expect(other.status).toBe(404);
   });
 });
+
+describe("the share page over GraphQL", () => {
+  async function asVisitor(shareToken: string, visitorId: string, query: string, variables: Record<string, unknown> = {}) {
+    const response = await fetch(`${server.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${shareToken}`, "x-visitor-id": visitorId },
+      body: JSON.stringify({ query, variables }),
+    });
+    return (await response.json()) as { data?: any; errors?: { extensions: { code: string } }[] }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  }
+
+  it("a visitor (X-Visitor-Id) chats with the shared assistant and finds only its own conversations", async () => {
+    const principal = await server.services.principalFor(`Bearer ${owner.key}`);
+    if (principal.kind !== "apiToken") throw new Error("no API token");
+    const share = await server.services.shares.share(principal, plainChat);
+    const created = await asVisitor(share.id, "visitor-a", `mutation($a: ID!) { createConversation(assistantId: $a) { id messages { role content } } }`, { a: plainChat });
+    expect(created.data.createConversation.messages).toEqual([{ role: "assistant", content: "Arr." }]);
+    const conversationId = created.data.createConversation.id;
+    const asked = await asVisitor(share.id, "visitor-a", `mutation($c: ID!) { ask(conversationId: $c, question: "hi") { answer { id } } }`, { c: conversationId });
+    expect(asked.errors).toBeUndefined();
+    const mine = await asVisitor(share.id, "visitor-a", `query($a: ID!) { conversations(assistantId: $a) { id } }`, { a: plainChat });
+    expect(mine.data.conversations).toEqual([{ id: conversationId }]);
+    const theirs = await asVisitor(share.id, "visitor-b", `query($a: ID!) { conversations(assistantId: $a) { id } }`, { a: plainChat });
+    expect(theirs.data.conversations).toEqual([]);
+    const elsewhere = await asVisitor(share.id, "visitor-a", `query($a: ID!) { conversations(assistantId: $a) { id } }`, { a: kbChat });
+    expect(elsewhere.errors?.[0].extensions.code).toBe("NOT_FOUND");
+  });
+});
