@@ -1,0 +1,84 @@
+import { Box, Link } from "@chakra-ui/react";
+import type { ComponentProps } from "react";
+import Markdown, { defaultUrlTransform, type Components } from "react-markdown";
+import remarkGfm from "remark-gfm";
+import type { ChatReferenceFieldsFragment } from "../../../graphql/gql/graphql";
+import { remarkCitations } from "./citations";
+import { CitationMarker } from "./CitationMarker";
+
+const SAFE_PROTOCOL = /^(https?:|mailto:)/i;
+
+/** Links only to the web or mail: react-markdown already drops javascript: and the like; relative paths would point into this app. */
+function safeUrl(url: string): string {
+  const cleaned = defaultUrlTransform(url);
+  return SAFE_PROTOCOL.test(cleaned) ? cleaned : "";
+}
+
+interface AnswerMarkdownProps {
+  content: string;
+  references: ChatReferenceFieldsFragment[];
+  linkDocuments: boolean;
+}
+
+/**
+ * An answer rendered as Markdown, safely: no raw HTML (react-markdown shows it as text without rehype-raw), links sanitised
+ * and opened outside the page, no remote images (a model or a document could otherwise make the browser fetch any address).
+ */
+export function AnswerMarkdown({ content, references, linkDocuments }: AnswerMarkdownProps) {
+  const components: Components = {
+    a: ({ href, children }) =>
+      href ? (
+        <Link href={href} target="_blank" rel="noopener noreferrer nofollow" color="brand.fg" textDecoration="underline">
+          {children}
+        </Link>
+      ) : (
+        <>{children}</>
+      ),
+    img: ({ alt, src }) =>
+      typeof src === "string" && src ? (
+        <Link href={src} target="_blank" rel="noopener noreferrer nofollow" color="brand.fg">
+          {alt || src}
+        </Link>
+      ) : (
+        <>{alt}</>
+      ),
+    sup: (props: ComponentProps<"sup"> & { "data-citation"?: string }) => {
+      const cited = props["data-citation"];
+      if (cited === undefined) return <sup>{props.children}</sup>;
+      const index = Number(cited);
+      return <CitationMarker index={index} reference={references.find((reference) => reference.index === index)} linkDocuments={linkDocuments} />;
+    },
+  };
+
+  return (
+    <Box className="chat-markdown" css={markdownStyles} data-testid="answer-markdown">
+      <Markdown remarkPlugins={[remarkGfm, remarkCitations]} urlTransform={safeUrl} components={components}>
+        {content}
+      </Markdown>
+    </Box>
+  );
+}
+
+const markdownStyles = {
+  fontSize: "sm",
+  lineHeight: "1.7",
+  wordBreak: "break-word",
+  "& > *:first-child": { marginTop: 0 },
+  "& > *:last-child": { marginBottom: 0 },
+  "& p, & ul, & ol, & pre, & table, & blockquote": { marginY: "2.5" },
+  "& ul": { listStyleType: "disc", paddingStart: "5" },
+  "& ol": { listStyleType: "decimal", paddingStart: "5" },
+  "& li": { marginY: "1" },
+  "& h1, & h2, & h3, & h4": { fontWeight: "semibold", marginTop: "4", marginBottom: "2", lineHeight: "1.3" },
+  "& h1": { fontSize: "lg" },
+  "& h2": { fontSize: "md" },
+  "& h3, & h4": { fontSize: "sm" },
+  "& code": { fontFamily: "mono", fontSize: "0.85em", bg: "bg.muted", paddingX: "1", paddingY: "0.5", rounded: "l1" },
+  "& pre": { bg: "bg.muted", padding: "3", rounded: "l2", overflowX: "auto" },
+  "& pre code": { bg: "transparent", padding: 0 },
+  "& blockquote": { borderStartWidth: "3px", borderColor: "border.emphasized", paddingStart: "3", color: "fg.muted" },
+  "& table": { borderCollapse: "collapse", display: "block", overflowX: "auto" },
+  "& th, & td": { borderWidth: "1px", borderColor: "border", paddingX: "2", paddingY: "1", textAlign: "start" },
+  "& th": { bg: "bg.subtle", fontWeight: "semibold" },
+  "& hr": { borderColor: "border", marginY: "3" },
+};

@@ -1,0 +1,360 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+
+const PASSWORD = "correct-horse-battery";
+
+const HANDBOOK = `Harbour handbook
+
+The harbour office opens at eight in the morning. At dusk the lighthouse keeper rings the bell twice and lights the lamp.
+
+Visiting boats moor on the eastern pier; the fee is paid at the office.
+`;
+
+const GARDEN = `Garden notes
+
+Tomatoes want full sun and a deep watering twice a week. From the top of the garden you can hear the lighthouse bell across the bay.
+`;
+
+const QUESTION = "Who rings the bell at the lighthouse?";
+
+/** The slow model's answer, one word per event: long enough to reload the page in the middle of it. */
+const SLOW_WORDS = Array.from({ length: 40 }, (_, index) => `word${index + 1}`);
+const SLOW_MODEL = "slow-writer";
+const SLOW_PACE_MS = 120;
+
+async function graphql<T>(request: APIRequestContext, query: string, variables: Record<string, unknown>, token?: string): Promise<T> {
+  const response = await request.post("/graphql", { data: { query, variables }, headers: token ? { Authorization: token } : {} });
+  const body = (await response.json()) as { data: T; errors?: unknown };
+  expect(body.errors).toBeUndefined();
+  return body.data;
+}
+
+/** An account with a knowledge base holding two parsed text files; the knowledge journey covers uploading through the page. */
+async function accountWithKnowledgeBase(request: APIRequestContext): Promise<{ email: string; token: string; kbId: string }> {
+  const email = `chat-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  await graphql(request, "mutation($input: RegisterInput!) { register(input: $input) { id } }", { input: { email, nickname: "Grace Hopper", password: PASSWORD } });
+  const { login } = await graphql<{ login: { token: string } }>(request, "mutation($input: LoginInput!) { login(input: $input) { token } }", { input: { email, password: PASSWORD } });
+  const token = login.token;
+  const { createKnowledgeBase } = await graphql<{ createKnowledgeBase: { id: string } }>(
+    request,
+    "mutation($input: KnowledgeBaseInput!) { createKnowledgeBase(input: $input) { id } }",
+    { input: { name: "Harbour town" } },
+    token,
+  );
+  const kbId = createKnowledgeBase.id;
+  const ids: string[] = [];
+  for (const [name, text] of [["harbour-handbook.txt", HANDBOOK], ["garden-notes.txt", GARDEN]]) {
+    const response = await request.post("/v1/document/upload", {
+      headers: { Authorization: token },
+      multipart: { kb_id: kbId, file: { name, mimeType: "text/plain", buffer: Buffer.from(text) } },
+    });
+    expect(response.ok()).toBe(true);
+    const body = (await response.json()) as { data: { id: string }[] };
+    ids.push(...body.data.map((document) => document.id));
+  }
+  await graphql(request, "mutation($ids: [ID!]!) { runParsing(ids: $ids) { id } }", { ids }, token);
+  await expect
+    .poll(async () => {
+      const { documents } = await graphql<{ documents: { items: { run: string }[] } }>(request, "query($kb: ID!) { documents(knowledgeBaseId: $kb) { items { run } } }", { kb: kbId }, token);
+      return documents.items.map((document) => document.run);
+    }, { timeout: 20_000 })
+    .toEqual(["3", "3"]);
+  return { email, token, kbId };
+}
+
+async function signIn(page: Page, email: string): Promise<void> {
+  await page.goto("/login");
+  const form = page.getByTestId("sign-in-form");
+  await form.locator('input[name="email"]').fill(email);
+  await form.locator('input[name="password"]').fill(PASSWORD);
+  await form.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/my$/);
+}
+
+/** Records, from inside the page, whether the searching state showed and how the last answer's text grew. */
+async function watchAnswers(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const seen = { searching: false, lengths: [] as number[] };
+    (window as unknown as { chatSeen: typeof seen }).chatSeen = seen;
+    new MutationObserver(() => {
+      if (document.querySelector('[data-testid="chat-searching"]')) seen.searching = true;
+      const answers = document.querySelectorAll('[data-testid="chat-answer"]');
+      const text = answers[answers.length - 1]?.querySelector('[data-testid="answer-content"]')?.textContent ?? "";
+      if (text && seen.lengths[seen.lengths.length - 1] !== text.length) seen.lengths.push(text.length);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+}
+
+const answersSeen = (page: Page) => page.evaluate(() => (window as unknown as { chatSeen: { searching: boolean; lengths: number[] } }).chatSeen);
+
+/** The answer's words without its citation markers, whitespace collapsed. */
+const answerWords = (page: Page) =>
+  page.getByTestId("chat-answer").last().getByTestId("answer-markdown").evaluate((element) => {
+    const copy = element.cloneNode(true) as HTMLElement;
+    copy.querySelectorAll('[data-testid="citation"]').forEach((marker) => marker.remove());
+    return (copy.textContent ?? "").replace(/\s+/g, " ").trim();
+  });
+
+async function ask(page: Page, question: string): Promise<void> {
+  await page.getByTestId("chat-input").fill(question);
+  await page.getByTestId("chat-input").press("Enter");
+  await expect(page.getByTestId("chat-question").last()).toHaveText(question);
+}
+
+/** A local model server speaking OpenAI's streaming chat protocol at a fixed pace, one word per event. */
+async function startSlowModel(): Promise<{ server: Server; baseUrl: string }> {
+  const server = createServer((request, response) => {
+    let text = "";
+    request.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+    request.on("end", () => {
+      const path = new URL(request.url ?? "/", "http://localhost").pathname;
+      const body = text ? (JSON.parse(text) as { stream?: boolean }) : {};
+      if (path !== "/v1/chat/completions") {
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end(JSON.stringify({ object: "list", data: [{ id: SLOW_MODEL, object: "model" }] }));
+        return;
+      }
+      const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+        `data: ${JSON.stringify({ id: "slow", object: "chat.completion.chunk", model: SLOW_MODEL, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      if (!body.stream) {
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end(JSON.stringify({ id: "slow", object: "chat.completion", model: SLOW_MODEL, choices: [{ index: 0, message: { role: "assistant", content: SLOW_WORDS.join(" ") }, finish_reason: "stop" }] }));
+        return;
+      }
+      response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      let next = 0;
+      const timer = setInterval(() => {
+        if (next < SLOW_WORDS.length) {
+          response.write(chunk({ content: (next === 0 ? "" : " ") + SLOW_WORDS[next] }));
+          next += 1;
+          return;
+        }
+        clearInterval(timer);
+        response.write(chunk({}, "stop"));
+        response.end("data: [DONE]\n\n");
+      }, SLOW_PACE_MS);
+      response.on("close", () => clearInterval(timer));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` };
+}
+
+/** An assistant made over GraphQL (the first test makes one through the dialog), optionally answering with another model. */
+async function assistantOver(request: APIRequestContext, token: string, kbId: string, name: string, chatModel?: string): Promise<string> {
+  const { createAssistant } = await graphql<{ createAssistant: { id: string } }>(
+    request,
+    "mutation($input: AssistantInput!) { createAssistant(input: $input) { id } }",
+    // Multi-turn optimisation would ask the slow model to rewrite the question first.
+    { input: { name, knowledgeBaseIds: [kbId], ...(chatModel ? { chatModel, multiTurnRefine: false } : {}) } },
+    token,
+  );
+  return createAssistant.id;
+}
+
+test("a user creates an assistant over a parsed knowledge base, asks, sees it search and answer with citations, opens the cited document and rates the answer", async ({ page, request, context }) => {
+  const { email } = await accountWithKnowledgeBase(request);
+  await signIn(page, email);
+  await page.goto("/chat");
+  await expect(page.getByTestId("assistant-empty")).toBeVisible();
+
+  // §5: required fields say what is missing, in the tab where it is.
+  await page.getByTestId("assistant-create").click();
+  const dialog = page.getByTestId("assistant-settings-dialog");
+  await expect(dialog.getByTestId("assistant-name")).toBeVisible();
+  await dialog.getByTestId("assistant-save").click();
+  await expect(dialog.getByText("Please input name!")).toBeVisible();
+  await expect(dialog.getByText("Please select knowledge bases!")).toBeVisible();
+
+  await dialog.getByTestId("assistant-name").fill("Harbour helper");
+  await dialog.getByTestId("assistant-kb-option").filter({ hasText: "Harbour town" }).click();
+  await dialog.getByTestId("assistant-tab-prompt").click();
+  await expect(dialog.getByTestId("assistant-system-prompt")).toHaveValue(/not found in the knowledge base/);
+  await expect(dialog.getByTestId("assistant-keyword-weight-value")).toHaveText("0.70");
+  await dialog.getByTestId("assistant-tab-model").click();
+  // A preset fills the four sampling values; changing one by hand makes the freedom custom.
+  await dialog.getByTestId("assistant-freedom").selectOption("improvise");
+  await expect(dialog.getByTestId("assistant-temperature-value")).toHaveText("0.80");
+  await dialog.getByTestId("assistant-freedom").selectOption("precise");
+  await expect(dialog.getByTestId("assistant-temperature-value")).toHaveText("0.20");
+  await page.screenshot({ path: "/tmp/chat-settings-model.png" });
+  await dialog.getByTestId("assistant-save").click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId("assistant-card-name")).toHaveText(["Harbour helper"]);
+
+  // A new conversation starts with the opener.
+  await expect(page.getByTestId("chat-opener")).toBeVisible();
+  await ask(page, "When does the harbour office open?");
+  await expect(page.getByTestId("chat-answer").last()).toHaveAttribute("data-status", "done", { timeout: 30_000 });
+  await expect(page.getByTestId("chat-answer").last().getByTestId("answer-content")).toContainText("eight in the morning");
+  await expect(page.getByTestId("conversation-item")).toHaveCount(1);
+
+  // The answer shows a searching state first (the built-in model then answers at once).
+  await watchAnswers(page);
+  await ask(page, QUESTION);
+  const answer = page.getByTestId("chat-answer").last();
+  await expect(answer).toHaveAttribute("data-status", "done", { timeout: 30_000 });
+  expect((await answersSeen(page)).searching).toBe(true);
+  await expect(answer.getByTestId("answer-content")).toContainText("lighthouse keeper rings the bell");
+
+  // Citations: a marker opens the chunk, and from there the document viewer.
+  const citation = answer.getByTestId("citation").first();
+  await expect(citation).toBeVisible();
+  await citation.click();
+  const popover = page.getByTestId("citation-popover");
+  await expect(popover.getByTestId("citation-chunk")).toContainText("lighthouse keeper");
+  await expect(answer.getByTestId("answer-reference").first()).toContainText("harbour-handbook.txt");
+  await page.screenshot({ path: "/tmp/chat-answer.png" });
+  const [viewer] = await Promise.all([context.waitForEvent("page"), popover.getByTestId("citation-document").click()]);
+  await expect(viewer.getByTestId("viewer-name")).toHaveText("harbour-handbook.txt");
+  await viewer.close();
+  await page.keyboard.press("Escape");
+
+  // Thumbs up, then down with a comment.
+  await answer.getByTestId("answer-thumb-up").click();
+  await expect(answer.getByTestId("answer-thumb-up")).toHaveAttribute("aria-pressed", "true");
+  await answer.getByTestId("answer-thumb-down").click();
+  await page.getByTestId("feedback-comment").fill("Too short");
+  await page.getByTestId("feedback-submit").click();
+  await expect(answer.getByTestId("answer-thumb-down")).toHaveAttribute("aria-pressed", "true");
+  await expect(answer.getByTestId("answer-thumb-up")).toHaveAttribute("aria-pressed", "false");
+
+  // Markdown from the model or a document is never HTML.
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.evaluate(() => localStorage.setItem("cairn-theme", "dark"));
+  await page.reload();
+  await expect(page.getByTestId("chat-answer").last()).toHaveAttribute("data-status", "done");
+  await page.screenshot({ path: "/tmp/chat-answer-dark.png" });
+});
+
+test("an answer streams word by word; reloading the page mid-answer shows the rest with nothing lost or repeated; stop ends an answer", async ({ page, request }) => {
+  const model = await startSlowModel();
+  try {
+    const { email, token, kbId } = await accountWithKnowledgeBase(request);
+    await graphql(
+      request,
+      "mutation($input: ModelEntryInput!) { addModelEntry(input: $input) { id } }",
+      { input: { provider: "OpenAI-API-Compatible", modelName: SLOW_MODEL, modelType: "chat", credentials: [{ name: "baseUrl", value: model.baseUrl }] } },
+      token,
+    );
+    const { availableModels } = await graphql<{ availableModels: { id: string; modelName: string }[] }>(request, 'query { availableModels(type: "chat") { id modelName } }', {}, token);
+    const chatModel = availableModels.find((candidate) => candidate.modelName === SLOW_MODEL)?.id;
+    expect(chatModel).toBeTruthy();
+    await assistantOver(request, token, kbId, "Slow writer", chatModel);
+
+    await signIn(page, email);
+    await page.goto("/chat");
+    await expect(page.getByTestId("chat-assistant-name")).toHaveText("Slow writer");
+    await watchAnswers(page);
+    await ask(page, QUESTION);
+    const answer = page.getByTestId("chat-answer").last();
+    await expect(answer).toHaveAttribute("data-status", "streaming", { timeout: 20_000 });
+    await expect.poll(async () => (await answersSeen(page)).lengths.length, { timeout: 10_000 }).toBeGreaterThan(3);
+    await expect(page.getByTestId("chat-stop")).toBeVisible();
+
+    // The address names the conversation; the reload finds the answer half written and follows the rest.
+    await expect(page).toHaveURL(/conversation=/);
+    await page.reload();
+    const resumed = page.getByTestId("chat-answer").last();
+    await expect(resumed).toHaveAttribute("data-status", /streaming|done/);
+    const partial = await answerWords(page);
+    expect(partial.split(" ").length).toBeLessThan(SLOW_WORDS.length);
+    await expect(resumed).toHaveAttribute("data-status", "done", { timeout: 30_000 });
+    expect(await answerWords(page)).toBe(SLOW_WORDS.join(" "));
+
+    // Stop: the answer keeps what was written and says it was stopped.
+    await ask(page, "When does the harbour office open?");
+    const second = page.getByTestId("chat-answer").last();
+    await expect(second).toHaveAttribute("data-status", "streaming", { timeout: 20_000 });
+    await expect(second.getByTestId("answer-content")).toContainText("word3");
+    await page.getByTestId("chat-stop").click();
+    await expect(second).toHaveAttribute("data-status", "stopped");
+    await expect(second.getByTestId("answer-stopped")).toBeVisible();
+    await expect(page.getByTestId("chat-send")).toBeVisible();
+    const stoppedAt = await answerWords(page);
+    expect(stoppedAt.split(" ").length).toBeLessThan(SLOW_WORDS.length);
+
+    // Regenerate answers the same question again.
+    await second.getByTestId("answer-regenerate").click();
+    await expect(page.getByTestId("chat-answer").last()).toHaveAttribute("data-status", "done", { timeout: 30_000 });
+    expect(await answerWords(page)).toBe(SLOW_WORDS.join(" "));
+    await expect(page.getByTestId("chat-question")).toHaveCount(2);
+  } finally {
+    await new Promise<void>((resolve) => model.server.close(() => resolve()));
+  }
+});
+
+test("sharing needs an API key; the share page works signed out in a fresh browser, scoped to the one assistant, and the widget opens it", async ({ page, request, browser, baseURL }) => {
+  const { email, token, kbId } = await accountWithKnowledgeBase(request);
+  await assistantOver(request, token, kbId, "Harbour helper");
+  await signIn(page, email);
+  await page.goto("/chat");
+  await page.getByTestId("chat-embed").click();
+  const embed = page.getByTestId("embed-dialog");
+  await embed.getByTestId("embed-share").click();
+  await expect(embed.getByTestId("embed-error")).toContainText("Please create API Token first");
+
+  // The API key dialog, from the error.
+  await embed.getByTestId("embed-open-api-keys").click();
+  await page.getByTestId("api-key-create").click();
+  await expect(page.getByTestId("new-api-token")).toBeVisible();
+  await page.getByTestId("close-created-token").click();
+  await expect(page.getByTestId("api-key-row")).toHaveCount(1);
+  await page.getByTestId("api-key-dialog").getByRole("button", { name: "Close" }).click();
+
+  await embed.getByTestId("embed-share").click();
+  const iframe = embed.getByTestId("embed-iframe-text");
+  await expect(iframe).toContainText(`${baseURL}/chat/share?shared_id=`);
+  const sharedId = /shared_id=([^"&]+)/.exec((await iframe.textContent()) ?? "")?.[1] ?? "";
+  expect(sharedId.length).toBeGreaterThanOrEqual(32);
+  await embed.getByTestId("embed-tab-partial").click();
+  await expect(embed.getByTestId("embed-widget-text")).toHaveText(`<script src="${baseURL}/embed/chat-widget.js" data-shared-id="${sharedId}" async></script>`);
+  await embed.getByTestId("embed-tab-extension").click();
+  await expect(embed.getByTestId("embed-extension-manifest-json-text")).toContainText('"manifest_version": 3');
+  await expect(embed.getByTestId("embed-extension-sidepanel-html-text")).toContainText(`/chat/share?shared_id=${sharedId}`);
+  await page.screenshot({ path: "/tmp/chat-embed.png" });
+
+  // A visitor, signed out, in a browser of their own.
+  const visitorContext = await browser.newContext({ locale: "en-US" });
+  const visitor = await visitorContext.newPage();
+  await visitor.goto(`/chat/share?shared_id=${sharedId}`);
+  await expect(visitor.getByTestId("shared-assistant-name")).toHaveText("Harbour helper");
+  await expect(visitor.getByTestId("chat-opener")).toBeVisible();
+  await ask(visitor, QUESTION);
+  const answer = visitor.getByTestId("chat-answer").last();
+  await expect(answer).toHaveAttribute("data-status", "done", { timeout: 30_000 });
+  await expect(answer.getByTestId("answer-content")).toContainText("lighthouse keeper rings the bell");
+  await answer.getByTestId("citation").first().click();
+  await expect(visitor.getByTestId("citation-chunk")).toContainText("lighthouse keeper");
+  // The share page shows the chunk but leads nowhere else in the application.
+  await expect(visitor.getByTestId("citation-document").locator("a")).toHaveCount(0);
+  await expect(visitor.locator('a[href^="/"]')).toHaveCount(0);
+  await visitor.screenshot({ path: "/tmp/chat-share.png" });
+
+  // The share token opens this assistant's chat only.
+  const refused = await visitor.request.post("/graphql", { data: { query: "{ knowledgeBases { total } }" }, headers: { Authorization: `Bearer ${sharedId}` } });
+  expect(JSON.stringify(await refused.json())).toContain("errors");
+
+  // The visitor's conversation is there after a reload; a new conversation starts over with the opener.
+  await visitor.reload();
+  await expect(visitor.getByTestId("chat-question")).toHaveText([QUESTION]);
+  await visitor.getByTestId("shared-new-conversation").click();
+  await expect(visitor.getByTestId("chat-question")).toHaveCount(0);
+  await expect(visitor.getByTestId("chat-opener")).toBeVisible();
+
+  // The floating widget on another site opens the share page in an iframe.
+  await visitor.setContent(`<!doctype html><html><body><h1>Someone's site</h1><script src="${baseURL}/embed/chat-widget.js" data-shared-id="${sharedId}" async></script></body></html>`);
+  await visitor.locator("#cairn-chat-bubble").click();
+  const frame = visitor.locator("#cairn-chat-frame");
+  await expect(frame).toBeVisible();
+  await expect(frame).toHaveAttribute("src", `${baseURL}/chat/share?shared_id=${sharedId}&embed=widget`);
+  await expect(visitor.frameLocator("#cairn-chat-frame").getByTestId("shared-assistant-name")).toHaveText("Harbour helper");
+  await visitor.screenshot({ path: "/tmp/chat-widget.png" });
+  await visitorContext.close();
+
+  // Revoking the share closes the page.
+  await embed.getByTestId("embed-revoke").click();
+  await page.getByTestId("confirm-delete-dialog").getByRole("button", { name: "Delete" }).click();
+  await expect(embed.getByTestId("embed-not-shared")).toBeVisible();
+});
