@@ -3,10 +3,11 @@ import { tokenize } from "../models/builtin/text-analysis";
 /**
  * Keyword search inside PostgreSQL. Cairn analyses text itself — lower-casing, English stop words and
  * Porter2 stems, jieba segmentation of Chinese (Simplified and Traditional) — and stores each chunk's
- * terms as a jsonb object term → frequency under a GIN index, so that PostgreSQL only finds (`?`, `?|`)
- * and reads them, and every database (PGlite, any PostgreSQL) gives the same result without text-search
- * dictionaries. The frequency is BM25F-like: an occurrence in the title counts TITLE_WEIGHT times, one in
- * the keywords or generated questions KEYWORD_WEIGHT times, one in the text once.
+ * terms as a jsonb object term → frequency; triggers turn them into postings (chunk_term, migration
+ * 1764100000000) that BM25 reads (retrieval/keyword-search.ts), so every database (PGlite, any PostgreSQL)
+ * gives the same result without text-search dictionaries. The frequency is BM25F-like: an occurrence in
+ * the title counts TITLE_WEIGHT times, one in the keywords or generated questions KEYWORD_WEIGHT times,
+ * one in the text once.
  */
 
 export interface SearchFields {

@@ -4,17 +4,18 @@ import { Chunk } from "../knowledge/chunk.entity";
 import { Document } from "../knowledge/document.entity";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import type { KnowledgeBaseService } from "../knowledge/knowledge-base.service";
-import { highlight, queryTerms } from "../knowledge/search-terms";
-import { vectorLiteral } from "../knowledge/vector-index";
+import { highlight } from "../knowledge/search-terms";
 import type { ModelsService } from "../models/models.service";
 import { FieldChecks } from "../platform/errors";
 import type { Platform } from "../platform";
 import { keywordSearch } from "./keyword-search";
-import { vectorSearch } from "./vector-search";
+import { weightedQueryTerms } from "./query-terms";
+import { nearestChunks, vectorSimilarities } from "./vector-search";
 
 /**
  * The one retrieval service: the testing page, chat, flows and the REST API all call `retrieve`.
- * Candidates come from BM25 keyword search and from vector search; each candidate gets both scores, and
+ * Candidates are the best BM25 matches (the question's terms plus WordNet synonyms, query-terms.ts), or,
+ * when no chunk shares a term with the question, the nearest vectors; each candidate gets both scores, and
  * hybrid similarity = w · term similarity + (1 − w) · vector similarity (or, with a rerank model, the
  * rerank score in place of the vector similarity) — §9, w being the keyword similarity weight.
  */
@@ -63,11 +64,20 @@ export const RETRIEVAL_DEFAULTS = { similarityThreshold: 0.2, vectorSimilarityWe
 /** How many of the best candidates a rerank model re-scores. */
 const RERANK_WINDOW = 64;
 /**
- * Candidates taken from each of the two searches, at most top-K: enough that the union holds every chunk
- * that can reach the page asked for (a chunk below the first 128 of both lists practically never does),
- * few enough that scoring the union stays within a few milliseconds.
+ * Chunks scored in full (both similarities): the best text matches, or the nearest vectors when nothing
+ * matches. On SciFact, 512 candidates rank exactly as 128 do (nDCG@10 to four decimals); fewer would
+ * cost recall deeper than the first page.
  */
 const CANDIDATES = 128;
+
+interface Candidate {
+  chunkId: string;
+  documentId: string;
+  knowledgeBaseId: string;
+  termSimilarity: number;
+  vectorSimilarity: number;
+}
+type Scored = Candidate & { similarity: number };
 
 const empty = (): RetrievalResult => ({ total: 0, hits: [], documents: [], timings: { keywordMs: 0, vectorMs: 0, rerankMs: 0, totalMs: 0 } });
 
@@ -103,95 +113,82 @@ export class RetrievalService {
   async search(kbs: KnowledgeBase[], request: RetrievalRequest): Promise<RetrievalResult> {
     const started = performance.now();
     const question = request.question.trim();
-    const terms = queryTerms(question);
     if (!question || kbs.length === 0) return empty();
     const { db } = this.platform;
+    const terms = await weightedQueryTerms(question);
     const page = request.page ?? RETRIEVAL_DEFAULTS.page;
     const pageSize = request.pageSize ?? RETRIEVAL_DEFAULTS.pageSize;
-    // top_k bounds only the vector candidates, as in RAGFlow, where every text match is a candidate whatever
-    // the kNN size (its suite expects top_k 1 to still find all four chunks that contain the word).
-    const candidates = Math.max(CANDIDATES, page * pageSize);
-    const vectorCandidates = Math.min(request.topK ?? RETRIEVAL_DEFAULTS.topK, candidates);
+    const candidateCount = Math.max(CANDIDATES, page * pageSize);
     const vectorWeight = request.vectorSimilarityWeight ?? RETRIEVAL_DEFAULTS.vectorSimilarityWeight;
     const threshold = request.similarityThreshold ?? RETRIEVAL_DEFAULTS.similarityThreshold;
     const scope = { knowledgeBaseIds: kbs.map((kb) => kb.id), documentIds: request.documentIds };
 
     const keywordStarted = performance.now();
-    const keywordHits = await keywordSearch(db, terms, scope, candidates);
+    const keywordHits = await keywordSearch(db, terms, scope, candidateCount);
     const keywordMs = performance.now() - keywordStarted;
-    // RAGFlow takes as candidates only chunks that match the text query (its kNN search is filtered by that
-    // same query, §5.3 step 2): a chunk sharing no word with the question is never retrieved just because its
-    // vector is near, which the built-in embedding makes common for short texts. Only when no chunk matches
-    // at all does vector search stand alone, so that a question without lexical overlap still finds something.
-    const vectorScope = keywordHits.length > 0 ? { ...scope, anyOfTerms: terms } : scope;
 
     // Knowledge bases embedded by different models are searched apart, each with its own query vector.
     const vectorStarted = performance.now();
     const byModel = new Map<string, KnowledgeBase[]>();
     for (const kb of kbs) byModel.set(kb.embeddingModel, [...(byModel.get(kb.embeddingModel) ?? []), kb]);
-    const vectorScores = new Map<string, number>();
-    const queryVectors = new Map<string, number[]>();
+    let candidates: Candidate[] = keywordHits.map((hit) => ({ ...hit, termSimilarity: hit.similarity, vectorSimilarity: 0 }));
     for (const [modelId, group] of byModel) {
       const model = await this.models.client(group[0].tenantId, "embedding", modelId);
       const [vector] = (await model.embed([question], { purpose: "query" })).vectors;
-      for (const kb of group) queryVectors.set(kb.id, vector);
-      const inScope = group.reduce((sum, kb) => sum + kb.chunkCount, 0);
-      for (const hit of await vectorSearch(db, vector, { ...vectorScope, knowledgeBaseIds: group.map((kb) => kb.id) }, vectorCandidates, inScope)) {
-        vectorScores.set(hit.chunkId, hit.similarity);
+      const groupIds = new Set(group.map((kb) => kb.id));
+      if (keywordHits.length > 0) {
+        // As in RAGFlow (§5.3, its kNN search is filtered by the text query), the candidates are chunks that
+        // share words with the question: a chunk that shares none is never retrieved just because its
+        // vector is near, which the built-in embedding makes common for short texts. Each gets its vector similarity.
+        const inGroup = candidates.filter((c) => groupIds.has(c.knowledgeBaseId));
+        const similarities = await vectorSimilarities(db, vector, inGroup.map((c) => c.chunkId));
+        for (const c of inGroup) c.vectorSimilarity = Math.max(0, similarities.get(c.chunkId) ?? 0);
+      } else {
+        // No chunk shares a word with the question: vector search stands alone, bounded by top-K.
+        const limit = Math.min(request.topK ?? RETRIEVAL_DEFAULTS.topK, candidateCount);
+        const inScope = group.reduce((sum, kb) => sum + kb.chunkCount, 0);
+        const nearest = await nearestChunks(db, vector, { ...scope, knowledgeBaseIds: [...groupIds] }, limit, inScope);
+        candidates = [...candidates, ...nearest.map((hit) => ({ ...hit, termSimilarity: 0, vectorSimilarity: Math.max(0, hit.similarity) }))];
       }
     }
     const vectorMs = performance.now() - vectorStarted;
 
-    // Every candidate needs both scores: the ones only one search found get the other one here.
-    const termScores = new Map(keywordHits.map((h) => [h.chunkId, h.similarity]));
-    const candidateIds = [...new Set([...termScores.keys(), ...vectorScores.keys()])];
-    if (candidateIds.length === 0) return { ...empty(), timings: { keywordMs, vectorMs, rerankMs: 0, totalMs: performance.now() - started } };
-    const chunks = await db.getRepository(Chunk).findBy({ id: In(candidateIds) });
-    const missingVector = chunks.filter((c) => !vectorScores.has(c.id));
-    for (const [kbId, vector] of queryVectors) {
-      const ids = missingVector.filter((c) => c.knowledgeBaseId === kbId).map((c) => c.id);
-      if (ids.length === 0) continue;
-      const rows: { id: string; similarity: number }[] = await db.query(
-        `SELECT id, 1 - (embedding <=> $2::vector) AS similarity FROM chunk WHERE id = ANY($1) AND dimension = $3`,
-        [ids, vectorLiteral(vector), vector.length],
-      );
-      for (const row of rows) vectorScores.set(row.id, Number(row.similarity));
-    }
-    const missingTerms = chunks.filter((c) => !termScores.has(c.id)).map((c) => c.id);
-    if (missingTerms.length > 0 && terms.length > 0) {
-      for (const hit of await keywordSearch(db, terms, { ...scope, chunkIds: missingTerms }, missingTerms.length)) termScores.set(hit.chunkId, hit.similarity);
-    }
+    let scored = candidates.map((c) => ({ ...c, similarity: (1 - vectorWeight) * c.termSimilarity + vectorWeight * c.vectorSimilarity }));
+    const byRank = (a: Scored, b: Scored) => b.similarity - a.similarity || a.chunkId.localeCompare(b.chunkId);
+    scored.sort(byRank);
 
-    let scored = chunks.map((chunk) => {
-      const termSimilarity = termScores.get(chunk.id) ?? 0;
-      const vectorSimilarity = Math.max(0, vectorScores.get(chunk.id) ?? 0);
-      return { chunk, termSimilarity, vectorSimilarity, similarity: (1 - vectorWeight) * termSimilarity + vectorWeight * vectorSimilarity };
-    });
-    scored.sort((a, b) => b.similarity - a.similarity || a.chunk.id.localeCompare(b.chunk.id));
-
+    const contents = new Map<string, Chunk>();
+    const load = async (ids: string[]) => {
+      const missing = ids.filter((id) => !contents.has(id));
+      if (missing.length > 0) for (const chunk of await db.getRepository(Chunk).findBy({ id: In(missing) })) contents.set(chunk.id, chunk);
+    };
     let rerankMs = 0;
-    if (request.rerankModel) {
+    if (request.rerankModel && scored.length > 0) {
       const rerankStarted = performance.now();
       const window = scored.slice(0, RERANK_WINDOW);
+      await load(window.map((s) => s.chunkId));
       const model = await this.models.client(kbs[0].tenantId, "rerank", request.rerankModel);
-      const { scores } = await model.rerank(question, window.map((s) => s.chunk.content));
+      const { scores } = await model.rerank(question, window.map((s) => contents.get(s.chunkId)?.content ?? ""));
       window.forEach((s, i) => (s.similarity = (1 - vectorWeight) * s.termSimilarity + vectorWeight * scores[i]));
-      scored = [...window.sort((a, b) => b.similarity - a.similarity || a.chunk.id.localeCompare(b.chunk.id)), ...scored.slice(RERANK_WINDOW).map((s) => ({ ...s, similarity: 0 }))];
+      scored = [...window.sort(byRank), ...scored.slice(RERANK_WINDOW).map((s) => ({ ...s, similarity: 0 }))];
       rerankMs = performance.now() - rerankStarted;
     }
 
     // RAGFlow ignores the threshold when vector similarity has no weight.
     const kept = vectorWeight <= 0 ? scored : scored.filter((s) => s.similarity >= threshold);
-    const documents = await db.getRepository(Document).find({ where: { id: In([...new Set(kept.map((s) => s.chunk.documentId))]) }, select: { id: true, name: true } });
-    const names = new Map(documents.map((d) => [d.id, d.name]));
+    const pageHits = kept.slice((page - 1) * pageSize, page * pageSize);
+    await load(pageHits.map((s) => s.chunkId));
     const counts = new Map<string, number>();
-    for (const s of kept) counts.set(s.chunk.documentId, (counts.get(s.chunk.documentId) ?? 0) + 1);
-    const termSet = new Set(terms);
-    const hits: RetrievalHit[] = kept.slice((page - 1) * pageSize, page * pageSize).map((s) => ({
-      ...s,
-      documentName: names.get(s.chunk.documentId) ?? "",
-      ...(request.highlight ? { highlight: highlight(s.chunk.content, termSet) } : {}),
-    }));
+    for (const s of kept) counts.set(s.documentId, (counts.get(s.documentId) ?? 0) + 1);
+    const documents = counts.size === 0 ? [] : await db.getRepository(Document).find({ where: { id: In([...counts.keys()]) }, select: { id: true, name: true } });
+    const names = new Map(documents.map((d) => [d.id, d.name]));
+    const termSet = new Set(terms.filter((t) => t.original).map((t) => t.term));
+    const hits: RetrievalHit[] = pageHits.flatMap((s) => {
+      const chunk = contents.get(s.chunkId);
+      if (!chunk) return []; // deleted since it was scored
+      const hit = { chunk, documentName: names.get(s.documentId) ?? "", similarity: s.similarity, termSimilarity: s.termSimilarity, vectorSimilarity: s.vectorSimilarity };
+      return [request.highlight ? { ...hit, highlight: highlight(chunk.content, termSet) } : hit];
+    });
     return {
       total: kept.length,
       hits,

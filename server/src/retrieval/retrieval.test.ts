@@ -95,4 +95,59 @@ describe("retrieval", () => {
     expect((await retrieve("   ")).total).toBe(0);
     await expect(server.services.retrieval.retrieve(stranger, { question: "wind", knowledgeBaseIds: [kb.id] })).rejects.toMatchObject({ kind: "NOT_FOUND" });
   });
+
+  test("term similarity is 1 − e^(−bm25 / Σ idf): below 1, and higher for a text with more of the question's words", async () => {
+    const result = await retrieve("wind turbine blades electricity spring", { similarityThreshold: 0 });
+    const turbines = result.hits.find((h) => h.documentName === "turbines.txt")!;
+    expect(turbines.termSimilarity).toBeGreaterThan(0.5);
+    expect(turbines.termSimilarity).toBeLessThan(1);
+    for (const hit of result.hits.filter((h) => h !== turbines)) expect(hit.termSimilarity).toBeLessThan(turbines.termSimilarity);
+  });
+
+  test("a WordNet synonym of the question's word finds a text that lacks the word itself", async () => {
+    const bread = (await retrieve("sourdough")).hits[0].chunk;
+    const added = await server.services.chunks.add(owner, bread.documentId, { content: "The doctor measured the blood pressure of every patient." });
+    try {
+      const hit = (await retrieve("physician", { similarityThreshold: 0 })).hits.find((h) => h.chunk.id === added.id);
+      expect(hit?.termSimilarity).toBeGreaterThan(0);
+    } finally {
+      await server.services.chunks.delete(owner, [added.id]);
+    }
+  });
+
+  test("the postings follow the chunks: an edited chunk is found by its new words only, a deleted one not at all", async () => {
+    const tides = (await retrieve("gravitational pull")).hits[0].chunk;
+    const added = await server.services.chunks.add(owner, tides.documentId, { content: "Lighthouses guide ships along rocky coasts." });
+    expect((await retrieve("lighthouses")).hits.map((h) => h.chunk.id)).toEqual([added.id]);
+    await server.services.chunks.update(owner, added.id, { content: "Glaciers carve valleys over thousands of years." });
+    const stale = (await retrieve("lighthouses", { similarityThreshold: 0 })).hits.find((h) => h.chunk.id === added.id);
+    expect(stale?.termSimilarity ?? 0).toBe(0);
+    expect((await retrieve("glaciers valleys")).hits[0].chunk.id).toBe(added.id);
+    await server.services.chunks.delete(owner, [added.id]);
+    expect((await retrieve("glaciers valleys", { similarityThreshold: 0 })).hits.map((h) => h.chunk.id)).not.toContain(added.id);
+    const [stats] = await server.services.platform.db.query(
+      `SELECT s.chunks, s.length, (SELECT count(*) FROM chunk WHERE knowledge_base_id = $1)::int AS actual_chunks,
+         (SELECT sum(term_count) FROM chunk WHERE knowledge_base_id = $1)::int AS actual_length,
+         (SELECT count(*) FROM chunk_term WHERE knowledge_base_id = $1)::int AS postings,
+         (SELECT sum((SELECT count(*) FROM jsonb_object_keys(terms))) FROM chunk WHERE knowledge_base_id = $1)::int AS actual_postings
+       FROM chunk_term_stats s WHERE s.knowledge_base_id = $1`,
+      [kb.id],
+    );
+    expect(stats.chunks).toBe(stats.actual_chunks);
+    expect(Number(stats.length)).toBe(stats.actual_length);
+    expect(stats.postings).toBe(stats.actual_postings);
+  });
+
+  test("a very long question is answered, and the words it shares with a text still count", async () => {
+    const question = `${"lorem ipsum dolor sit amet ".repeat(2000)} sourdough yeast`;
+    const result = await retrieve(question, { similarityThreshold: 0 });
+    expect(result.hits[0].documentName).toBe("bread.txt");
+  });
+
+  test("a knowledge base whose documents are not parsed yet finds nothing", async () => {
+    const unparsed = await server.services.knowledgeBases.create(owner, { name: "Unparsed" });
+    await server.services.documents.upload(owner, unparsed.id, [{ name: "wind.txt", data: Buffer.from("Wind turbines everywhere.") }]);
+    const result = await server.services.retrieval.retrieve(owner, { question: "wind turbines", knowledgeBaseIds: [unparsed.id] });
+    expect(result).toMatchObject({ total: 0, hits: [], documents: [] });
+  });
 });

@@ -1,39 +1,52 @@
 import type { DataSource } from "typeorm";
 import { cosineDistance, EXACT_SCAN_LIMIT, vectorLiteral } from "../knowledge/vector-index";
-import { retrievableChunks, type KeywordScope } from "./keyword-search";
+import type { KeywordScope } from "./keyword-search";
+import { retrievableChunks } from "./retrievable";
 
 /**
- * Nearest chunks by cosine similarity, among the chunks of knowledge bases that share one embedding
- * model (one dimension). Up to EXACT_SCAN_LIMIT chunks in scope the distances are computed exactly
- * (knowledge/vector-index.ts says why); above it the HNSW index of the dimension serves the query, with
- * pgvector's iterative scan so that the scope filter still yields `limit` rows.
+ * Vector similarity: of given chunks to a query vector, and nearest chunks among the chunks of knowledge
+ * bases that share one embedding model (one dimension). Up to EXACT_SCAN_LIMIT chunks in scope the
+ * nearest are found exactly (knowledge/vector-index.ts says why); above it the HNSW index of the
+ * dimension serves the query, with pgvector's iterative scan so that the scope filter still yields `limit` rows.
  */
 const HNSW_EF_SEARCH = 200;
 
 export interface VectorHit {
   chunkId: string;
+  documentId: string;
+  knowledgeBaseId: string;
   /** Cosine similarity, -1..1 (in practice 0..1). */
   similarity: number;
 }
 
-export async function vectorSearch(db: DataSource, vector: number[], scope: KeywordScope, limit: number, chunksInScope: number): Promise<VectorHit[]> {
+/** Cosine similarity of each of `chunkIds` (those with a vector of the query's dimension) to `vector`. */
+export async function vectorSimilarities(db: DataSource, vector: number[], chunkIds: string[]): Promise<Map<string, number>> {
+  if (chunkIds.length === 0) return new Map();
+  const rows: { id: string; similarity: number }[] = await db.query(
+    `SELECT id, 1 - (embedding <=> $2::vector) AS similarity FROM chunk WHERE id = ANY($1) AND dimension = $3`,
+    [chunkIds, vectorLiteral(vector), vector.length],
+  );
+  return new Map(rows.map((r) => [r.id, Number(r.similarity)]));
+}
+
+export async function nearestChunks(db: DataSource, vector: number[], scope: KeywordScope, limit: number, chunksInScope: number): Promise<VectorHit[]> {
   if (limit <= 0 || vector.length === 0) return [];
   const dimension = vector.length;
-  const params: unknown[] = [scope.knowledgeBaseIds, vectorLiteral(vector), dimension, limit, scope.documentIds?.length ? scope.documentIds : null, scope.anyOfTerms?.length ? scope.anyOfTerms : null];
+  const params: unknown[] = [scope.knowledgeBaseIds, vectorLiteral(vector), dimension, limit, scope.documentIds?.length ? scope.documentIds : null];
   const exact = chunksInScope <= EXACT_SCAN_LIMIT;
   // The HNSW index matches only its own expression, so the plain column distance makes the planner scan.
   const distance = exact ? "(c.embedding <=> $2::vector)" : cosineDistance(dimension, "$2");
-  const query = `SELECT c.id, 1 - ${distance} AS similarity
+  const query = `SELECT c.id, c.document_id, c.knowledge_base_id, 1 - ${distance} AS similarity
      FROM chunk c JOIN document d ON d.id = c.document_id
-     WHERE c.dimension = $3 AND ${retrievableChunks("$1", "$5")} AND ($6::text[] IS NULL OR c.terms ?| $6::text[])
+     WHERE c.dimension = $3 AND ${retrievableChunks("$1", "$5")}
      ORDER BY ${distance}
      LIMIT $4`;
-  const rows: { id: string; similarity: number }[] = exact
+  const rows: { id: string; document_id: string; knowledge_base_id: string; similarity: number }[] = exact
     ? await db.query(query, params)
     : await db.transaction(async (m) => {
         await m.query(`SET LOCAL hnsw.ef_search = ${HNSW_EF_SEARCH}`);
         await m.query("SET LOCAL hnsw.iterative_scan = relaxed_order");
         return m.query(query, params);
       });
-  return rows.map((r) => ({ chunkId: r.id, similarity: Number(r.similarity) }));
+  return rows.map((r) => ({ chunkId: r.id, documentId: r.document_id, knowledgeBaseId: r.knowledge_base_id, similarity: Number(r.similarity) }));
 }

@@ -3,6 +3,14 @@ import { Models1763800000000 } from "./1763800000000-models";
 import { Knowledge1763900000000 } from "./1763900000000-knowledge";
 import { ChatAssistants1764000000000 } from "./1764000000000-chat-assistants";
 import { ChatConversations1764000000001 } from "./1764000000001-chat-conversations";
+import { SearchPostings1764100000000 } from "./1764100000000-search-postings";
 
 /** In order of their timestamps; TypeORM records which ran in the `migrations` table. */
-export const migrations = [Foundation1763700000000, Models1763800000000, Knowledge1763900000000, ChatAssistants1764000000000, ChatConversations1764000000001];
+export const migrations = [
+  Foundation1763700000000,
+  Models1763800000000,
+  Knowledge1763900000000,
+  ChatAssistants1764000000000,
+  ChatConversations1764000000001,
+  SearchPostings1764100000000,
+];

@@ -1,0 +1,50 @@
+import { wordStatistics } from "../models/builtin/lexicon";
+import { tokenize } from "../models/builtin/text-analysis";
+
+/**
+ * Query processing for keyword search: the question's terms (stems without stop words, jieba words for
+ * Chinese — the same analysis as the chunks, knowledge/search-terms.ts), each at weight 1, plus for English
+ * stems the stems WordNet relates to them — synonyms, derivations, pertainyms, weighted by how likely each
+ * sense is (models/builtin/lexicon.ts) — at SYNONYM_WEIGHT of that, so that "heart attack" also finds
+ * "myocardial infarction" text without outweighing the words the user chose. Chinese has no shipped
+ * synonym lexicon: its words stand alone.
+ */
+
+export interface QueryTerm {
+  term: string;
+  weight: number;
+  /** True for the question's own terms, false for added synonyms. */
+  original: boolean;
+}
+
+/** Share of a term's weight its related stems get, times their own relatedness (0..1). */
+export const SYNONYM_WEIGHT = 0.3;
+/**
+ * Related stems per term: only the most related ones (the words of WordNet's most likely sense, which tie),
+ * at most this many, since every added term costs postings to read.
+ */
+const SYNONYMS_PER_TERM = 3;
+/** Related stems below this relatedness (after SYNONYM_WEIGHT) add noise, not recall. */
+const MIN_SYNONYM_WEIGHT = 0.05;
+
+export async function weightedQueryTerms(question: string): Promise<QueryTerm[]> {
+  const tokens = tokenize(question);
+  const terms = new Map<string, QueryTerm>();
+  for (const token of tokens) terms.set(token.term, { term: token.term, weight: 1, original: true });
+  if (tokens.some((t) => !t.cjk)) {
+    const { related } = await wordStatistics();
+    for (const token of tokens) {
+      if (token.cjk) continue;
+      const byRelatedness = (related.get(token.term) ?? []).slice().sort((a, b) => b[1] - a[1]);
+      const best = byRelatedness[0]?.[1] ?? 0;
+      for (const [stem, relatedness] of byRelatedness.slice(0, SYNONYMS_PER_TERM)) {
+        if (relatedness < best) break;
+        const weight = SYNONYM_WEIGHT * relatedness;
+        const known = terms.get(stem);
+        if (weight < MIN_SYNONYM_WEIGHT || known?.original) continue;
+        if (!known || known.weight < weight) terms.set(stem, { term: stem, weight, original: false });
+      }
+    }
+  }
+  return [...terms.values()];
+}
