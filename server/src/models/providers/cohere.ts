@@ -145,8 +145,11 @@ class CohereCalls {
       timeoutMs: this.options.timeoutMs,
       signal: options.signal,
     });
+    if (!Array.isArray(answer.results)) throw new ModelCallError("badRequest", PROVIDER, "the answer has no rerank results");
     const scores = new Array<number>(documents.length).fill(0);
-    for (const result of answer.results) scores[result.index] = result.relevance_score;
+    for (const { index, relevance_score: score } of answer.results) {
+      if (Number.isInteger(index) && index >= 0 && index < documents.length && typeof score === "number") scores[index] = score;
+    }
     return { scores };
   }
 }

@@ -91,7 +91,8 @@ function addUsage(a: TokenUsage | undefined, b: TokenUsage | undefined): TokenUs
 }
 
 function finishReason(reason: string): Extract<ChatEvent, { type: "finish" }>["reason"] {
-  if (reason === "stop" || reason === "eos" || reason === "end_turn") return "stop";
+  // Older releases of Text Generation Inference say "eos_token" and "stop_sequence".
+  if (reason === "stop" || reason === "eos" || reason === "end_turn" || reason === "eos_token" || reason === "stop_sequence") return "stop";
   if (reason === "length" || reason === "max_tokens") return "length";
   // Zhipu says "sensitive" where OpenAI says "content_filter".
   if (reason === "content_filter" || reason === "sensitive") return "content_filter";

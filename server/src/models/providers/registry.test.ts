@@ -12,7 +12,7 @@ const RAGFLOW_FACTORIES = [
 ]; // prettier-ignore
 
 // Local deployments may have no key (§5) but have no public address either.
-const SELF_HOSTED = ["Ollama", "LM-Studio", "VLLM", "LocalAI", "Xinference", "OpenAI-API-Compatible"];
+const SELF_HOSTED = ["Ollama", "LM-Studio", "VLLM", "LocalAI", "Xinference", "HuggingFace", "OpenAI-API-Compatible"];
 const KEYED_WITH_PUBLIC_ADDRESS = ["OpenAI", "Anthropic", "Gemini", "Tongyi-Qianwen", "ZHIPU-AI", "DeepSeek", "Moonshot", "SILICONFLOW", "OpenRouter", "Groq", "Jina"];
 
 function field(provider: string, name: string) {

@@ -10,6 +10,7 @@ import { fishAudio } from "./fish-audio";
 import { gemini } from "./gemini";
 import { googleCloud } from "./google-cloud";
 import { groq } from "./groq";
+import { huggingFace } from "./huggingface";
 import { jina } from "./jina";
 import { lmStudio } from "./lm-studio";
 import { localAi } from "./localai";
@@ -67,6 +68,7 @@ export const providers: readonly ProviderDefinition[] = [
   localAi,
   lmStudio,
   vllm,
+  huggingFace,
   openAiApiCompatible,
 ];
 
