@@ -11,10 +11,8 @@ import type { Platform } from "../platform";
 import { ChatAssistant, type PromptConfig, type StoredLlmSetting } from "./assistant.entity";
 import { chatStatistics, type ChatStatisticsResult } from "./statistics";
 import {
-  ASSISTANT_RETRIEVAL_DEFAULTS,
-  DEFAULT_DESCRIPTION,
   DEFAULT_EMPTY_RESPONSE,
-  DEFAULT_LANGUAGE,
+  newAssistantColumns,
   DEFAULT_LLM_SETTING,
   DEFAULT_OPENER,
   DEFAULT_SWITCHES,
@@ -464,19 +462,7 @@ export class AssistantService {
     if (given(input.showQuote)) record.doRefer = input.showQuote ? "1" : "0";
 
     if (creating) {
-      return {
-        description: DEFAULT_DESCRIPTION,
-        icon: null,
-        language: DEFAULT_LANGUAGE,
-        similarityThreshold: ASSISTANT_RETRIEVAL_DEFAULTS.similarityThreshold,
-        vectorSimilarityWeight: ASSISTANT_RETRIEVAL_DEFAULTS.vectorSimilarityWeight,
-        topN: ASSISTANT_RETRIEVAL_DEFAULTS.topN,
-        topK: ASSISTANT_RETRIEVAL_DEFAULTS.topK,
-        rerankId: "",
-        doRefer: "1",
-        metaDataFilter: {},
-        ...record,
-      };
+      return { ...newAssistantColumns(), ...record };
     }
     return record;
   }

@@ -3,6 +3,8 @@
  * offers, and what the REST facade fills in (RAGFlow v0.24.0's values, API contract §6.2).
  */
 
+import { RETRIEVAL_DEFAULTS } from "../retrieval/retrieval.service";
+
 /** Reserved prompt variable: filled with the retrieved chunks. */
 export const KNOWLEDGE_VARIABLE = "knowledge";
 
@@ -49,8 +51,29 @@ export interface LlmSetting {
 /** RAGFlow's default model settings (a new chat without `llm`). */
 export const DEFAULT_LLM_SETTING: Readonly<LlmSetting> = { temperature: 0.1, top_p: 0.3, presence_penalty: 0.4, frequency_penalty: 0.7, max_tokens: 512 };
 
-/** Retrieval settings of a new assistant. `vectorSimilarityWeight` weighs vector similarity (keyword weight = 1 − it). */
-export const ASSISTANT_RETRIEVAL_DEFAULTS = { similarityThreshold: 0.2, vectorSimilarityWeight: 0.3, topN: 6, topK: 1024 } as const;
+/**
+ * Retrieval settings of a new assistant: retrieval's own defaults, and the six best chunks in the prompt.
+ * `vectorSimilarityWeight` weighs vector similarity (keyword weight = 1 − it).
+ */
+export const ASSISTANT_RETRIEVAL_DEFAULTS = {
+  similarityThreshold: RETRIEVAL_DEFAULTS.similarityThreshold,
+  vectorSimilarityWeight: RETRIEVAL_DEFAULTS.vectorSimilarityWeight,
+  topN: 6,
+  topK: RETRIEVAL_DEFAULTS.topK,
+} as const;
+
+/** The columns of a new assistant that its creator leaves out (GraphQL and the REST facade alike). */
+export function newAssistantColumns() {
+  return {
+    description: DEFAULT_DESCRIPTION,
+    icon: null,
+    language: DEFAULT_LANGUAGE,
+    ...ASSISTANT_RETRIEVAL_DEFAULTS,
+    rerankId: "",
+    doRefer: "1",
+    metaDataFilter: {},
+  };
+}
 
 /** Switches of the prompt engine (RAGFlow's prompt_config keys). */
 export const DEFAULT_SWITCHES = { quote: true, tts: false, refine_multiturn: true, keyword: false, self_rag: false } as const;

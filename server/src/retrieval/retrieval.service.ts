@@ -169,7 +169,11 @@ export class RetrievalService {
       await load(window.map((s) => s.chunkId));
       const model = await this.models.client(kbs[0].tenantId, "rerank", request.rerankModel);
       const { scores } = await model.rerank(question, window.map((s) => contents.get(s.chunkId)?.content ?? ""));
-      window.forEach((s, i) => (s.similarity = (1 - vectorWeight) * s.termSimilarity + vectorWeight * scores[i]));
+      // As in RAGFlow, the rerank score stands in the vector similarity's place, so the three numbers add up.
+      window.forEach((s, i) => {
+        s.vectorSimilarity = scores[i] ?? 0;
+        s.similarity = (1 - vectorWeight) * s.termSimilarity + vectorWeight * s.vectorSimilarity;
+      });
       scored = [...window.sort(byRank), ...scored.slice(RERANK_WINDOW).map((s) => ({ ...s, similarity: 0 }))];
       rerankMs = performance.now() - rerankStarted;
     }

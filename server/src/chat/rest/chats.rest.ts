@@ -10,13 +10,12 @@ import type { Services } from "../../services";
 import type { ChatAssistant, PromptConfig, StoredLlmSetting } from "../assistant.entity";
 import { RAGFLOW_RERANK_ALLOW_LIST, unusedVariable, type AssistantQuery, type AssistantRecord } from "../assistant.service";
 import {
-  ASSISTANT_RETRIEVAL_DEFAULTS,
-  DEFAULT_DESCRIPTION,
   DEFAULT_EMPTY_RESPONSE,
   DEFAULT_LANGUAGE,
   DEFAULT_LLM_SETTING,
   DEFAULT_OPENER,
   DEFAULT_SWITCHES,
+  newAssistantColumns,
   RAGFLOW_DEFAULT_SYSTEM_PROMPT,
   type PromptVariable,
 } from "../prompt-defaults";
@@ -276,17 +275,9 @@ async function create({ services, principal, body }: AuthenticatedRestContext): 
 
   try {
     const assistant = await services.assistants.insert(principal, {
+      ...newAssistantColumns(),
       name,
-      description: DEFAULT_DESCRIPTION,
       icon: body.avatar === undefined || body.avatar === null ? null : pythonStr(body.avatar),
-      language: DEFAULT_LANGUAGE,
-      similarityThreshold: ASSISTANT_RETRIEVAL_DEFAULTS.similarityThreshold,
-      vectorSimilarityWeight: ASSISTANT_RETRIEVAL_DEFAULTS.vectorSimilarityWeight,
-      topN: ASSISTANT_RETRIEVAL_DEFAULTS.topN,
-      topK: ASSISTANT_RETRIEVAL_DEFAULTS.topK,
-      rerankId: "",
-      doRefer: "1",
-      metaDataFilter: {},
       llmSetting: { ...DEFAULT_LLM_SETTING },
       ...record,
       llmId: record.llmId,
