@@ -52,16 +52,24 @@ function serveClient(app: express.Express, clientDir: string): void {
   }
   // Compressed here rather than by a proxy, so that a bare `npm start` serves the client at its gzip size.
   app.use(compression());
-  app.use(express.static(clientDir, { index: false, maxAge: "1y", immutable: true, setHeaders: noCacheForHtml }));
+  const hashedAssets = path.join(clientDir, "assets") + path.sep;
+  app.use(
+    express.static(clientDir, {
+      index: false,
+      maxAge: "1y",
+      immutable: true,
+      // Only Vite's output under assets/ carries a content hash in its name. The rest keeps its name across releases
+      // (index.html, the favicon, /embed/chat-widget.js that other websites load): revalidated by ETag on every use.
+      setHeaders: (res, file) => {
+        if (!file.startsWith(hashedAssets)) res.setHeader("Cache-Control", "no-cache");
+      },
+    }),
+  );
   app.get(/.*/, (req, res, next) => {
     if (req.path.startsWith(GRAPHQL_PATH) || REST_PREFIXES.some((p) => req.path.startsWith(p))) return next();
     res.setHeader("Cache-Control", "no-cache");
     res.sendFile(index);
   });
-}
-
-function noCacheForHtml(res: http.ServerResponse, file: string): void {
-  if (file.endsWith(".html")) res.setHeader("Cache-Control", "no-cache");
 }
 
 /**

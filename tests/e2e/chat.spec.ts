@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import PDFDocument from "pdfkit";
 
 const PASSWORD = "correct-horse-battery";
 
@@ -102,14 +103,43 @@ async function ask(page: Page, question: string): Promise<void> {
   await expect(page.getByTestId("chat-question").last()).toHaveText(question);
 }
 
-/** A local model server speaking OpenAI's streaming chat protocol at a fixed pace, one word per event. */
-async function startSlowModel(): Promise<{ server: Server; baseUrl: string }> {
+/** A quarter of a second of a 440 Hz tone: 8 kHz, 8-bit mono WAV. */
+function toneWav(): Buffer {
+  const samples = Buffer.from(Array.from({ length: 2000 }, (_, index) => Math.round(128 + 60 * Math.sin((2 * Math.PI * 440 * index) / 8000))));
+  const header = Buffer.alloc(44);
+  header.write("RIFF", 0);
+  header.writeUInt32LE(36 + samples.length, 4);
+  header.write("WAVEfmt ", 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(8000, 24);
+  header.writeUInt32LE(8000, 28);
+  header.writeUInt16LE(1, 32);
+  header.writeUInt16LE(8, 34);
+  header.write("data", 36);
+  header.writeUInt32LE(samples.length, 40);
+  return Buffer.concat([header, samples]);
+}
+
+/**
+ * A local model server speaking OpenAI's protocol: streaming chat at a fixed pace, one word per event, and speech
+ * (a short tone for any text; the texts it was asked to read are kept in `spoken`).
+ */
+async function startSlowModel(): Promise<{ server: Server; baseUrl: string; spoken: string[] }> {
+  const spoken: string[] = [];
   const server = createServer((request, response) => {
     let text = "";
     request.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
     request.on("end", () => {
       const path = new URL(request.url ?? "/", "http://localhost").pathname;
-      const body = text ? (JSON.parse(text) as { stream?: boolean }) : {};
+      const body = text ? (JSON.parse(text) as { stream?: boolean; input?: string }) : {};
+      if (path === "/v1/audio/speech") {
+        spoken.push(body.input ?? "");
+        response.writeHead(200, { "content-type": "audio/wav" });
+        response.end(toneWav());
+        return;
+      }
       if (path !== "/v1/chat/completions") {
         response.writeHead(200, { "content-type": "application/json" });
         response.end(JSON.stringify({ object: "list", data: [{ id: SLOW_MODEL, object: "model" }] }));
@@ -138,16 +168,22 @@ async function startSlowModel(): Promise<{ server: Server; baseUrl: string }> {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` };
+  return { server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, spoken };
 }
 
+/** Local model servers a test started, closed once it ends however it ends. */
+const closeAfterTest: Server[] = [];
+test.afterEach(async () => {
+  await Promise.all(closeAfterTest.splice(0).map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+});
+
 /** An assistant made over GraphQL (the first test makes one through the dialog), optionally answering with another model. */
-async function assistantOver(request: APIRequestContext, token: string, kbId: string, name: string, chatModel?: string): Promise<string> {
+async function assistantOver(request: APIRequestContext, token: string, kbId: string, name: string, chatModel?: string, settings: Record<string, unknown> = {}): Promise<string> {
   const { createAssistant } = await graphql<{ createAssistant: { id: string } }>(
     request,
     "mutation($input: AssistantInput!) { createAssistant(input: $input) { id } }",
     // Multi-turn optimisation would ask the slow model to rewrite the question first.
-    { input: { name, knowledgeBaseIds: [kbId], ...(chatModel ? { chatModel, multiTurnRefine: false } : {}) } },
+    { input: { name, knowledgeBaseIds: [kbId], ...(chatModel ? { chatModel, multiTurnRefine: false } : {}), ...settings } },
     token,
   );
   return createAssistant.id;
@@ -208,6 +244,12 @@ test("a user creates an assistant over a parsed knowledge base, asks, sees it se
   await page.screenshot({ path: "/tmp/chat-answer.png" });
   const [viewer] = await Promise.all([context.waitForEvent("page"), popover.getByTestId("citation-document").click()]);
   await expect(viewer.getByTestId("viewer-name")).toHaveText("harbour-handbook.txt");
+  // The viewer opens at the cited chunk: its text marked in the document and scrolled into view.
+  await expect(viewer).toHaveURL(/[?&]chunk=\w+/);
+  const cited = viewer.getByTestId("viewer-text").getByTestId("viewer-citation");
+  await expect(cited).toContainText("lighthouse keeper rings the bell twice");
+  await expect(cited).toBeInViewport();
+  await viewer.screenshot({ path: "/tmp/chat-viewer-citation.png" });
   await viewer.close();
   await page.keyboard.press("Escape");
 
@@ -285,9 +327,23 @@ test("an answer streams word by word; reloading the page mid-answer shows the re
   }
 });
 
-test("sharing needs an API key; the share page works signed out in a fresh browser, scoped to the one assistant, and the widget opens it", async ({ page, request, browser, baseURL }) => {
+test("sharing needs an API key; the share page works signed out in a fresh browser, scoped to the one assistant, reads answers aloud, and the widget opens it", async ({ page, request, browser, baseURL }) => {
   const { email, token, kbId } = await accountWithKnowledgeBase(request);
-  await assistantOver(request, token, kbId, "Harbour helper");
+  // A TTS model of the tenant, for the play button of an assistant with TTS on.
+  const speech = await startSlowModel();
+  closeAfterTest.push(speech.server);
+  const { addModelEntry } = await graphql<{ addModelEntry: { id: string } }>(
+    request,
+    "mutation($input: ModelEntryInput!) { addModelEntry(input: $input) { id } }",
+    { input: { provider: "OpenAI-API-Compatible", modelName: "reader", modelType: "tts", credentials: [{ name: "baseUrl", value: speech.baseUrl }] } },
+    token,
+  );
+  expect(addModelEntry.id).toBeTruthy();
+  const { availableModels } = await graphql<{ availableModels: { id: string; modelName: string }[] }>(request, 'query { availableModels(type: "tts") { id modelName } }', {}, token);
+  const ttsModel = availableModels.find((candidate) => candidate.modelName === "reader")?.id;
+  expect(ttsModel).toBeTruthy();
+  await graphql(request, "mutation($input: DefaultModelsInput!) { setDefaultModels(input: $input) { tts } }", { input: { tts: ttsModel } }, token);
+  await assistantOver(request, token, kbId, "Harbour helper", undefined, { tts: true });
   await signIn(page, email);
   await page.goto("/chat");
   await page.getByTestId("chat-embed").click();
@@ -330,7 +386,16 @@ test("sharing needs an API key; the share page works signed out in a fresh brows
   // The share page shows the chunk but leads nowhere else in the application.
   await expect(visitor.getByTestId("citation-document").locator("a")).toHaveCount(0);
   await expect(visitor.locator('a[href^="/"]')).toHaveCount(0);
+  await visitor.keyboard.press("Escape");
+  // The play button reads the answer with the tenant's TTS model, on the share token.
+  const play = answer.getByTestId("answer-tts");
+  await expect(play).toBeVisible();
   await visitor.screenshot({ path: "/tmp/chat-share.png" });
+  const [spoken] = await Promise.all([visitor.waitForResponse((response) => response.url().endsWith("/v1/chat/tts")), play.click()]);
+  expect(spoken.status()).toBe(200);
+  expect(spoken.headers()["content-type"]).toBe("audio/wav");
+  expect(speech.spoken.at(-1)).toContain("lighthouse keeper rings the bell");
+  expect(speech.spoken.at(-1)).not.toContain("[ID:");
 
   // The share token opens this assistant's chat only.
   const refused = await visitor.request.post("/graphql", { data: { query: "{ knowledgeBases { total } }" }, headers: { Authorization: `Bearer ${sharedId}` } });
@@ -357,4 +422,62 @@ test("sharing needs an API key; the share page works signed out in a fresh brows
   await embed.getByTestId("embed-revoke").click();
   await page.getByTestId("confirm-delete-dialog").getByRole("button", { name: "Delete" }).click();
   await expect(embed.getByTestId("embed-not-shared")).toBeVisible();
+});
+
+/** Two pages of a harbour report; the lighthouse paragraph is on page 2. */
+function harbourReportPdf(): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({ size: "A4", margin: 72 });
+    const parts: Buffer[] = [];
+    doc.on("data", (part: Buffer) => parts.push(part));
+    doc.on("end", () => resolve(Buffer.concat(parts)));
+    doc.on("error", reject);
+    doc.font("Helvetica-Bold").fontSize(20).text("Harbour report", 72, 72);
+    doc.font("Helvetica").fontSize(11).text("The fishing fleet counted forty boats this season, most of them moored on the western quay.", 72, 120, { width: 450 });
+    doc.addPage();
+    doc.font("Helvetica").fontSize(11).text("The lighthouse lamp was replaced in March; its new lens carries the light twenty nautical miles out to sea.", 72, 300, { width: 300 });
+    doc.end();
+  });
+}
+
+test("a citation of a PDF opens the document viewer at the cited page with the chunk's boxes marked", async ({ page, request }) => {
+  const { email, token, kbId } = await accountWithKnowledgeBase(request);
+  const upload = await request.post("/v1/document/upload", {
+    headers: { Authorization: token },
+    multipart: { kb_id: kbId, file: { name: "harbour-report.pdf", mimeType: "application/pdf", buffer: await harbourReportPdf() } },
+  });
+  const documentId = ((await upload.json()) as { data: { id: string }[] }).data[0].id;
+  await graphql(request, "mutation($ids: [ID!]!) { runParsing(ids: $ids) { id } }", { ids: [documentId] }, token);
+  type Chunk = { id: string; content: string; positions: { page: number }[] };
+  let chunks: Chunk[] = [];
+  await expect
+    .poll(async () => {
+      const data = await graphql<{ chunks: { items: Chunk[] } }>(request, "query($id: ID!) { chunks(documentId: $id, pageSize: 0) { items { id content positions { page } } } }", { id: documentId }, token);
+      chunks = data.chunks.items;
+      return chunks.some((chunk) => chunk.content.includes("lighthouse lamp"));
+    }, { timeout: 30_000 })
+    .toBe(true);
+  const cited = chunks.find((chunk) => chunk.content.includes("lighthouse lamp"))!;
+  const pages = [...new Set(cited.positions.map((position) => position.page))].sort();
+  expect(pages).toContain(2);
+
+  // The link the chat page gives a citation of this chunk.
+  await signIn(page, email);
+  await page.goto(`/document/${documentId}?page=${pages[0]}&chunk=${cited.id}`);
+  await expect(page.getByTestId("viewer-name")).toHaveText("harbour-report.pdf");
+  await expect(page.getByTestId("viewer-pdf-page")).toHaveCount(pages.length);
+  const lastPage = page.locator('[data-testid="viewer-pdf-page"][data-page="2"]');
+  const box = lastPage.getByTestId("viewer-citation-box");
+  await expect(box).toBeVisible();
+  // The box sits where the paragraph was printed: in the upper part of page 2, on its left half.
+  const pageBox = (await lastPage.boundingBox())!;
+  const markBox = (await box.boundingBox())!;
+  expect((markBox.y - pageBox.y) / pageBox.height).toBeGreaterThan(0.3);
+  expect((markBox.y - pageBox.y) / pageBox.height).toBeLessThan(0.5);
+  expect((markBox.x + markBox.width - pageBox.x) / pageBox.width).toBeLessThan(0.75);
+  await page.screenshot({ path: "/tmp/chat-viewer-pdf-citation.png" });
+
+  // The whole document is one click away, in the browser's own viewer at the cited page.
+  await page.getByTestId("viewer-pdf-whole-tab").click();
+  await expect(page.getByTestId("viewer-pdf")).toHaveAttribute("src", /#page=/);
 });

@@ -19,7 +19,7 @@ const DEFAULTS = `query { assistantDefaults { systemPrompt opener emptyResponse 
 const SHARE = `mutation Share($id: ID!) { shareAssistant(assistantId: $id) { sharedId assistantId createdAt } }`;
 const SHARE_OF = `query ShareOf($id: ID!) { assistantShare(assistantId: $id) { sharedId } }`;
 const REVOKE = `mutation Revoke($id: ID!) { revokeAssistantShare(assistantId: $id) }`;
-const SHARED = `query { sharedAssistant { id name avatar opener language } }`;
+const SHARED = `query { sharedAssistant { id name avatar opener language tts } }`;
 const STATISTICS = `query Stats($assistantId: ID, $from: String!, $to: String!) {
   chatStatistics(assistantId: $assistantId, from: $from, to: $to) {
     messages { date value } activeUsers { date value } tokenOutputSpeed { date value } tokensConsumed { date value }
@@ -142,7 +142,11 @@ describe("a share token", () => {
       avatar: null,
       opener: "Hi! I'm your assistant. What can I do for you?",
       language: "English",
+      tts: false,
     });
+    // The share page offers the play button exactly when the assistant does.
+    await server.graphql(UPDATE, { id: shared, input: { tts: true } }, owner.token);
+    expect((await server.graphql<{ sharedAssistant: { tts: boolean } }>(SHARED, {}, visitor)).data!.sharedAssistant.tts).toBe(true);
     // Nothing of the tenant beyond that: not its knowledge bases, models, assistants, account or keys.
     for (const query of [
       `query { knowledgeBases { total } }`,

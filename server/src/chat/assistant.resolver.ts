@@ -181,6 +181,9 @@ class SharedAssistant {
 
   @Field()
   language: string;
+
+  @Field({ description: "Whether answers offer the play button (read aloud by the tenant's TTS model)." })
+  tts: boolean;
 }
 
 @ObjectType()
@@ -289,7 +292,7 @@ export class AssistantResolver {
     if (principal.kind === "anonymous") throw Unauthenticated();
     if (principal.kind !== "share") throw Forbidden("errors.chat.shareOnly");
     const assistant = await services.assistants.usable(principal, principal.assistantId);
-    return { id: assistant.id, name: assistant.name, avatar: assistant.icon, opener: assistant.opener, language: assistant.language };
+    return { id: assistant.id, name: assistant.name, avatar: assistant.icon, opener: assistant.opener, language: assistant.language, tts: assistant.tts };
   }
 
   @Mutation(() => ChatAssistant)

@@ -73,6 +73,13 @@ export class ChunkService {
     return { total, document, items: chunks.map((c) => Object.assign(c, { highlighted: terms.length > 0 ? highlight(c.content, termSet) : null })) };
   }
 
+  /** One chunk of a document the principal may read: what a citation points at. */
+  async get(principal: SignedIn, id: string): Promise<Chunk> {
+    const [chunk] = await this.owned(principal, [id]);
+    if (!chunk) throw NotFound("errors.knowledge.chunkNotFound");
+    return chunk;
+  }
+
   private async owned(principal: SignedIn, ids: string[]): Promise<Chunk[]> {
     if (ids.length === 0) throw noChunkSelected();
     const chunks = await this.repository.findBy({ id: In([...new Set(ids)]) });

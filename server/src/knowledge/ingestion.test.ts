@@ -153,6 +153,13 @@ describe("another tenant", () => {
 
     const overGraphQL = await server.graphql(`query($id: ID!) { chunks(documentId: $id) { total } }`, { id: documents[0].id }, strangerToken);
     expect(overGraphQL.errors?.[0].extensions.code).toBe("NOT_FOUND");
+    // A citation's chunk opens for its tenant only.
+    const CHUNK = `query($id: ID!) { chunk(id: $id) { id documentId content page positions { page x0 x1 top bottom } } }`;
+    expect((await server.graphql(CHUNK, { id: chunk.id }, ownerToken)).data).toEqual({
+      chunk: { id: chunk.id, documentId: documents[0].id, content: "The launch code is 1234.", page: null, positions: [] },
+    });
+    expect((await server.graphql(CHUNK, { id: chunk.id }, strangerToken)).errors?.[0].extensions.code).toBe("NOT_FOUND");
+    expect((await server.graphql(CHUNK, { id: "0".repeat(32) }, ownerToken)).errors?.[0].extensions).toMatchObject({ code: "NOT_FOUND", messageKey: "errors.knowledge.chunkNotFound" });
     const after = await server.services.chunks.list(owner, documents[0].id);
     expect(after.items.map((c) => [c.id, c.available])).toEqual([[chunk.id, true]]);
   });

@@ -301,6 +301,11 @@ export class KnowledgeResolver {
     });
   }
 
+  @Query(() => Chunk, { description: "One chunk, e.g. the one a chat citation points at." })
+  chunk(@Ctx() context: GraphQLContext, @Arg("id", () => ID) id: string): Promise<Chunk> {
+    return context.services.chunks.get(signedIn(context), id);
+  }
+
   @Mutation(() => Chunk)
   addChunk(
     @Ctx() context: GraphQLContext,

@@ -98,7 +98,7 @@ export default function SharedChatPage() {
         ) : (
           <ChatPanel
             conversationId={conversationId}
-            assistant={{ name: assistant.name, avatar: assistant.avatar, opener: assistant.opener, tts: false }}
+            assistant={{ name: assistant.name, avatar: assistant.avatar, opener: assistant.opener, tts: assistant.tts }}
             linkDocuments={false}
             createConversation={startConversation}
           />

@@ -1,17 +1,23 @@
 import { Badge, Box, Button, Center, Flex, HStack, Image, Spinner, Stack, Text } from "@chakra-ui/react";
 import { useQuery } from "@apollo/client/react";
-import { useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { LuDownload, LuFileText, LuLogIn } from "react-icons/lu";
+import { LuDownload, LuFileText, LuLogIn, LuQuote } from "react-icons/lu";
 import { Link as RouterLink, useLocation, useParams, useSearchParams } from "react-router-dom";
 import { PublicShell } from "../../components/PublicShell";
 import { describeError, errorCodeOf } from "../../errors";
 import { useFormatters } from "../../format";
-import { ChunksDocument, DocumentDocument, type DocumentRowFragment } from "../../graphql/gql/graphql";
+import { ChunksDocument, CitedChunkDocument, DocumentDocument, type CitedChunkQuery, type DocumentRowFragment } from "../../graphql/gql/graphql";
 import { describeTransferError, downloadDocument, fetchDocumentBlob, formatBytes } from "../knowledge/documentTransfer";
 import { RUN_COLORS, RUN_KEYS } from "../knowledge/dataset/runStatus";
 import { useAuthToken } from "../../session/authStore";
 import { loginPathFor } from "../../session/returnTo";
+import { locatePassage } from "./citedPassage";
+
+// pdf.js comes only with a cited PDF page.
+const PdfCitation = lazy(() => import("./PdfCitation"));
+
+type CitedChunk = CitedChunkQuery["chunk"];
 
 const IMAGE_SUFFIXES = ["png", "jpg", "jpeg", "gif", "webp", "bmp", "svg", "ico"];
 const TEXT_SUFFIXES = [
@@ -59,7 +65,76 @@ function useFilePreview(document: DocumentRowFragment | undefined, kind: Kind | 
   return preview;
 }
 
-function ParsedChunks({ documentId }: { documentId: string }) {
+/** Brings the cited place into view once it is on the page. */
+function useScrollIntoView<T extends HTMLElement>(ready: boolean) {
+  const element = useRef<T>(null);
+  useEffect(() => {
+    if (ready) element.current?.scrollIntoView({ block: "center" });
+  }, [ready]);
+  return element;
+}
+
+/** The cited chunk's text, when the view of the document cannot point at it (a picture, HTML source, a reworded chunk). */
+function CitedPassageNote({ content }: { content: string }) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="2" mx={{ base: "4", md: "6" }} mt={{ base: "4", md: "6" }} p="4" borderLeftWidth="3px" borderColor="yellow.500" bg="yellow.subtle" rounded="l2" data-testid="viewer-cited-passage">
+      <HStack gap="2" fontSize="sm" fontWeight="medium">
+        <LuQuote /> {t("documentViewer.citedPassage")}
+      </HStack>
+      <Text fontSize="sm" whiteSpace="pre-wrap" wordBreak="break-word" maxHeight="40" overflowY="auto">
+        {content}
+      </Text>
+    </Stack>
+  );
+}
+
+/** The file's text with the cited chunk marked and scrolled to, or the chunk above it when it cannot be placed. */
+function HighlightedText({ text, passage }: { text: string; passage: string | null }) {
+  const range = useMemo(() => (passage ? locatePassage(text, passage) : null), [text, passage]);
+  const mark = useScrollIntoView<HTMLElement>(range !== null);
+  return (
+    <>
+      {passage && !range && <CitedPassageNote content={passage} />}
+      <Box as="pre" p={{ base: "4", md: "6" }} fontFamily="mono" fontSize="sm" whiteSpace="pre-wrap" wordBreak="break-word" maxHeight="75vh" overflow="auto" data-testid="viewer-text">
+        {range ? (
+          <>
+            {text.slice(0, range[0])}
+            <Box as="mark" ref={mark} bg="yellow.300/50" color="inherit" rounded="l1" boxShadow="0 0 0 2px var(--chakra-colors-yellow-300)" data-testid="viewer-citation">
+              {text.slice(range[0], range[1])}
+            </Box>
+            {text.slice(range[1])}
+          </>
+        ) : (
+          text
+        )}
+      </Box>
+    </>
+  );
+}
+
+function ParsedChunk({ content, cited }: { content: string; cited: boolean }) {
+  const element = useScrollIntoView<HTMLPreElement>(cited);
+  return (
+    <Box
+      ref={element}
+      as="pre"
+      whiteSpace="pre-wrap"
+      fontFamily="body"
+      fontSize="sm"
+      p="4"
+      bg={cited ? "yellow.subtle" : "bg.subtle"}
+      rounded="l2"
+      borderWidth={cited ? "2px" : "1px"}
+      borderColor={cited ? "yellow.500" : undefined}
+      data-testid={cited ? "viewer-citation" : undefined}
+    >
+      {content}
+    </Box>
+  );
+}
+
+function ParsedChunks({ documentId, citedId }: { documentId: string; citedId: string | null }) {
   const { t, i18n } = useTranslation();
   const { data, loading, error } = useQuery(ChunksDocument, { variables: { documentId, pageSize: 0 } });
   if (loading && !data) return <Spinner color="brand.solid" />;
@@ -69,9 +144,7 @@ function ParsedChunks({ documentId }: { documentId: string }) {
   return (
     <Stack gap="3" data-testid="viewer-chunks">
       {chunks.map((chunk) => (
-        <Box key={chunk.id} as="pre" whiteSpace="pre-wrap" fontFamily="body" fontSize="sm" p="4" bg="bg.subtle" rounded="l2" borderWidth="1px">
-          {chunk.content}
-        </Box>
+        <ParsedChunk key={chunk.id} content={chunk.content} cited={chunk.id === citedId} />
       ))}
     </Stack>
   );
@@ -84,7 +157,14 @@ function Viewer({ document }: { document: DocumentRowFragment }) {
   const kind = kindOf(document);
   const preview = useFilePreview(document, kind);
   const [downloadError, setDownloadError] = useState<string | null>(null);
-  const page = Number(params.get("page"));
+  // A citation opens the viewer at its place: ?chunk=<id> marks the chunk, ?page=<n> (or the chunk's page) for PDFs.
+  const chunkId = params.get("chunk");
+  const cited = useQuery(CitedChunkDocument, { variables: { id: chunkId ?? "" }, skip: !chunkId });
+  const citedChunk: CitedChunk | null = cited.data?.chunk.documentId === document.id ? cited.data.chunk : null;
+  const citationGone = !!chunkId && !cited.loading && !citedChunk;
+  const page = Number(params.get("page")) || citedChunk?.page || citedChunk?.positions[0]?.page || 0;
+  const [pdfView, setPdfView] = useState<"cited" | "whole">("cited");
+  const citedBoxes = citedChunk?.positions ?? [];
 
   async function download() {
     setDownloadError(null);
@@ -122,13 +202,29 @@ function Viewer({ document }: { document: DocumentRowFragment }) {
         </Stack>
       </Flex>
 
+      {citationGone && (
+        <Text fontSize="sm" color="fg.muted" data-testid="viewer-citation-gone">
+          {t("documentViewer.citationGone")}
+        </Text>
+      )}
+
+      {kind === "pdf" && citedBoxes.length > 0 && preview.state === "url" && (
+        <HStack gap="2">
+          {(["cited", "whole"] as const).map((view) => (
+            <Button key={view} size="sm" variant={pdfView === view ? "solid" : "outline"} colorPalette={pdfView === view ? "brand" : "gray"} onClick={() => setPdfView(view)} data-testid={`viewer-pdf-${view}-tab`}>
+              {view === "cited" ? t("documentViewer.citedPassage") : t("documentViewer.wholeDocument")}
+            </Button>
+          ))}
+        </HStack>
+      )}
+
       <Box bg="bg.panel" borderWidth="1px" rounded="l3" overflow="hidden" data-testid="viewer-preview" data-kind={kind}>
         {kind === "chunks" ? (
           <Stack p={{ base: "4", md: "6" }} gap="4">
             <Text fontSize="sm" color="fg.muted">
               {t("documentViewer.parsedText")}
             </Text>
-            <ParsedChunks documentId={document.id} />
+            <ParsedChunks documentId={document.id} citedId={citedChunk?.id ?? null} />
           </Stack>
         ) : preview.state === "loading" ? (
           <Center py="24">
@@ -139,15 +235,26 @@ function Viewer({ document }: { document: DocumentRowFragment }) {
             {preview.reason}
           </Center>
         ) : preview.state === "text" ? (
-          <Box as="pre" p={{ base: "4", md: "6" }} fontFamily="mono" fontSize="sm" whiteSpace="pre-wrap" wordBreak="break-word" maxHeight="75vh" overflow="auto" data-testid="viewer-text">
-            {preview.text}
-          </Box>
+          <HighlightedText text={preview.text} passage={citedChunk?.content ?? null} />
+        ) : kind === "pdf" && citedBoxes.length > 0 && pdfView === "cited" ? (
+          <Suspense
+            fallback={
+              <Center py="24">
+                <Spinner color="brand.solid" />
+              </Center>
+            }
+          >
+            <PdfCitation url={preview.url} positions={citedBoxes} />
+          </Suspense>
         ) : kind === "pdf" ? (
           <iframe title={document.name} src={`${preview.url}${page > 0 ? `#page=${page}` : ""}`} style={{ width: "100%", height: "80vh", border: 0, display: "block" }} data-testid="viewer-pdf" />
         ) : (
-          <Center p="4" bg="bg.subtle">
-            <Image src={preview.url} alt={document.name} maxHeight="80vh" objectFit="contain" data-testid="viewer-image" />
-          </Center>
+          <>
+            {citedChunk && <CitedPassageNote content={citedChunk.content} />}
+            <Center p="4" bg="bg.subtle">
+              <Image src={preview.url} alt={document.name} maxHeight="80vh" objectFit="contain" data-testid="viewer-image" />
+            </Center>
+          </>
         )}
       </Box>
     </Stack>

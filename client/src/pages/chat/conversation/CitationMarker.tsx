@@ -4,9 +4,13 @@ import { LuExternalLink, LuFileText } from "react-icons/lu";
 import { Link as RouterLink } from "react-router-dom";
 import type { ChatReferenceFieldsFragment } from "../../../graphql/gql/graphql";
 
-/** The document viewer at the cited place: the page of a paged document. */
-export function documentPath(documentId: string, page?: number | null): string {
-  return `/document/${documentId}${page != null ? `?page=${page}` : ""}`;
+/** The document viewer at the cited place: the chunk it marks, and the page of a paged document. */
+export function documentPath(documentId: string, cited: { page?: number | null; chunkId?: string | null } = {}): string {
+  const query = new URLSearchParams();
+  if (cited.page != null) query.set("page", String(cited.page));
+  if (cited.chunkId) query.set("chunk", cited.chunkId);
+  const search = query.toString();
+  return `/document/${documentId}${search ? `?${search}` : ""}`;
 }
 
 interface CitationMarkerProps {
@@ -60,7 +64,7 @@ export function CitationMarker({ index, reference, linkDocuments }: CitationMark
                   <Icon as={LuFileText} color="fg.muted" flexShrink={0} />
                   {linkDocuments ? (
                     <Link asChild fontSize="sm" fontWeight="medium" minWidth="0" color="fg" _hover={{ color: "brand.fg" }}>
-                      <RouterLink to={documentPath(reference.documentId, reference.page)} target="_blank" data-testid="citation-document">
+                      <RouterLink to={documentPath(reference.documentId, { page: reference.page, chunkId: reference.chunkId })} target="_blank" data-testid="citation-document">
                         <Text as="span" truncate>
                           {reference.documentName}
                         </Text>

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { LuFileText } from "react-icons/lu";
 import { Link as RouterLink } from "react-router-dom";
 import type { ChatMessageFieldsFragment } from "../../../graphql/gql/graphql";
+import { CITATION } from "./citations";
 import { documentPath } from "./CitationMarker";
 
 type Aggregate = ChatMessageFieldsFragment["documents"][number];
@@ -32,7 +33,7 @@ export function ReferenceList({ message, linkDocuments }: { message: ChatMessage
           );
           return linkDocuments ? (
             <Link key={document.documentId} asChild color="fg" textDecoration="none" data-testid="answer-reference">
-              <RouterLink to={documentPath(document.documentId)} target="_blank">
+              <RouterLink to={documentPath(document.documentId, firstCited(message, document.documentId))} target="_blank">
                 {label}
               </RouterLink>
             </Link>
@@ -45,6 +46,14 @@ export function ReferenceList({ message, linkDocuments }: { message: ChatMessage
       </Wrap>
     </Stack>
   );
+}
+
+/** A document of the list opens at the first of its chunks the answer cites, else at the best of its chunks retrieved. */
+function firstCited(message: ChatMessageFieldsFragment, documentId: string): { page?: number | null; chunkId?: string } {
+  const ofDocument = message.references.filter((reference) => reference.documentId === documentId);
+  const cited = new Set([...message.content.matchAll(CITATION)].map((match) => Number(match[1])));
+  const reference = ofDocument.find((candidate) => cited.has(candidate.index)) ?? ofDocument[0];
+  return reference ? { page: reference.page, chunkId: reference.chunkId } : {};
 }
 
 /** While an answer is streaming only its chunks are known; the server's per-document counts arrive with the final message. */
