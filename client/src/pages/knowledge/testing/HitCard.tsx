@@ -41,7 +41,7 @@ export function HitCard({ hit, rank, reranked }: HitCardProps) {
   const [unfolded, setUnfolded] = useState(false);
   const { chunk } = hit;
   const foldable = hit.highlight.length > FOLD_AFTER;
-  const documentPath = `/document/${chunk.documentId}${chunk.page != null ? `?page=${chunk.page}` : ""}`;
+  const documentPath = `/document/${chunk.documentId}?${chunk.page != null ? `page=${chunk.page}&` : ""}chunk=${chunk.id}`;
 
   return (
     <Box bg="bg.panel" borderWidth="1px" rounded="l3" p="4" data-testid="retrieval-hit" data-document={hit.documentName}>
