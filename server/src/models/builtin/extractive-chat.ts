@@ -19,6 +19,9 @@ import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS, isCjk, tokenize, type Token } f
  *
  * The passage's own relevance among the passages adds a last fifth on top.
  *
+ * The kind of answer asked for selects the sentences that may hold it: a "when" or "how many" question
+ * looks only where a number, a date or a quantity is (in the sentence or its neighbours).
+ *
  * Answering at all is decided on the best sentence only: if the place that matches the question best
  * does not answer it, a weaker match elsewhere would be a guess (this is how questions that merely
  * resemble the knowledge are told apart — "who founded X in 1750?" against a text saying 1755). The
@@ -30,8 +33,8 @@ import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS, isCjk, tokenize, type Token } f
  *   codes), a capitalised word inside the question — occurs in it (a misspelling one or two letters off
  *   counts: "seperate" is "separate");
  * - it does not contradict the question: a negated question needs a negation in the sentence itself; a
- *   question word absent from it must not have its WordNet antonym there ("largest" / "smallest"); a
- *   "when" or "how many" question needs a number, a date or a quantity.
+ *   question word absent from it must not have its WordNet antonym there ("largest" / "smallest");
+ *   "only" and "least" in the question must be there too.
  * Without that, the answer is the prompt's "not found" sentence, as RAGFlow's prompt demands. Further
  * sentences that pass the same checks and score nearly as well join the answer.
  */
@@ -307,6 +310,8 @@ export class ExtractiveAnswerer {
         const own = this.scorer.score(terms, this.scorer.analyzeText(sentence), sentenceLength);
         if (own.score === 0) return;
         const window = sentences.slice(Math.max(0, i - 1), i + 2).join(" ");
+        // The kind of answer asked for selects where to look: a "when" question is answered where a date is.
+        if (asked.shape.wantsNumber && !hasNumber(window)) return;
         const around = this.scorer.score(terms, this.scorer.analyzeText(window), sentenceLength * Math.min(3, sentences.length));
         const semantic = Math.max(0, cosine(questionVector, this.vectorizer.vector(sentence)));
         const score =
