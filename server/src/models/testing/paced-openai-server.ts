@@ -36,7 +36,9 @@ export interface PacedRequest {
   question: string;
   stream: boolean;
   tokens: number;
-  /** From the request's arrival (its body read) to the first token written, in ms. */
+  /** When the request arrived (its body read), in ms since the epoch (performance.timeOrigin + now: comparable across processes of one machine). */
+  arrivedAt: number;
+  /** From the request's arrival to the first token written, in ms. */
   firstTokenMs: number | null;
   /** From the arrival to the last frame written, in ms. */
   durationMs: number | null;
@@ -131,7 +133,15 @@ export async function startPacedOpenAiServer(options: PacedServerOptions = {}): 
     const tokens = pacedTokens(Math.min(settings.answerTokens, limit && limit > 0 ? limit : Infinity));
     const finishReason = tokens.length < settings.answerTokens ? "length" : "stop";
     const users = (body.messages ?? []).filter((m) => m.role === "user");
-    const record: PacedRequest = { question: textOf(users.at(-1)?.content), stream: body.stream === true, tokens: tokens.length, firstTokenMs: null, durationMs: null, aborted: false };
+    const record: PacedRequest = {
+      question: textOf(users.at(-1)?.content),
+      stream: body.stream === true,
+      tokens: tokens.length,
+      arrivedAt: performance.timeOrigin + arrived,
+      firstTokenMs: null,
+      durationMs: null,
+      aborted: false,
+    };
     requests.push(record);
     const id = `chatcmpl-paced${Math.random().toString(36).slice(2, 12)}`;
     const model = body.model ?? settings.model;
