@@ -96,7 +96,7 @@ test("a user tests retrieval: the right document first with its three similariti
 
   const first = hits.first();
   await expect(first.getByTestId("hit-document")).toHaveText("harbour-handbook.txt");
-  await expect(first.getByTestId("hit-document")).toHaveAttribute("href", /^\/document\/[^/?]+$/);
+  await expect(first.getByTestId("hit-document")).toHaveAttribute("href", /^\/document\/[^/?]+\?chunk=[0-9a-f]+$/);
   await expect(first.getByTestId("hit-text").locator("em").first()).toBeVisible();
   await expect(first.getByTestId("hit-text").locator("em")).toHaveText(["lighthouse", "rings", "bell"]);
   await expect(hits.nth(1).getByTestId("hit-document")).toHaveText("garden-notes.txt");
