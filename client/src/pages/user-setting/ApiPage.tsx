@@ -1,17 +1,15 @@
 import { Badge, Box, Button, Center, Code, Flex, HStack, Icon, IconButton, Skeleton, Stack, Table, Text } from "@chakra-ui/react";
-import { useMutation, useQuery } from "@apollo/client/react";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LuKeyRound, LuPlus, LuRefreshCw, LuTrash2 } from "react-icons/lu";
 import { ConfirmDeleteDialog } from "../../components/ConfirmDeleteDialog";
 import { CopyButton } from "../../components/CopyButton";
-import { notify } from "../../components/toaster";
 import { describeError } from "../../errors";
 import { useFormatters } from "../../format";
-import { ApiTokensDocument, CreateApiTokenDocument, DeleteApiTokenDocument, type ApiTokenRowFragment } from "../../graphql/gql/graphql";
 import { useCurrentUser } from "../../session/useCurrentUser";
 import { CreatedTokenDialog } from "./CreatedTokenDialog";
+import type { ApiTokenRowFragment } from "../../graphql/gql/graphql";
 import { SettingsCard } from "./SettingsCard";
+import { useApiTokens } from "./useApiTokens";
 
 function ServiceAddress() {
   const { t } = useTranslation();
@@ -79,46 +77,8 @@ function TokenTable({ tokens, onDelete }: { tokens: ApiTokenRowFragment[]; onDel
 
 export default function ApiPage() {
   const { t, i18n } = useTranslation();
-  const { data, loading, error, refetch } = useQuery(ApiTokensDocument);
-  const [createdToken, setCreatedToken] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<ApiTokenRowFragment | null>(null);
-  const [createToken, { loading: creating }] = useMutation(CreateApiTokenDocument, {
-    update(cache, { data: created }) {
-      if (!created) return;
-      cache.updateQuery({ query: ApiTokensDocument }, (current) =>
-        current ? { apiTokens: [created.createApiToken.apiToken, ...current.apiTokens] } : current,
-      );
-    },
-  });
-  const [deleteToken] = useMutation(DeleteApiTokenDocument);
+  const { data, tokens, loading, error, refetch, creating, create, remove, createdToken, setCreatedToken, deleting, setDeleting } = useApiTokens();
   const format = useFormatters();
-  const tokens = data?.apiTokens ?? [];
-
-  async function create() {
-    try {
-      const { data: created } = await createToken();
-      if (created) setCreatedToken(created.createApiToken.token);
-      notify.success("created");
-    } catch (failure) {
-      notify.error(describeError(failure, i18n));
-    }
-  }
-
-  async function remove(token: ApiTokenRowFragment) {
-    try {
-      await deleteToken({
-        variables: { id: token.id },
-        update(cache) {
-          cache.evict({ id: cache.identify({ __typename: "ApiToken", id: token.id }) });
-          cache.gc();
-        },
-      });
-      notify.success("deleted");
-    } catch (failure) {
-      notify.error(describeError(failure, i18n));
-    }
-  }
-
 
   return (
     <Stack gap="5">

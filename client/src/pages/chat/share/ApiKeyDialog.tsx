@@ -1,58 +1,20 @@
 import { Box, Button, Center, CloseButton, Code, Dialog, Flex, HStack, Icon, IconButton, Link, Portal, Skeleton, Stack, Text } from "@chakra-ui/react";
-import { useMutation, useQuery } from "@apollo/client/react";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LuExternalLink, LuKeyRound, LuPlus, LuTrash2 } from "react-icons/lu";
 import { Link as RouterLink } from "react-router-dom";
 import { ConfirmDeleteDialog } from "../../../components/ConfirmDeleteDialog";
-import { notify } from "../../../components/toaster";
 import { describeError } from "../../../errors";
 import { useFormatters } from "../../../format";
-import { ApiTokensDocument, CreateApiTokenDocument, DeleteApiTokenDocument, type ApiTokenRowFragment } from "../../../graphql/gql/graphql";
 import { useCurrentUser } from "../../../session/useCurrentUser";
 import { CreatedTokenDialog } from "../../user-setting/CreatedTokenDialog";
+import { useApiTokens } from "../../user-setting/useApiTokens";
 
 /** The workspace's API keys, as on the settings' API page: sharing an assistant needs one (§5). */
 export function ApiKeyDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t, i18n } = useTranslation();
   const user = useCurrentUser();
   const format = useFormatters(user?.timezone);
-  const { data, loading, error } = useQuery(ApiTokensDocument, { skip: !open });
-  const [createdToken, setCreatedToken] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<ApiTokenRowFragment | null>(null);
-  const [createToken, { loading: creating }] = useMutation(CreateApiTokenDocument, {
-    update(cache, { data: created }) {
-      if (!created) return;
-      cache.updateQuery({ query: ApiTokensDocument }, (current) => (current ? { apiTokens: [created.createApiToken.apiToken, ...current.apiTokens] } : current));
-    },
-  });
-  const [deleteToken] = useMutation(DeleteApiTokenDocument);
-  const tokens = data?.apiTokens ?? [];
-
-  async function create() {
-    try {
-      const { data: created } = await createToken();
-      if (created) setCreatedToken(created.createApiToken.token);
-      notify.success("created");
-    } catch (failure) {
-      notify.error(describeError(failure, i18n));
-    }
-  }
-
-  async function remove(token: ApiTokenRowFragment) {
-    try {
-      await deleteToken({
-        variables: { id: token.id },
-        update(cache) {
-          cache.evict({ id: cache.identify({ __typename: "ApiToken", id: token.id }) });
-          cache.gc();
-        },
-      });
-      notify.success("deleted");
-    } catch (failure) {
-      notify.error(describeError(failure, i18n));
-    }
-  }
+  const { data, tokens, loading, error, creating, create, remove, createdToken, setCreatedToken, deleting, setDeleting } = useApiTokens({ skip: !open });
 
   return (
     <>
