@@ -77,6 +77,13 @@ interface Running {
   finished: Promise<void>;
 }
 
+/** The turns a model sees: every question, and the answers that were finished (not failed, not empty). */
+function toTurns(messages: Message[]): Turn[] {
+  return messages
+    .filter((m) => m.role === "user" || (["done", "stopped"].includes(m.status) && m.content !== ""))
+    .map((m) => ({ role: m.role, content: m.content }));
+}
+
 export class ConversationService {
   private readonly writer: AnswerWriter;
   private readonly running = new Map<string, Running>();
@@ -270,15 +277,27 @@ export class ConversationService {
     };
     checkVariables(assistant.promptVariables, options.variables ?? {});
 
+    // Three round trips before the pipeline starts, since each delays the first token: the history, the two
+    // rows with the conversation's touch in one statement, and the rows as stored.
+    const history = await this.messages.find({ where: { conversationId: conversation.id }, order: { position: "ASC" } });
+    const autoName = conversation.name === DEFAULT_CONVERSATION_NAME && conversation.source !== "api";
     const [questionId, answerId] = [newId(), newId()];
     for (let attempt = 0; ; attempt++) {
       try {
         await this.platform.db.query(
-          `WITH p AS (SELECT COALESCE(MAX(position), -1) AS last FROM chat_message WHERE conversation_id = $1)
+          `WITH touched AS (UPDATE chat_conversation SET updated_at = now(), name = coalesce($6, name) WHERE id = $1),
+           p AS (SELECT COALESCE(MAX(position), -1) AS last FROM chat_message WHERE conversation_id = $1)
            INSERT INTO chat_message (id, conversation_id, position, role, content, status, seq, variables)
            SELECT $2, $1, p.last + 1, 'user', $4, 'done', 0, $5::jsonb FROM p
            UNION ALL SELECT $3, $1, p.last + 2, 'assistant', '', 'searching', 0, NULL FROM p`,
-          [conversation.id, questionId, answerId, question, Object.keys(options).length > 0 ? JSON.stringify(options) : null],
+          [
+            conversation.id,
+            questionId,
+            answerId,
+            question,
+            Object.keys(options).length > 0 ? JSON.stringify(options) : null,
+            autoName ? question.slice(0, AUTO_NAME_LENGTH) : null,
+          ],
         );
         break;
       } catch (error) {
@@ -286,10 +305,10 @@ export class ConversationService {
         if (attempt >= 3 || !String((error as Error).message).includes("chat_message_position_key")) throw error;
       }
     }
-    const autoName = conversation.name === DEFAULT_CONVERSATION_NAME && conversation.source !== "api";
-    await this.conversations.update({ id: conversation.id }, autoName ? { name: question.slice(0, AUTO_NAME_LENGTH) } : {});
-    const [asked, answer] = await Promise.all([this.messages.findOneByOrFail({ id: questionId }), this.messages.findOneByOrFail({ id: answerId })]);
-    const turns = await this.turnsBefore(conversation.id, answer.position);
+    const stored = await this.messages.findBy({ id: In([questionId, answerId]) });
+    const asked = stored.find((m) => m.id === questionId)!;
+    const answer = stored.find((m) => m.id === answerId)!;
+    const turns = toTurns([...history.filter((m) => m.position < asked.position), asked]);
     const finished = this.generate(assistant, answer, turns, options, listen);
     return { question: asked, answer, finished };
   }
@@ -297,9 +316,7 @@ export class ConversationService {
   /** The conversation up to a position: questions and the answers that were finished (not failed). */
   private async turnsBefore(conversationId: string, position: number): Promise<Turn[]> {
     const rows = await this.messages.find({ where: { conversationId }, order: { position: "ASC" } });
-    return rows
-      .filter((m) => m.position < position && (m.role === "user" || (["done", "stopped"].includes(m.status) && m.content !== "")))
-      .map((m) => ({ role: m.role, content: m.content }));
+    return toTurns(rows.filter((m) => m.position < position));
   }
 
   /** Runs the pipeline for an answer row in status 'searching', writing and publishing as it goes. */
