@@ -2,20 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import PDFDocument from "pdfkit";
-
-const PASSWORD = "correct-horse-battery";
-
-const HANDBOOK = `Harbour handbook
-
-The harbour office opens at eight in the morning. At dusk the lighthouse keeper rings the bell twice and lights the lamp.
-
-Visiting boats moor on the eastern pier; the fee is paid at the office.
-`;
-
-const GARDEN = `Garden notes
-
-Tomatoes want full sun and a deep watering twice a week. From the top of the garden you can hear the lighthouse bell across the bay.
-`;
+import { accountWithKnowledgeBase, graphql, signIn } from "./support";
 
 const QUESTION = "Who rings the bell at the lighthouse?";
 
@@ -23,55 +10,6 @@ const QUESTION = "Who rings the bell at the lighthouse?";
 const SLOW_WORDS = Array.from({ length: 40 }, (_, index) => `word${index + 1}`);
 const SLOW_MODEL = "slow-writer";
 const SLOW_PACE_MS = 120;
-
-async function graphql<T>(request: APIRequestContext, query: string, variables: Record<string, unknown>, token?: string): Promise<T> {
-  const response = await request.post("/graphql", { data: { query, variables }, headers: token ? { Authorization: token } : {} });
-  const body = (await response.json()) as { data: T; errors?: unknown };
-  expect(body.errors).toBeUndefined();
-  return body.data;
-}
-
-/** An account with a knowledge base holding two parsed text files; the knowledge journey covers uploading through the page. */
-async function accountWithKnowledgeBase(request: APIRequestContext): Promise<{ email: string; token: string; kbId: string }> {
-  const email = `chat-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  await graphql(request, "mutation($input: RegisterInput!) { register(input: $input) { id } }", { input: { email, nickname: "Grace Hopper", password: PASSWORD } });
-  const { login } = await graphql<{ login: { token: string } }>(request, "mutation($input: LoginInput!) { login(input: $input) { token } }", { input: { email, password: PASSWORD } });
-  const token = login.token;
-  const { createKnowledgeBase } = await graphql<{ createKnowledgeBase: { id: string } }>(
-    request,
-    "mutation($input: KnowledgeBaseInput!) { createKnowledgeBase(input: $input) { id } }",
-    { input: { name: "Harbour town" } },
-    token,
-  );
-  const kbId = createKnowledgeBase.id;
-  const ids: string[] = [];
-  for (const [name, text] of [["harbour-handbook.txt", HANDBOOK], ["garden-notes.txt", GARDEN]]) {
-    const response = await request.post("/v1/document/upload", {
-      headers: { Authorization: token },
-      multipart: { kb_id: kbId, file: { name, mimeType: "text/plain", buffer: Buffer.from(text) } },
-    });
-    expect(response.ok()).toBe(true);
-    const body = (await response.json()) as { data: { id: string }[] };
-    ids.push(...body.data.map((document) => document.id));
-  }
-  await graphql(request, "mutation($ids: [ID!]!) { runParsing(ids: $ids) { id } }", { ids }, token);
-  await expect
-    .poll(async () => {
-      const { documents } = await graphql<{ documents: { items: { run: string }[] } }>(request, "query($kb: ID!) { documents(knowledgeBaseId: $kb) { items { run } } }", { kb: kbId }, token);
-      return documents.items.map((document) => document.run);
-    }, { timeout: 20_000 })
-    .toEqual(["3", "3"]);
-  return { email, token, kbId };
-}
-
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto("/login");
-  const form = page.getByTestId("sign-in-form");
-  await form.locator('input[name="email"]').fill(email);
-  await form.locator('input[name="password"]').fill(PASSWORD);
-  await form.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/my$/);
-}
 
 /** Records, from inside the page, whether the searching state showed and how the last answer's text grew. */
 async function watchAnswers(page: Page): Promise<void> {
@@ -190,7 +128,7 @@ async function assistantOver(request: APIRequestContext, token: string, kbId: st
 }
 
 test("a user creates an assistant over a parsed knowledge base, asks, sees it search and answer with citations, opens the cited document and rates the answer", async ({ page, request, context }) => {
-  const { email } = await accountWithKnowledgeBase(request);
+  const { email } = await accountWithKnowledgeBase(request, "chat");
   await signIn(page, email);
   await page.goto("/chat");
   await expect(page.getByTestId("assistant-empty")).toBeVisible();
@@ -273,7 +211,7 @@ test("a user creates an assistant over a parsed knowledge base, asks, sees it se
 test("an answer streams word by word; reloading the page mid-answer shows the rest with nothing lost or repeated; stop ends an answer", async ({ page, request }) => {
   const model = await startSlowModel();
   try {
-    const { email, token, kbId } = await accountWithKnowledgeBase(request);
+    const { email, token, kbId } = await accountWithKnowledgeBase(request, "chat");
     await graphql(
       request,
       "mutation($input: ModelEntryInput!) { addModelEntry(input: $input) { id } }",
@@ -328,7 +266,7 @@ test("an answer streams word by word; reloading the page mid-answer shows the re
 });
 
 test("sharing needs an API key; the share page works signed out in a fresh browser, scoped to the one assistant, reads answers aloud, and the widget opens it", async ({ page, request, browser, baseURL }) => {
-  const { email, token, kbId } = await accountWithKnowledgeBase(request);
+  const { email, token, kbId } = await accountWithKnowledgeBase(request, "chat");
   // A TTS model of the tenant, for the play button of an assistant with TTS on.
   const speech = await startSlowModel();
   closeAfterTest.push(speech.server);
@@ -441,7 +379,7 @@ function harbourReportPdf(): Promise<Buffer> {
 }
 
 test("a citation of a PDF opens the document viewer at the cited page with the chunk's boxes marked", async ({ page, request }) => {
-  const { email, token, kbId } = await accountWithKnowledgeBase(request);
+  const { email, token, kbId } = await accountWithKnowledgeBase(request, "chat");
   const upload = await request.post("/v1/document/upload", {
     headers: { Authorization: token },
     multipart: { kb_id: kbId, file: { name: "harbour-report.pdf", mimeType: "application/pdf", buffer: await harbourReportPdf() } },

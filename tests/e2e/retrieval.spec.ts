@@ -1,78 +1,10 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-
-const PASSWORD = "correct-horse-battery";
-
-const HANDBOOK = `Harbour handbook
-
-The harbour office opens at eight in the morning. At dusk the lighthouse keeper rings the bell twice and lights the lamp.
-
-Visiting boats moor on the eastern pier; the fee is paid at the office.
-`;
-
-const GARDEN = `Garden notes
-
-Tomatoes want full sun and a deep watering twice a week. From the top of the garden you can hear the lighthouse bell across the bay.
-`;
+import { accountWithKnowledgeBase, signIn } from "./support";
 
 const QUESTION = "Who rings the bell at the lighthouse?";
 
-async function graphql<T>(request: APIRequestContext, query: string, variables: Record<string, unknown>, token?: string): Promise<T> {
-  const response = await request.post("/graphql", { data: { query, variables }, headers: token ? { Authorization: token } : {} });
-  const body = (await response.json()) as { data: T; errors?: unknown };
-  expect(body.errors).toBeUndefined();
-  return body.data;
-}
-
-/** An account with a knowledge base holding the two parsed text files; the knowledge journey covers uploading through the page. */
-async function knowledgeBaseWithTwoFiles(request: APIRequestContext): Promise<{ email: string; kbId: string }> {
-  const email = `retrieval-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  await graphql(request, "mutation($input: RegisterInput!) { register(input: $input) { id } }", { input: { email, nickname: "Grace Hopper", password: PASSWORD } });
-  const { login } = await graphql<{ login: { token: string } }>(request, "mutation($input: LoginInput!) { login(input: $input) { token } }", { input: { email, password: PASSWORD } });
-  const token = login.token;
-  const { createKnowledgeBase } = await graphql<{ createKnowledgeBase: { id: string } }>(
-    request,
-    "mutation($input: KnowledgeBaseInput!) { createKnowledgeBase(input: $input) { id } }",
-    { input: { name: "Harbour town" } },
-    token,
-  );
-  const kbId = createKnowledgeBase.id;
-  const ids: string[] = [];
-  for (const [name, text] of [["harbour-handbook.txt", HANDBOOK], ["garden-notes.txt", GARDEN]]) {
-    const response = await request.post("/v1/document/upload", {
-      headers: { Authorization: token },
-      multipart: { kb_id: kbId, file: { name, mimeType: "text/plain", buffer: Buffer.from(text) } },
-    });
-    expect(response.ok()).toBe(true);
-    const body = (await response.json()) as { data: { id: string }[] };
-    ids.push(...body.data.map((document) => document.id));
-  }
-  expect(ids).toHaveLength(2);
-  await graphql(request, "mutation($ids: [ID!]!) { runParsing(ids: $ids) { id } }", { ids }, token);
-  await expect
-    .poll(async () => {
-      const { documents } = await graphql<{ documents: { items: { run: string }[] } }>(
-        request,
-        "query($kb: ID!) { documents(knowledgeBaseId: $kb) { items { run } } }",
-        { kb: kbId },
-        token,
-      );
-      return documents.items.map((document) => document.run);
-    }, { timeout: 20_000 })
-    .toEqual(["3", "3"]);
-  return { email, kbId };
-}
-
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto("/login");
-  const form = page.getByTestId("sign-in-form");
-  await form.locator('input[name="email"]').fill(email);
-  await form.locator('input[name="password"]').fill(PASSWORD);
-  await form.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/my$/);
-}
-
 test("a user tests retrieval: the right document first with its three similarities and the question's words marked, a document filter and the stage timings", async ({ page, request }) => {
-  const { email, kbId } = await knowledgeBaseWithTwoFiles(request);
+  const { email, kbId } = await accountWithKnowledgeBase(request, "retrieval");
   await signIn(page, email);
   await page.goto(`/knowledge/dataset?id=${kbId}`);
   await page.getByTestId("kb-nav-testing").click();
@@ -117,7 +49,7 @@ test("a user tests retrieval: the right document first with its three similariti
 });
 
 async function askAbout(page: Page, request: APIRequestContext): Promise<void> {
-  const { email, kbId } = await knowledgeBaseWithTwoFiles(request);
+  const { email, kbId } = await accountWithKnowledgeBase(request, "retrieval");
   await signIn(page, email);
   await page.goto(`/knowledge/testing?id=${kbId}`);
   await page.getByTestId("retrieval-question").fill(QUESTION);

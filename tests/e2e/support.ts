@@ -1,0 +1,75 @@
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+
+/** What the browser journeys share: an account with a parsed knowledge base, GraphQL calls and signing in. */
+
+export const PASSWORD = "correct-horse-battery";
+
+export const HANDBOOK = `Harbour handbook
+
+The harbour office opens at eight in the morning. At dusk the lighthouse keeper rings the bell twice and lights the lamp.
+
+Visiting boats moor on the eastern pier; the fee is paid at the office.
+`;
+
+export const GARDEN = `Garden notes
+
+Tomatoes want full sun and a deep watering twice a week. From the top of the garden you can hear the lighthouse bell across the bay.
+`;
+
+export async function graphql<T>(request: APIRequestContext, query: string, variables: Record<string, unknown>, token?: string): Promise<T> {
+  const response = await request.post("/graphql", { data: { query, variables }, headers: token ? { Authorization: token } : {} });
+  const body = (await response.json()) as { data: T; errors?: unknown };
+  expect(body.errors).toBeUndefined();
+  return body.data;
+}
+
+/**
+ * A new account (its e-mail starting with `prefix`) with a knowledge base "Harbour town" holding the two
+ * text files above, parsed; the knowledge journey covers uploading through the page.
+ */
+export async function accountWithKnowledgeBase(request: APIRequestContext, prefix: string): Promise<{ email: string; token: string; kbId: string }> {
+  const email = `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  await graphql(request, "mutation($input: RegisterInput!) { register(input: $input) { id } }", { input: { email, nickname: "Grace Hopper", password: PASSWORD } });
+  const { login } = await graphql<{ login: { token: string } }>(request, "mutation($input: LoginInput!) { login(input: $input) { token } }", { input: { email, password: PASSWORD } });
+  const token = login.token;
+  const { createKnowledgeBase } = await graphql<{ createKnowledgeBase: { id: string } }>(
+    request,
+    "mutation($input: KnowledgeBaseInput!) { createKnowledgeBase(input: $input) { id } }",
+    { input: { name: "Harbour town" } },
+    token,
+  );
+  const kbId = createKnowledgeBase.id;
+  const ids: string[] = [];
+  for (const [name, text] of [["harbour-handbook.txt", HANDBOOK], ["garden-notes.txt", GARDEN]]) {
+    const response = await request.post("/v1/document/upload", {
+      headers: { Authorization: token },
+      multipart: { kb_id: kbId, file: { name, mimeType: "text/plain", buffer: Buffer.from(text) } },
+    });
+    expect(response.ok()).toBe(true);
+    const body = (await response.json()) as { data: { id: string }[] };
+    ids.push(...body.data.map((document) => document.id));
+  }
+  expect(ids).toHaveLength(2);
+  await graphql(request, "mutation($ids: [ID!]!) { runParsing(ids: $ids) { id } }", { ids }, token);
+  await expect
+    .poll(async () => {
+      const { documents } = await graphql<{ documents: { items: { run: string }[] } }>(
+        request,
+        "query($kb: ID!) { documents(knowledgeBaseId: $kb) { items { run } } }",
+        { kb: kbId },
+        token,
+      );
+      return documents.items.map((document) => document.run);
+    }, { timeout: 20_000 })
+    .toEqual(["3", "3"]);
+  return { email, token, kbId };
+}
+
+export async function signIn(page: Page, email: string): Promise<void> {
+  await page.goto("/login");
+  const form = page.getByTestId("sign-in-form");
+  await form.locator('input[name="email"]').fill(email);
+  await form.locator('input[name="password"]').fill(PASSWORD);
+  await form.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/my$/);
+}
