@@ -58,6 +58,27 @@ describe("the embedded database (PGlite in DATA_DIR)", () => {
     await query(`DROP TABLE vector_probe`);
   });
 
+  test("housekeeping vacuums and analyses what autovacuum would: a table past its thresholds, not one below them", async () => {
+    await query(`CREATE TABLE busy_probe (id int PRIMARY KEY)`);
+    await query(`CREATE TABLE quiet_probe (id int PRIMARY KEY)`);
+    await query(`INSERT INTO busy_probe SELECT generate_series(1, 3000)`);
+    await query(`DELETE FROM busy_probe WHERE id <= 2000`);
+    await query(`INSERT INTO quiet_probe VALUES (1)`);
+    // Counters reach the statistics at most once a second; a test does not wait for that.
+    await query(`SELECT pg_stat_force_next_flush()`);
+    await database!.housekeeping!.run();
+    await query(`SELECT pg_stat_force_next_flush()`);
+    const stats = await query<{ relname: string; vacuumed: boolean; analysed: boolean; dead: string }>(
+      `SELECT relname, last_vacuum IS NOT NULL AS vacuumed, last_analyze IS NOT NULL AS analysed, n_dead_tup AS dead
+       FROM pg_stat_user_tables WHERE relname IN ('busy_probe', 'quiet_probe') ORDER BY relname`,
+    );
+    expect(stats).toEqual([
+      { relname: "busy_probe", vacuumed: true, analysed: true, dead: "0" },
+      { relname: "quiet_probe", vacuumed: false, analysed: false, dead: "0" },
+    ]);
+    await query(`DROP TABLE busy_probe; DROP TABLE quiet_probe`);
+  });
+
   test("a second process cannot open the data directory while it is open", async () => {
     const second = spawnTs("src/testing/open-database.child.ts", { DATA_DIR: dataDir });
     const { code } = await second.exited;

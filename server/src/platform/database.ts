@@ -4,6 +4,7 @@ import path from "node:path";
 import { DataSource, DefaultNamingStrategy, type NamingStrategyInterface } from "typeorm";
 import type { Config } from "../config";
 import { entities } from "../entities";
+import { startHousekeeping, type Housekeeping } from "./embedded-housekeeping";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres";
 import { migrations } from "./migrations";
 
@@ -31,6 +32,8 @@ export interface Database {
   dataSource: DataSource;
   /** "embedded PGlite (…)" or "PostgreSQL (…)": printed at start so an operator sees which one runs. */
   description: string;
+  /** The embedded database's stand-in for autovacuum; a real PostgreSQL runs its own. */
+  housekeeping?: Housekeeping;
   close(): Promise<void>;
 }
 
@@ -104,10 +107,13 @@ async function openEmbedded(dataDir: string): Promise<Database> {
       false,
     );
     const running = postgres;
+    const housekeeping = startHousekeeping(dataSource);
     return {
       dataSource,
       description: `embedded PGlite (${pgDir})`,
+      housekeeping,
       close: async () => {
+        await housekeeping.stop();
         await dataSource.destroy();
         await running.stop();
         fs.rmSync(socketDir, { recursive: true, force: true });

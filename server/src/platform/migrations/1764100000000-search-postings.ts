@@ -3,8 +3,9 @@ import type { MigrationInterface, QueryRunner } from "typeorm";
 /**
  * Keyword search reads postings instead of every chunk's term map. `chunk_term` holds one row per
  * (knowledge base, term, chunk) with the term's field-weighted frequency and the chunk's length, keyed so
- * that the postings of a query's terms are one index range each; `chunk_term_stats` holds each knowledge
- * base's chunk count and total length (BM25's N and average length). Both follow `chunk.terms` through
+ * that the postings of a query's terms are one index range each, holding every column BM25 reads (so
+ * index-only scans once the table is vacuumed: platform/embedded-housekeeping.ts does that in embedded
+ * mode); `chunk_term_stats` holds each knowledge base's chunk count and total length (BM25's N and average length). Both follow `chunk.terms` through
  * statement-level triggers, whatever writes chunks (ingestion, the chunk editor, cascaded deletes), so
  * they are always what the chunk table says. The GIN index on `chunk.terms` is no longer needed.
  *
@@ -20,7 +21,7 @@ export class SearchPostings1764100000000 implements MigrationInterface {
       document_id varchar(32) NOT NULL,
       tf real NOT NULL,
       length integer NOT NULL,
-      PRIMARY KEY (knowledge_base_id, term, chunk_id)
+      PRIMARY KEY (knowledge_base_id, term, chunk_id) INCLUDE (document_id, tf, length)
     )`);
     await q.query(`CREATE TABLE chunk_term_stats (
       knowledge_base_id varchar(32) PRIMARY KEY REFERENCES knowledge_base(id) ON DELETE CASCADE,
