@@ -3,6 +3,7 @@ import { Arg, Ctx, Field, FieldResolver, Float, ID, Int, Mutation, ObjectType, Q
 import type { SubscribeResolverData } from "type-graphql";
 import type { GraphQLContext } from "../graphql/context";
 import { Unauthenticated } from "../platform/errors";
+import { DocumentAggregateType } from "../retrieval/retrieval.resolver";
 import type { AnswerEvent as StreamEvent } from "./answer-stream";
 import type { ChatActor } from "./conversation.service";
 import { Conversation } from "./conversation.entity";
@@ -45,18 +46,6 @@ class ChatReference {
 
   @Field(() => Int, { nullable: true })
   page: number | null;
-}
-
-@ObjectType()
-class ChatDocumentAggregate {
-  @Field(() => ID)
-  documentId: string;
-
-  @Field()
-  documentName: string;
-
-  @Field(() => Int)
-  count: number;
 }
 
 @ObjectType()
@@ -121,8 +110,8 @@ export class ChatMessageFieldsResolver {
     return referencesOf(message.reference);
   }
 
-  @FieldResolver(() => [ChatDocumentAggregate], { description: "The documents the answer cites, with how many of its chunks." })
-  documents(@Root() message: Message): ChatDocumentAggregate[] {
+  @FieldResolver(() => [DocumentAggregateType], { description: "The documents the answer cites, with how many of its chunks." })
+  documents(@Root() message: Message): DocumentAggregateType[] {
     return (message.reference?.doc_aggs ?? []).map((d) => ({ documentId: d.doc_id, documentName: d.doc_name, count: d.count }));
   }
 

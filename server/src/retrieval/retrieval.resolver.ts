@@ -53,8 +53,9 @@ class RetrievalHitType {
   highlight: string;
 }
 
+/** A document and how many of its chunks a result holds (retrieval hits, an answer's citations). */
 @ObjectType()
-class DocumentAggregateType {
+export class DocumentAggregateType {
   @Field(() => ID)
   documentId: string;
 

@@ -1,8 +1,8 @@
 import { Box, Button, Flex, Grid, HStack, Input, NativeSelect, SegmentGroup, Separator, Skeleton, Stack, Textarea } from "@chakra-ui/react";
 import { useMutation, useQuery } from "@apollo/client/react";
-import { useRef, useState, type ChangeEvent, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { LuImageUp, LuLock, LuX } from "react-icons/lu";
+import { LuLock } from "react-icons/lu";
 import { FormField } from "../../components/FormField";
 import { notify } from "../../components/toaster";
 import { describeError, fieldProblemsOf, hasNoProblems, problemText, type FieldProblems } from "../../errors";
@@ -15,7 +15,7 @@ import {
   type KnowledgeBaseSettingsFragment,
 } from "../../graphql/gql/graphql";
 import { ChunkMethodGuide } from "./configuration/ChunkMethodGuide";
-import { photoDataUrl, PHOTO_TYPES } from "./configuration/imageToDataUrl";
+import { PhotoPicker } from "./configuration/PhotoPicker";
 import { ChunkMethodSelect, FieldGroup, ParserFields } from "./configuration/ParserFields";
 import { checkParserDraft, parserConfigPatch, parserDraftOf, type ParserDraft } from "./configuration/parserSettings";
 import { KnowledgeAvatar } from "./KnowledgeAvatar";
@@ -83,7 +83,6 @@ function ConfigurationForm({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
   const [draft, setDraft] = useState<Draft>(saved.current);
   const [parser, setParser] = useState<ParserDraft>(savedParser.current);
   const [problems, setProblems] = useState<FieldProblems>({});
-  const photoInput = useRef<HTMLInputElement>(null);
 
   const languages = choices?.knowledgeBaseLanguages ?? [kb.language];
   const methods = choices?.chunkMethods ?? [];
@@ -94,18 +93,6 @@ function ConfigurationForm({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
   function edit<K extends keyof Draft>(key: K, value: Draft[K]) {
     setDraft((current) => ({ ...current, [key]: value }));
     setProblems((current) => ({ ...current, [key]: undefined }));
-  }
-
-  async function choosePhoto(event: ChangeEvent<HTMLInputElement>) {
-    const file = event.target.files?.[0];
-    event.target.value = "";
-    if (!file) return;
-    if (!PHOTO_TYPES.includes(file.type)) return setProblems((current) => ({ ...current, avatar: { key: "errors.knowledge.avatarInvalid" } }));
-    try {
-      edit("avatar", await photoDataUrl(file));
-    } catch {
-      setProblems((current) => ({ ...current, avatar: { key: "errors.fileError" } }));
-    }
   }
 
   function check(): FieldProblems {
@@ -171,18 +158,13 @@ function ConfigurationForm({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
               <Input name="name" value={draft.name} onChange={(event) => edit("name", event.target.value)} data-testid="kb-name-input" />
             </FormField>
             <FormField label={t("kb.field.photo")} error={error("avatar")} helper={t("kb.help.photo")}>
-              <HStack gap="4">
-                <KnowledgeAvatar name={draft.name} avatar={draft.avatar} size="xl" />
-                <Button size="sm" variant="outline" onClick={() => photoInput.current?.click()}>
-                  <LuImageUp /> {t("kb.config.choosePhoto")}
-                </Button>
-                {draft.avatar && (
-                  <Button size="sm" variant="ghost" colorPalette="red" onClick={() => edit("avatar", "")}>
-                    <LuX /> {t("kb.config.removePhoto")}
-                  </Button>
-                )}
-                <input ref={photoInput} type="file" accept={PHOTO_TYPES.join(",")} hidden onChange={(event) => void choosePhoto(event)} data-testid="kb-photo-input" />
-              </HStack>
+              <PhotoPicker
+                preview={<KnowledgeAvatar name={draft.name} avatar={draft.avatar} size="xl" />}
+                value={draft.avatar}
+                onChange={(avatar) => edit("avatar", avatar)}
+                onProblem={(problem) => setProblems((current) => ({ ...current, avatar: problem }))}
+                testId="kb-photo-input"
+              />
             </FormField>
             <FormField label={t("kb.field.description")} error={error("description")}>
               <Textarea name="description" rows={3} value={draft.description} onChange={(event) => edit("description", event.target.value)} />

@@ -1,10 +1,9 @@
-import { Button, Grid, HStack, Input, NativeSelect, Stack, Textarea } from "@chakra-ui/react";
-import { useRef, type ChangeEvent } from "react";
+import { Grid, Input, NativeSelect, Stack, Textarea } from "@chakra-ui/react";
+import type { ChangeEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { LuImageUp, LuX } from "react-icons/lu";
 import { FormField } from "../../../components/FormField";
 import type { AssistantFormChoicesQuery } from "../../../graphql/gql/graphql";
-import { photoDataUrl, PHOTO_TYPES } from "../../knowledge/configuration/imageToDataUrl";
+import { PhotoPicker } from "../../knowledge/configuration/PhotoPicker";
 import { AssistantAvatar } from "./AssistantAvatar";
 import type { AssistantDraft } from "./assistantDraft";
 import { KnowledgeBasePicker } from "./KnowledgeBasePicker";
@@ -13,21 +12,8 @@ import type { DraftEditor } from "./draftEditor";
 
 export function AssistantSettingTab({ draft, edit, error, reportProblem, choices }: DraftEditor & { choices: AssistantFormChoicesQuery | undefined }) {
   const { t } = useTranslation();
-  const photoInput = useRef<HTMLInputElement>(null);
   const offered = choices?.knowledgeBaseLanguages ?? [];
   const languages = offered.includes(draft.language) ? offered : [draft.language, ...offered];
-
-  async function choosePhoto(event: ChangeEvent<HTMLInputElement>) {
-    const file = event.target.files?.[0];
-    event.target.value = "";
-    if (!file) return;
-    if (!PHOTO_TYPES.includes(file.type)) return reportProblem("avatar", { key: "errors.knowledge.avatarInvalid" });
-    try {
-      edit("avatar", await photoDataUrl(file));
-    } catch {
-      reportProblem("avatar", { key: "errors.fileError" });
-    }
-  }
 
   const text = (key: keyof AssistantDraft & ("name" | "description" | "emptyResponse" | "opener")) => (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => edit(key, event.target.value);
 
@@ -37,18 +23,13 @@ export function AssistantSettingTab({ draft, edit, error, reportProblem, choices
         <Input name="name" value={draft.name} onChange={text("name")} placeholder={t("chat.settings.namePlaceholder")} data-testid="assistant-name" />
       </FormField>
       <FormField label={t("chat.settings.avatar")} error={error("avatar")}>
-        <HStack gap="4">
-          <AssistantAvatar name={draft.name} avatar={draft.avatar} size="lg" />
-          <Button size="sm" variant="outline" onClick={() => photoInput.current?.click()}>
-            <LuImageUp /> {t("kb.config.choosePhoto")}
-          </Button>
-          {draft.avatar && (
-            <Button size="sm" variant="ghost" colorPalette="red" onClick={() => edit("avatar", "")}>
-              <LuX /> {t("kb.config.removePhoto")}
-            </Button>
-          )}
-          <input ref={photoInput} type="file" accept={PHOTO_TYPES.join(",")} hidden onChange={(event) => void choosePhoto(event)} data-testid="assistant-avatar-input" />
-        </HStack>
+        <PhotoPicker
+          preview={<AssistantAvatar name={draft.name} avatar={draft.avatar} size="lg" />}
+          value={draft.avatar}
+          onChange={(avatar) => edit("avatar", avatar)}
+          onProblem={(problem) => reportProblem("avatar", problem)}
+          testId="assistant-avatar-input"
+        />
       </FormField>
       <FormField label={t("chat.settings.description")} error={error("description")}>
         <Textarea name="description" rows={2} autoresize value={draft.description} onChange={text("description")} placeholder={t("chat.settings.descriptionPlaceholder")} />
