@@ -6,8 +6,10 @@
  * - answerable questions: success when a gold answer occurs in the answer or in a cited passage;
  * - unanswerable questions: success when the answer is the "not found" sentence.
  *
- *   node -r server/src/testing/register-ts.cjs server/src/models/builtin/eval-extractive.ts [squad2 dir] [--gold]
+ *   node -r server/src/testing/register-ts.cjs server/src/models/builtin/eval-extractive.ts [squad2 dir] [--gold] [--half=even|odd]
  *   --gold: give only the question's own paragraph as knowledge (isolates the answering from retrieval).
+ *   --half: only the questions on even (or odd) lines of qa.jsonl, counted from 0: develop on one half,
+ *   check on the other that a change is not fitted to the questions it was developed on.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -41,9 +43,11 @@ async function main() {
   const args = process.argv.slice(2);
   const directory = args.find((a) => !a.startsWith("--")) ?? path.resolve(__dirname, "../../../../../shared/bench/squad2");
   const goldOnly = args.includes("--gold");
+  const half = args.find((a) => a.startsWith("--half="))?.slice("--half=".length);
+  if (half !== undefined && half !== "even" && half !== "odd") throw new Error("--half must be even or odd");
   const docs = lines(path.join(directory, "corpus.jsonl")).map((o) => ({ id: String(o._id), title: String(o.title ?? ""), text: String(o.text ?? "") }));
   const byId = new Map(docs.map((d) => [d.id, d]));
-  const qas = lines(path.join(directory, "qa.jsonl")) as unknown as Qa[];
+  const qas = (lines(path.join(directory, "qa.jsonl")) as unknown as Qa[]).filter((_, i) => half === undefined || i % 2 === (half === "even" ? 0 : 1));
 
   // BM25 (k1 1.2, b 0.75) over "title\ntext".
   const terms = docs.map((d) => analyze(`${d.title}\n${d.text}`));
@@ -95,7 +99,8 @@ async function main() {
   }
   const seconds = (performance.now() - started) / 1000;
   const pct = (a: number, b: number) => `${((100 * a) / Math.max(b, 1)).toFixed(1)} %`;
-  console.log(`${path.basename(directory)} (${goldOnly ? "gold paragraph only" : "top 6 BM25 paragraphs"}), ${qas.length} questions in ${seconds.toFixed(1)} s`);
+  const questions = half === undefined ? `${qas.length} questions` : `${qas.length} questions (${half} lines)`;
+  console.log(`${path.basename(directory)} (${goldOnly ? "gold paragraph only" : "top 6 BM25 paragraphs"}), ${questions} in ${seconds.toFixed(1)} s`);
   console.log(`  answerable:   gold answer in the answer or a cited passage ${pct(counts.correct, counts.answerable)} (answered at all ${pct(counts.answered, counts.answerable)})`);
   console.log(`  unanswerable: "not found" ${pct(counts.declined, counts.unanswerable)}`);
 }

@@ -121,6 +121,26 @@ describe("the built-in extractive chat model", () => {
     expect((await ask("How large is the basin of the Amazon rainforst?")).text).toContain("seven million square kilometres");
   });
 
+  it("answers only where the sentence holds what is asked for, and takes a name in its other forms", async () => {
+    const chunks = [
+      {
+        title: "harbour.txt",
+        content:
+          "The harbour of Brest was rebuilt by Parisian engineers for the European Union's fishing fleet. The works did not reach the old military docks. " +
+          "The new breakwater is the longest on the coast. Its designer, Anne Morel, later taught at the naval school.",
+      },
+      ...CHUNKS,
+    ];
+    const ask = (question: string) => run([{ role: "system", content: ragflowPrompt(chunks) }, { role: "user", content: question }]);
+    // "Paris" is there as "Parisian", the "EU" as the "European Union".
+    expect((await ask("Engineers from which city rebuilt the harbour of Brest for the EU fishing fleet?")).text).toContain("[ID:0]");
+    // The sentence about the designer has no year, nor the sentence about the docks a negation of what they reached.
+    expect((await ask("In what year was Anne Morel, the breakwater's designer, born?")).text).toBe(NOT_FOUND_SENTENCE);
+    expect((await ask("Which docks did the harbour works not rebuild for the fishing fleet?")).text).toBe(NOT_FOUND_SENTENCE);
+    // "Shortest" has its opposite in the sentence.
+    expect((await ask("Which breakwater is the shortest on the coast of Brest?")).text).toBe(NOT_FOUND_SENTENCE);
+  });
+
   it("never pretends to be a language model: without knowledge it says what it is", async () => {
     const english = await run([{ role: "user", content: "Write me a poem about the sea." }]);
     expect(english.text).toMatch(/extractive model, not a language model/);

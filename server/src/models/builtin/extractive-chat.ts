@@ -1,9 +1,19 @@
 import type { ChatEvent, ChatMessage, ChatModel, GenerationOptions } from "../model-types";
 import { countTokens } from "../tokens";
 import { defaultVectorizer, type TextVectorizer } from "./embedding";
+import {
+  acronymsOf,
+  answerKind,
+  capitalisedAbbreviations,
+  holdsAnswerOfKind,
+  NEGATIONS,
+  negationBearsOn,
+  sameNameVariant,
+  type AnswerKind,
+} from "./answer-checks";
 import { readPrompt, type Passage } from "./knowledge-prompt";
 import { lexicalScorer } from "./lexical-rerank";
-import type { AnalyzedText, LexicalScorer, QueryTerm } from "./lexical-scoring";
+import type { LexicalScorer, QueryTerm } from "./lexical-scoring";
 import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS, isCjk, tokenize, type Token } from "./text-analysis";
 
 /**
@@ -31,10 +41,14 @@ import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS, isCjk, tokenize, type Token } f
  *   kind of answer — "how many", "what kind of" — do not);
  * - every term that names something specific — a number, a word too rare for any WordNet gloss (names,
  *   codes), a capitalised word inside the question — occurs in it (a misspelling one or two letters off
- *   counts: "seperate" is "separate");
- * - it does not contradict the question: a negated question needs a negation in the sentence itself; a
- *   question word absent from it must not have its WordNet antonym there ("largest" / "smallest");
- *   "only" and "least" in the question must be there too.
+ *   counts: "seperate" is "separate"; so do other forms of a name: "Parisian" for "Paris", "EU" for
+ *   "European Union", "18th century" for "1700s");
+ * - it does not contradict the question: a negated question needs a negation in the sentence itself,
+ *   bearing on the question's words; a question word absent from the window must not have its WordNet
+ *   antonym in the sentence ("largest" / "smallest"); "only" and "least" in the question must be there
+ *   too;
+ * - the sentence itself holds the kind of answer asked for, when that kind shows in the words: a year
+ *   for "in what year", a count for "how many" (other than the question's own numbers).
  * Without that, the answer is the prompt's "not found" sentence, as RAGFlow's prompt demands. Further
  * sentences that pass the same checks and score nearly as well join the answer.
  */
@@ -71,8 +85,6 @@ const EXPLANATION = {
   },
 };
 
-/** Words that turn a statement around; a question that has one is not answered by a passage that has none. */
-const NEGATIONS = new Set("not no never none nobody nothing neither nor without cannot can't don't doesn't didn't isn't aren't wasn't weren't won't 不 没 没有 未 非 无 别".split(" "));
 /**
  * Questions whose answer is a number, a date or a quantity. "When" asks for a time only as the question
  * word ("When did …", "Since when …", "… ended when?"), not inside a clause ("… identifies X when Y happens").
@@ -91,12 +103,15 @@ function hasNumber(text: string): boolean {
 }
 
 interface QuestionShape {
+  text: string;
   negated: boolean;
   /** Its restrictive qualifiers ("only", "least"). */
   restrictive: string[];
   /** Stems of the question's content words. */
   terms: string[];
   wantsNumber: boolean;
+  /** The kind of answer the sentence itself must hold, when the question asks for one (answer-checks.ts). */
+  kind: AnswerKind | undefined;
 }
 
 interface Question {
@@ -107,6 +122,9 @@ interface Question {
   /** Terms that must occur where the answer is (see specificTerms). */
   specific: Token[];
   shape: QuestionShape;
+  /** Acronyms that the question's runs of capitalised words spell ("European Union" → eu), and its own abbreviations ("EU"). */
+  acronyms: Map<string, string[]>;
+  abbreviations: Set<string>;
 }
 
 interface Candidate {
@@ -222,30 +240,47 @@ export class ExtractiveAnswerer {
     return [...specific.values()];
   }
 
-  /** Why a window of text cannot hold the answer, if it cannot: the question's polarity, opposites, or the kind of answer. */
-  private contradicts(question: QuestionShape, sentence: string, window: string, analyzed: AnalyzedText): boolean {
-    // The negation must sit in the sentence itself: a "not" in the next sentence is about something else.
-    if (question.negated && !tokenize(sentence, { keepStopWords: true }).some((t) => NEGATIONS.has(t.word))) return true;
+  /**
+   * WordNet opposites of a question's stem; for a comparative or superlative, those of its base as well
+   * ("lowest" has its own antonym "best", but it is "highest" that a sentence answers it wrongly with).
+   */
+  private opposites(stem: string): string[] {
+    const base = /^(.{3,}?)(?:est|er)$/.exec(stem)?.[1];
+    return base ? [...this.scorer.antonyms(stem), ...this.scorer.antonyms(base)] : this.scorer.antonyms(stem);
+  }
+
+  /** Why a sentence (with its neighbours, `window`) cannot hold the answer, if it cannot: the question's polarity, opposites, or the kind of answer. */
+  private contradicts(question: QuestionShape, sentence: string, window: string): boolean {
+    const terms = new Set(question.terms);
+    // The negation must bear on the question's words in the sentence itself: a "not" elsewhere is about something else.
+    if (question.negated && !negationBearsOn(sentence, terms)) return true;
     if (question.restrictive.length > 0) {
       const words = new Set(tokenize(window, { keepStopWords: true }).map((t) => t.word));
       if (question.restrictive.some((w) => !words.has(w))) return true;
     }
-    for (const term of question.terms) {
-      if (analyzed.positions.has(term)) continue;
-      const opposites = this.scorer.antonyms(term);
-      if (opposites.some((o) => analyzed.positions.has(o) || analyzed.positions.has(`${o}est`) || analyzed.positions.has(`${o}er`))) return true;
+    // An opposite counts where the answer would be, in the sentence, and only when the question does not
+    // use it itself ("Western texts about the East"): WordNet's opposites of rarer senses ("take" / "give")
+    // are common words, which a neighbouring sentence has by chance.
+    const inWindow = this.scorer.analyzeText(window).positions;
+    const inSentence = this.scorer.analyzeText(sentence).positions;
+    const has = (stem: string) => inSentence.has(stem) || inSentence.has(`${stem}est`) || inSentence.has(`${stem}er`);
+    for (const term of terms) {
+      if (!inWindow.has(term) && this.opposites(term).some((o) => !terms.has(o) && has(o))) return true;
     }
     if (question.wantsNumber && !hasNumber(window)) return true;
+    if (question.kind && !holdsAnswerOfKind(question.kind, sentence, question.text)) return true;
     return false;
   }
 
   private shape(question: string): QuestionShape {
     const words = tokenize(question, { keepStopWords: true });
     return {
+      text: question,
       negated: words.some((t) => NEGATIONS.has(t.word)),
       restrictive: [...new Set(words.filter((t) => RESTRICTIVE.has(t.word)).map((t) => t.word))],
       terms: words.filter((t) => !t.cjk && !ENGLISH_STOP_WORDS.has(t.word)).map((t) => t.term),
       wantsNumber: WANTS_NUMBER.test(question),
+      kind: answerKind(question),
     };
   }
 
@@ -254,16 +289,26 @@ export class ExtractiveAnswerer {
    * see the class comment.
    */
   private answers(question: Question, sentence: string, window: string, passage: Passage): boolean {
-    if (this.contradicts(question.shape, sentence, window, this.scorer.analyzeText(window))) return false;
+    if (this.contradicts(question.shape, sentence, window)) return false;
     const title = passage.title ?? "";
-    const analyzed = this.scorer.analyzeText(`${title}\n${window}`);
+    const text = `${title}\n${window}`;
+    const analyzed = this.scorer.analyzeText(text);
     let written: string[] | undefined;
+    let acronyms: Map<string, string[]> | undefined;
+    let abbreviations: Set<string> | undefined;
+    // A word is there as written, misspelt (long words only), or in another form of the same name:
+    // "Parisian" for "Paris", "18th" (century) for "1700s", "EU" for "European Union" and back.
     const present = (term: string, word = question.words.get(term)) => {
       if (analyzed.positions.has(term)) return true;
-      if (word === undefined || word.length < 5) return false;
-      written ??= [...new Set(tokenize(`${title}\n${window}`).map((t) => foldDiacritics(t.word)))];
+      if (word === undefined) return false;
+      written ??= [...new Set(tokenize(text).map((t) => foldDiacritics(t.word)))];
       const folded = foldDiacritics(word);
-      return written.some((w) => nearlySameWord(folded, w));
+      if (written.some((w) => sameNameVariant(folded, w) || (folded.length >= 5 && nearlySameWord(folded, w)))) return true;
+      acronyms ??= acronymsOf(text);
+      if (question.abbreviations.has(word) && acronyms.has(word)) return true;
+      abbreviations ??= capitalisedAbbreviations(text);
+      for (const [acronym, spelled] of question.acronyms) if (spelled.includes(word) && abbreviations.has(acronym)) return true;
+      return false;
     };
     if (!question.specific.every((t) => present(t.term, t.word))) return false;
     // Chinese has no WordNet here to relate a question's words to a paraphrase's, so its coverage is
@@ -291,6 +336,8 @@ export class ExtractiveAnswerer {
       words: new Map(tokenize(question).map((t) => [t.term, t.word])),
       specific: this.specificTerms(question),
       shape: this.shape(question),
+      acronyms: acronymsOf(question),
+      abbreviations: capitalisedAbbreviations(question),
     };
 
     const questionVector = this.vectorizer.vector(question);
