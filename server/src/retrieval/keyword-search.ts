@@ -37,21 +37,25 @@ export async function keywordSearch(db: DataSource, terms: QueryTerm[], scope: K
   if (terms.length === 0 || limit <= 0) return [];
   const rows: { id: string; document_id: string; knowledge_base_id: string; bm25: number; idf_total: number }[] = await db.query(
     // Collection statistics cover every chunk of the knowledge bases, whatever the filters: idf must come
-    // from one collection. The document frequencies are counted (a window over each term's postings) in the
-    // pass that reads the postings, before the filters; Σ idf of all query terms normalises the score.
+    // from one collection. Each query term's document frequency is counted first (an index-only count of
+    // its postings), then its postings are read by a parameterised index scan each (OFFSET 0 keeps the
+    // planner from turning that into a scan of the whole table); Σ idf of the question's own terms
+    // normalises the score. All arithmetic is float8: an integer column next to a decimal literal would
+    // make PostgreSQL compute in numeric, which costs more than reading the postings.
     `WITH corpus AS (
        SELECT greatest(sum(chunks), 1)::float8 AS n, greatest(sum(length)::float8 / greatest(sum(chunks), 1), 1) AS avgdl
        FROM chunk_term_stats WHERE knowledge_base_id = ANY($1)
      ),
-     p AS (
-       SELECT term, chunk_id, document_id, knowledge_base_id, tf, length, count(*) OVER (PARTITION BY term) AS df
-       FROM chunk_term WHERE knowledge_base_id = ANY($1) AND term = ANY($2)
+     q AS (
+       SELECT q.term, q.weight, q.original, ln(1 + (corpus.n - df.df + 0.5) / (df.df + 0.5)) AS idf
+       FROM unnest($2::text[], $5::float8[], $6::bool[]) AS q(term, weight, original) CROSS JOIN corpus,
+         LATERAL (SELECT count(*)::float8 AS df FROM chunk_term t WHERE t.knowledge_base_id = ANY($1) AND t.term = q.term) df
      )
      SELECT p.chunk_id AS id, min(p.document_id) AS document_id, min(p.knowledge_base_id) AS knowledge_base_id,
-       sum(q.weight * ln(1 + (corpus.n - p.df + 0.5) / (p.df + 0.5)) * (p.tf * ${BM25_K1 + 1}) / (p.tf + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * p.length / corpus.avgdl))) AS bm25,
-       (SELECT sum(ln(1 + (corpus.n - d.df + 0.5) / (d.df + 0.5))) FROM corpus, unnest($5::text[]) AS o(term),
-          LATERAL (SELECT count(*) AS df FROM chunk_term t WHERE t.knowledge_base_id = ANY($1) AND t.term = o.term) d) AS idf_total
-     FROM p JOIN unnest($2::text[], $6::float8[]) AS q(term, weight) ON q.term = p.term CROSS JOIN corpus
+       sum(q.weight * q.idf * p.tf * (${BM25_K1}::float8 + 1) / (p.tf + ${BM25_K1}::float8 * (1 - ${BM25_B}::float8 + ${BM25_B}::float8 * p.length / corpus.avgdl))) AS bm25,
+       (SELECT sum(idf) FROM q WHERE original) AS idf_total
+     FROM q CROSS JOIN corpus,
+       LATERAL (SELECT chunk_id, document_id, knowledge_base_id, tf, length FROM chunk_term t WHERE t.knowledge_base_id = ANY($1) AND t.term = q.term OFFSET 0) p
      WHERE ${retrievablePostings("$1", "$4")}
      GROUP BY p.chunk_id
      ORDER BY bm25 DESC, p.chunk_id
@@ -61,8 +65,8 @@ export async function keywordSearch(db: DataSource, terms: QueryTerm[], scope: K
       terms.map((t) => t.term),
       limit,
       scope.documentIds?.length ? scope.documentIds : null,
-      terms.filter((t) => t.original).map((t) => t.term),
       terms.map((t) => t.weight),
+      terms.map((t) => t.original),
     ],
   );
   return rows.map((r) => ({
