@@ -1,9 +1,11 @@
 import { In, QueryFailedError, type Repository } from "typeorm";
 import type { Principal, SignedIn } from "../auth/principal";
+import { Document } from "../knowledge/document.entity";
 import { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import { KNOWLEDGE_BASE_LANGUAGES, type KnowledgeBaseService } from "../knowledge/knowledge-base.service";
 import type { ModelType } from "../models/model-types";
 import { parseModelId, type ModelsService } from "../models/models.service";
+import { documentsMatching, parseManualMetadataFilter, type MetadataCondition } from "../retrieval/metadata-condition";
 import { Conflict, DomainError, FieldChecks, NotFound, Unauthenticated } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { escapeLike } from "../platform/sql";
@@ -178,6 +180,25 @@ export class AssistantService {
     const rows = await this.platform.db.getRepository(KnowledgeBase).findBy({ id: In(ids) });
     const byId = new Map(rows.map((kb) => [kb.id, kb]));
     return ids.map((id) => byId.get(id)).filter((kb): kb is KnowledgeBase => kb !== undefined);
+  }
+
+  /**
+   * The documents an answer of this assistant may draw on: those its stored metadata filter (method
+   * "manual") lets through, narrowed to the request's own selection when there is one; undefined: all.
+   * As in RAGFlow, a filter that no document meets leaves nothing to retrieve.
+   */
+  async documentScope(assistant: ChatAssistant, kbs: KnowledgeBase[], requested?: string[]): Promise<string[] | undefined> {
+    const condition = parseManualMetadataFilter(assistant.metaDataFilter);
+    if (!condition) return requested;
+    const allowed = await this.documentsMeeting(kbs, condition);
+    return requested ? requested.filter((id) => allowed.includes(id)) : allowed;
+  }
+
+  /** The documents of these knowledge bases whose metadata meets the condition. */
+  async documentsMeeting(kbs: KnowledgeBase[], condition: MetadataCondition): Promise<string[]> {
+    if (kbs.length === 0) return [];
+    const documents = await this.platform.db.getRepository(Document).find({ where: { knowledgeBaseId: In(kbs.map((kb) => kb.id)) }, select: { id: true, metaFields: true } });
+    return documentsMatching(documents, condition);
   }
 
   /** The chat overview of one assistant of the tenant, or of all of them (spec §3, chat statistics). */

@@ -139,6 +139,23 @@ describe("a conversation", () => {
     expect(chatRequests()).toHaveLength(0);
   });
 
+  it("retrieves only from the documents the assistant's manual metadata filter lets through, even within a request's own selection", async () => {
+    await server.platform.db.query(`UPDATE document SET meta_fields = CASE name WHEN 'tides.txt' THEN '{"topic": "Sea"}'::jsonb ELSE '{"topic": "kitchen"}'::jsonb END WHERE knowledge_base_id = $1`, [datasetId]);
+    const seaOnly = { method: "manual", manual: [{ key: "topic", op: "=", value: "sea" }], logic: "and" };
+    const filtered = await createAssistant(server, owner, { kbIds: [datasetId], metaDataFilter: seaOnly, prompt: { empty_response: "Nothing on that, sorry." } });
+    expect((await askAndWait(filtered, "What causes tides?")).answer.content).toMatch(/gravitational pull of the moon/);
+    expect((await askAndWait(filtered, "Why does sourdough bread rise slowly?")).answer).toMatchObject({ content: "Nothing on that, sorry.", reference: { total: 0, chunks: [] } });
+
+    const [bread] = await server.platform.db.query(`SELECT id FROM document WHERE knowledge_base_id = $1 AND name = 'bread.txt'`, [datasetId]);
+    const conversation = await conversations.create(actor, filtered.id);
+    const asked = await conversations.ask(actor, conversation.id, { question: "What causes tides?", documentIds: [bread.id] });
+    await asked.finished;
+    expect((await finalAnswer(server, asked.answer.id)).content).toBe("Nothing on that, sorry.");
+
+    const unfiltered = await createAssistant(server, owner, { kbIds: [datasetId], metaDataFilter: { method: "auto" } });
+    expect((await askAndWait(unfiltered, "Why does sourdough bread rise slowly?")).answer.content).toMatch(/wild yeast/);
+  });
+
   it("asks the model anyway when nothing is retrieved and no empty response is set", async () => {
     const assistant = await createAssistant(server, owner, { kbIds: [datasetId], llmId: fakeModel, prompt: { empty_response: "" } });
     fake.reply = () => "I do not know.";

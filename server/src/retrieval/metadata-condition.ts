@@ -22,6 +22,24 @@ export function parseMetadataCondition(value: unknown): MetadataCondition | null
   return { logic: String(body.logic ?? "and").toLowerCase() === "or" ? "or" : "and", conditions: parsed };
 }
 
+/**
+ * The "manual" form of a chat assistant's stored metadata filter (RAGFlow's dialog `meta_data_filter`):
+ * `{"method": "manual", "manual": [{"key", "op", "value"}], "logic": "and"|"or"}`, as a condition; null when
+ * the filter is not manual or has no conditions. The "auto" and "semi_auto" methods (conditions written by a
+ * chat model from the question) are not applied.
+ */
+export function parseManualMetadataFilter(value: unknown): MetadataCondition | null {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  const filter = value as Record<string, unknown>;
+  if (filter.method !== "manual" || !Array.isArray(filter.manual)) return null;
+  return parseMetadataCondition({
+    logic: filter.logic,
+    conditions: filter.manual
+      .filter((c): c is Record<string, unknown> => typeof c === "object" && c !== null && !Array.isArray(c))
+      .map((c) => ({ name: c.key, comparison_operator: c.op, value: c.value })),
+  });
+}
+
 const NUMBER = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
 const text = (v: unknown) => String(v ?? "").trim().toLowerCase();
 const numeric = (v: unknown): number | null => (typeof v === "number" ? v : typeof v === "string" && NUMBER.test(v) ? Number(v) : null);

@@ -64,7 +64,7 @@ export interface AnswerServices {
   models: ModelsService;
   retrieval: RetrievalService;
   /** Resolves the assistant's stored model names (RAGFlow clients store bare names). */
-  assistants: Pick<AssistantService, "modelsOf">;
+  assistants: Pick<AssistantService, "modelsOf" | "documentScope">;
 }
 
 /** Context size assumed for a chat model whose entry names none. */
@@ -131,11 +131,12 @@ export async function generateAnswer(services: AnswerServices, input: AnswerInpu
       }
       timings.push(["Keyword extraction", since(step)]);
     }
+    const documentIds = await services.assistants.documentScope(assistant, input.knowledgeBases, input.documentIds);
     const retrieve = async (text: string) =>
       services.retrieval.search(input.knowledgeBases, {
         question: text,
         knowledgeBaseIds: input.knowledgeBases.map((kb) => kb.id),
-        documentIds: input.documentIds,
+        documentIds,
         similarityThreshold: assistant.similarityThreshold,
         vectorSimilarityWeight: assistant.vectorSimilarityWeight,
         topK: assistant.topK,
@@ -144,7 +145,7 @@ export async function generateAnswer(services: AnswerServices, input: AnswerInpu
         pageSize: Math.max(1, assistant.topN),
       });
     step = performance.now();
-    let result = input.documentIds && input.documentIds.length === 0 ? null : await retrieve(query);
+    let result = documentIds && documentIds.length === 0 ? null : await retrieve(query);
     timings.push(["Retrieval", since(step)]);
     if (assistant.selfRag && result) {
       step = performance.now();

@@ -59,11 +59,17 @@ async function newSession(chatId: string, body: Record<string, unknown> = {}): P
 }
 
 describe("§7 sessions", () => {
-  it("creates a session opened by the prologue, with RAGFlow's defaults and errors", async () => {
+  it("creates a session opened by the prologue (an empty one when the chat has none), with RAGFlow's defaults and errors", async () => {
     const created = await rest("POST", `/api/v1/chats/${kbChat}/sessions`, { user_id: "u-1" });
     expect(created.body).toMatchObject({ code: 0, data: { chat_id: kbChat, name: "New session", user_id: "u-1", messages: [{ role: "assistant", content: "Ask me about tides." }] } });
     expect(Object.keys(created.body.data).sort()).toEqual(["chat_id", "create_date", "create_time", "id", "messages", "name", "update_date", "update_time", "user_id"]);
     expect((await rest("POST", `/api/v1/chats/${kbChat}/sessions`, { name: "" })).body).toEqual({ code: 102, message: "`name` can not be empty." });
+
+    const silentChat = (await createAssistant(server, owner, { prompt: { prologue: "" } })).id;
+    const silent = await rest("POST", `/api/v1/chats/${silentChat}/sessions`, { user_id: "u-2" });
+    expect(silent.body.data.messages).toEqual([{ role: "assistant", content: "" }]);
+    const listed = await server.rest("GET", `/api/v1/chats/${silentChat}/sessions`, { token: owner.key });
+    expect(listed.body.data[0].messages).toEqual([{ role: "assistant", content: "", reference: [] }]);
     expect((await rest("POST", `/api/v1/chats/${kbChat}/sessions`, {}, stranger)).body).toEqual({ code: 102, message: "You do not own the assistant." });
   });
 

@@ -2,13 +2,11 @@ import { success } from "../../api/rest/envelope";
 import { PythonException } from "../../api/rest/python-repr";
 import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } from "../../api/rest/rest-route";
 import type { SignedIn } from "../../auth/principal";
-import { Document } from "../../knowledge/document.entity";
 import type { KnowledgeBase } from "../../knowledge/knowledge-base.entity";
 import { answering, refuse } from "../../knowledge/rest/scope";
 import { DomainError } from "../../platform/errors";
-import { documentsMatching, parseMetadataCondition } from "../../retrieval/metadata-condition";
+import { parseMetadataCondition } from "../../retrieval/metadata-condition";
 import type { Services } from "../../services";
-import { In } from "typeorm";
 import type { AnswerEvent } from "../answer-stream";
 import type { ChatAssistant } from "../assistant.entity";
 import { Conversation } from "../conversation.entity";
@@ -49,10 +47,7 @@ function quoteFlag(value: unknown): boolean | undefined {
 /** Documents of the chat's knowledge bases meeting a metadata condition (§2.8); none: nothing is retrievable. */
 export async function documentsForCondition(services: Services, kbs: KnowledgeBase[], condition: unknown): Promise<string[] | undefined> {
   const parsed = parseMetadataCondition(condition);
-  if (!parsed) return undefined;
-  if (kbs.length === 0) return [];
-  const documents = await services.platform.db.getRepository(Document).find({ where: { knowledgeBaseId: In(kbs.map((kb) => kb.id)) }, select: { id: true, metaFields: true } });
-  return documentsMatching(documents, parsed);
+  return parsed ? services.assistants.documentsMeeting(kbs, parsed) : undefined;
 }
 
 function documentIdsOf(value: unknown): string[] | undefined {

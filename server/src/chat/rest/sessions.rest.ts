@@ -60,12 +60,21 @@ function presentMessage(message: Message, withReference: boolean): Json {
   return out;
 }
 
+/**
+ * A RAGFlow session always opens with the assistant's prologue, even an empty one; Cairn stores the opener
+ * only when there is one, so a conversation without it gets the empty prologue here.
+ */
+function withPrologue(messages: Json[], withReferences = false): Json[] {
+  if (messages[0]?.role === "assistant") return messages;
+  return [{ role: "assistant", content: "", ...(withReferences ? { reference: [] } : {}) }, ...messages];
+}
+
 export function presentSession(conversation: Conversation, messages: Message[], withReferences = false): Json {
   return {
     id: conversation.id,
     chat_id: conversation.assistantId,
     name: conversation.name,
-    messages: messages.map((m) => presentMessage(m, withReferences)),
+    messages: withPrologue(messages.map((m) => presentMessage(m, withReferences)), withReferences),
     user_id: conversation.userId,
     create_time: epochMillis(conversation.createdAt),
     create_date: rfc1123(conversation.createdAt),
@@ -93,7 +102,7 @@ async function createSession({ services, principal, params, body }: Authenticate
     if (name.trim() === "") throw refuse("`name` can not be empty.");
     const conversation = await services.conversations.create({ principal }, params.chatId, { name, userId: text(body.user_id), source: "api" });
     const messages = (await services.conversations.messagesOf([conversation.id])).get(conversation.id) ?? [];
-    return success({ ...presentSession(conversation, messages), messages: messages.map((m) => ({ role: m.role, content: m.content })) });
+    return success({ ...presentSession(conversation, messages), messages: withPrologue(messages.map((m) => ({ role: m.role, content: m.content }))) });
   });
 }
 

@@ -54,6 +54,7 @@ export interface AssistantFields {
   similarityThreshold?: number;
   vectorSimilarityWeight?: number;
   topN?: number;
+  metaDataFilter?: Record<string, unknown>;
 }
 
 /** An assistant row as AssistantService would store it (RAGFlow's defaults for what is not given). */
@@ -85,7 +86,7 @@ export async function createAssistant(server: TestServer, user: ChatUser, fields
     topK: ASSISTANT_RETRIEVAL_DEFAULTS.topK,
     rerankId: "",
     doRefer: "1",
-    metaDataFilter: {},
+    metaDataFilter: fields.metaDataFilter ?? {},
     status: "1",
   });
   await repository.save(assistant);
