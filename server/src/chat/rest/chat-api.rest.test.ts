@@ -319,6 +319,23 @@ describe("TTS", () => {
     const other = await server.rest("POST", "/v1/chat/tts", { token: stranger.token, body: { messageId } });
     expect(other.status).toBe(404);
   });
+
+  it("gives completions of an assistant with TTS on their audio as audio_binary, hex-encoded: the whole answer, or each streamed piece", async () => {
+    const ttsModel = await addFakeModel(server, owner, fake, "tts", "reading-tts");
+    await server.graphql(`mutation($i: DefaultModelsInput!) { setDefaultModels(input: $i) { tts } }`, { i: { tts: ttsModel } }, owner.token);
+    const speaking = (await createAssistant(server, owner, { llmId: fakeModel, prompt: { system: "You are a pirate.", parameters: [], prologue: "Arr.", tts: true } })).id;
+    fake.reply = () => "Ahoy there, sailor!";
+    const whole = await rest("POST", `/api/v1/chats/${speaking}/completions`, { question: "hello", session_id: await newSession(speaking), stream: false });
+    expect(whole.body.data).toMatchObject({ answer: "Ahoy there, sailor!", audio_binary: FAKE_AUDIO.toString("hex") });
+    expect(fake.requests.at(-1)).toMatchObject({ path: "/v1/audio/speech", body: { input: "Ahoy there, sailor!" } });
+
+    fake.requests.length = 0;
+    const { json } = await sse(`/api/v1/chats/${speaking}/completions`, { question: "hello", session_id: await newSession(speaking), stream: true });
+    const deltas = json.filter((f) => f.data?.final === false);
+    expect(deltas.length).toBeGreaterThan(1);
+    for (const delta of deltas) expect(delta.data.audio_binary).toBe(FAKE_AUDIO.toString("hex"));
+    expect(fake.requests.filter((r) => r.path.endsWith("/audio/speech")).map((r) => r.body.input).join(" ")).toBe("Ahoy there, sailor!");
+  });
 });
 
 describe("the share page over GraphQL", () => {

@@ -10,6 +10,7 @@ import type { Services } from "../../services";
 import type { AnswerEvent } from "../answer-stream";
 import type { ChatAssistant } from "../assistant.entity";
 import { Conversation } from "../conversation.entity";
+import { audioBinary } from "../speech";
 import type { Message } from "../message.entity";
 import { DEFAULT_SESSION_NAME, ownChat, presentReference } from "./sessions.rest";
 import { openEventStream, pyFloat, writeFrame } from "./sse";
@@ -105,7 +106,8 @@ async function answer(services: Services, principal: SignedIn, chat: ChatAssista
       await asked.finished;
       const row = await services.conversations.message({ principal }, asked.answer.id);
       if (row.status === "failed") throw new PythonException("Exception", row.error ?? "failed");
-      return success(completionData(row, session.id, withDatasets));
+      const audio = chat.tts ? await audioBinary(services.models, chat.tenantId, row.content) : null;
+      return success(completionData(row, session.id, withDatasets, audio));
     } catch (error) {
       if (error instanceof DomainError && error.messageKey === "errors.conversation.missParameter") throw new PythonException("KeyError", error.message);
       throw error;
@@ -165,7 +167,7 @@ async function answer(services: Services, principal: SignedIn, chat: ChatAssista
         continue;
       }
       if (emptyResponse) continue;
-      const data: Json = { answer: event.delta, reference: { chunks: [] }, audio_binary: null };
+      const data: Json = { answer: event.delta, reference: { chunks: [] }, audio_binary: chat.tts ? await audioBinary(services.models, chat.tenantId, event.delta) : null };
       if (!withDatasets) Object.assign(data, { prompt: "", created_at: pyFloat(createdAt) });
       writeFrame(res, { code: 0, data: { ...data, final: false, id: messageId, session_id: session.id } });
     }
@@ -179,13 +181,13 @@ async function answer(services: Services, principal: SignedIn, chat: ChatAssista
 }
 
 /** §8.2's data of a finished answer. */
-function completionData(row: Message, sessionId: string, withDatasets: boolean): Json {
+function completionData(row: Message, sessionId: string, withDatasets: boolean, audio: string | null): Json {
   return {
     answer: row.content,
     reference: withDatasets ? presentReference(row.reference) : { chunks: [] },
     prompt: withDatasets ? (row.prompt ?? "") : "",
     created_at: row.createdAt.getTime() / 1000,
-    audio_binary: null,
+    audio_binary: audio,
     id: row.id,
     session_id: sessionId,
   };

@@ -1,19 +1,12 @@
 import type { RestContext, RestRoute } from "../../api/rest/rest-route";
 import { DomainError } from "../../platform/errors";
-import { parseModelId } from "../../models/models.service";
+import { spokenText, ttsModelOf } from "../speech";
 
 /**
  * Reading an answer aloud (issue 6, TTS): `POST /v1/chat/tts` with `{messageId}`, for a member of the
  * assistant's tenant or its share page (with its X-Visitor-Id). The audio of the tenant's TTS model is
  * streamed as it comes, with the model's content type; without a TTS model, HTTP 400 with the message.
  */
-
-const spoken = (content: string) =>
-  content
-    .replace(/\s*\[ID:\d+\]/g, "")
-    .replace(/[*_`#>]+/g, "")
-    .replace(/\s+/g, " ")
-    .trim();
 
 async function tts({ services, principal, req, res, body }: RestContext): Promise<unknown> {
   if (principal.kind === "anonymous") return undefined;
@@ -25,10 +18,10 @@ async function tts({ services, principal, req, res, body }: RestContext): Promis
   };
   try {
     const message = await services.conversations.message(actor, String(body.messageId ?? body.message_id ?? ""));
-    const text = spoken(message.content);
+    const text = spokenText(message.content);
     if (message.role !== "assistant" || text === "") return refuse(new DomainError("BAD_REQUEST", "errors.conversation.ttsNothingToRead"));
-    const ttsModel = (await services.models.defaults(principal.tenantId)).tts;
-    if (!ttsModel || !parseModelId(ttsModel)) return refuse(new DomainError("BAD_REQUEST", "errors.conversation.ttsNotSet"));
+    const ttsModel = await ttsModelOf(services.models, principal.tenantId);
+    if (!ttsModel) return refuse(new DomainError("BAD_REQUEST", "errors.conversation.ttsNotSet"));
     const model = await services.models.client(principal.tenantId, "tts", ttsModel);
     const controller = new AbortController();
     res.on("close", () => controller.abort());
