@@ -24,6 +24,10 @@ describe("checks that a sentence can hold the answer", () => {
     expect(negationBearsOn("The council did not approve the second tunnel.", terms)).toBe(true);
     expect(negationBearsOn("The council approved the tunnel, not just the bridge.", terms)).toBe(false);
     expect(negationBearsOn("The council approved the tunnel.", terms)).toBe(false);
+    // Right before the word, it denies what a question states: "is not always practical".
+    const practical = new Set(analyze("Which method is always practical?"));
+    expect(negationBearsOn("The second method is not always practical.", practical, 1)).toBe(true);
+    expect(negationBearsOn("Not every method is practical, but the second always is.", practical, 1)).toBe(false);
   });
 
   it("knows a name in its other forms: demonyms, centuries, decades, roman numerals", () => {

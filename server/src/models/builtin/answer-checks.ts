@@ -11,7 +11,10 @@ import { tokenize } from "./text-analysis";
 
 /** Words that turn a statement around; "non" too, as in "non-Imperialism". */
 export const NEGATIONS: ReadonlySet<string> = new Set(
-  "not no never none nobody nothing neither nor without cannot can't don't doesn't didn't isn't aren't wasn't weren't won't non 不 没 没有 未 非 无 别".split(" "),
+  (
+    "not no never none nobody nothing neither nor without cannot non can't don't doesn't didn't isn't aren't wasn't weren't won't " +
+    "couldn't wouldn't shouldn't hasn't haven't hadn't mustn't 不 没 没有 未 非 无 别"
+  ).split(" "),
 );
 
 /** How far (in words) a negation reaches forward: "did not invade", "was never officially crowned". */
@@ -22,10 +25,10 @@ const NEGATION_REACH = 3;
  * closely. A negated question ("What did the Court not allow?") is answered by a sentence that negates
  * the same thing, not by one whose "not" is about something else ("…, not just in a dispute …").
  */
-export function negationBearsOn(sentence: string, questionTerms: ReadonlySet<string>): boolean {
+export function negationBearsOn(sentence: string, questionTerms: ReadonlySet<string>, reach = NEGATION_REACH): boolean {
   const words = tokenize(sentence, { keepStopWords: true });
   return words.some(
-    (word, i) => NEGATIONS.has(word.word) && words.slice(i + 1, i + 1 + NEGATION_REACH).some((next) => !NEGATIONS.has(next.word) && questionTerms.has(next.term)),
+    (word, i) => NEGATIONS.has(word.word) && words.slice(i + 1, i + 1 + reach).some((next) => !NEGATIONS.has(next.word) && questionTerms.has(next.term)),
   );
 }
 

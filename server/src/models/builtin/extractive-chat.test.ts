@@ -139,6 +139,10 @@ describe("the built-in extractive chat model", () => {
     expect((await ask("Which docks did the harbour works not rebuild for the fishing fleet?")).text).toBe(NOT_FOUND_SENTENCE);
     // "Shortest" has its opposite in the sentence.
     expect((await ask("Which breakwater is the shortest on the coast of Brest?")).text).toBe(NOT_FOUND_SENTENCE);
+    // The text denies that the works reached the docks.
+    expect((await ask("Which harbour works reached the old military docks of Brest?")).text).toBe(NOT_FOUND_SENTENCE);
+    // "Its designer" ties the last sentence to the breakwater of the one before: one statement.
+    expect((await ask("At which school did the designer of the new breakwater later teach?")).text).toContain("naval school");
   });
 
   it("never pretends to be a language model: without knowledge it says what it is", async () => {

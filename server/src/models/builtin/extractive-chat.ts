@@ -36,17 +36,20 @@ import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS, isCjk, tokenize, type Token } f
  * does not answer it, a weaker match elsewhere would be a guess (this is how questions that merely
  * resemble the knowledge are told apart — "who founded X in 1750?" against a text saying 1755). The
  * best sentence, with its neighbours and its document's title, answers only when
- * - it holds at least half of the question's weight (each term weighted by its IDF, so that "what year"
- *   weighs little and "Normandy" much; WordNet relations and stems count; the words that frame the
- *   kind of answer — "how many", "what kind of" — do not);
+ * - it holds at least two fifths of the question's weight (each term weighted by its IDF, so that "what
+ *   year" weighs little and "Normandy" much; WordNet relations and stems count; the words that frame
+ *   the kind of answer — "how many", "what kind of" — do not), and the best sentence itself (with the
+ *   sentences its pronouns tie it to) holds at least half of what is found: a question restates one
+ *   statement, not facts spread over several;
  * - every term that names something specific — a number, a word too rare for any WordNet gloss (names,
  *   codes), a capitalised word inside the question — occurs in it (a misspelling one or two letters off
  *   counts: "seperate" is "separate"; so do other forms of a name: "Parisian" for "Paris", "EU" for
  *   "European Union", "18th century" for "1700s");
  * - it does not contradict the question: a negated question needs a negation in the sentence itself,
- *   bearing on the question's words; a question word absent from the window must not have its WordNet
- *   antonym in the sentence ("largest" / "smallest"); "only" and "least" in the question must be there
- *   too;
+ *   bearing on the question's words, and a question that is not negated is not answered by a sentence
+ *   that negates one of its words ("not always practical"); a question word absent from the window
+ *   must not have its WordNet antonym in the sentence ("largest" / "smallest"); "only" and "least" in
+ *   the question must be there too;
  * - the sentence itself holds the kind of answer asked for, when that kind shows in the words: a year
  *   for "in what year", a count for "how many" (other than the question's own numbers).
  * Without that, the answer is the prompt's "not found" sentence, as RAGFlow's prompt demands. Further
@@ -59,7 +62,13 @@ const COSINE_SHARE = 0.2;
 /** The passage's own relevance among the passages (its lexical score over the best one's), added on top. */
 const PASSAGE_SHARE = 0.2;
 /** Share of the question's weight the best sentence and its neighbours must contain. */
-const MIN_COVERAGE = 0.5;
+const MIN_COVERAGE = 0.4;
+/**
+ * Share of what the window covers of the question that the best sentence's statement (with its title)
+ * must cover. A question restates one statement; one whose words are found only across neighbouring
+ * sentences joins facts the text keeps apart, as SQuAD 2.0's unanswerable questions often do.
+ */
+const SENTENCE_SHARE_OF_COVERAGE = 0.5;
 /** A further sentence joins the answer when it scores at least this fraction of the best one. */
 const COMPANION_RATIO = 0.75;
 const MAX_SENTENCES = 3;
@@ -97,6 +106,26 @@ const NUMBER_WORDS = new Set(
     "spring summer autumn fall winter today yesterday tomorrow ago bc bce ad ce 一 二 三 四 五 六 七 八 九 十 百 千 万 亿 年 月 日 世纪"
   ).split(" "),
 );
+
+/** Pronouns and determiners that point back to something named before ("It …", "Its designer …", "These ships …"). */
+const ANAPHORS = new Set("he she it they him her them his its their this these those such".split(" "));
+
+/** Whether one of a sentence's first words refers back to the sentence before it. */
+function refersBack(sentence: string): boolean {
+  return tokenize(sentence, { keepStopWords: true })
+    .slice(0, 4)
+    .some((t) => ANAPHORS.has(t.word));
+}
+
+/**
+ * The statement a sentence belongs to: with the sentence before it when it refers back to it, and with
+ * the next one when that one refers back ("The new breakwater is the longest. Its designer, …").
+ */
+function statementAround(sentences: string[], index: number): string {
+  const first = index > 0 && refersBack(sentences[index]) ? index - 1 : index;
+  const last = index + 1 < sentences.length && refersBack(sentences[index + 1]) ? index + 1 : index;
+  return sentences.slice(first, last + 1).join(" ");
+}
 
 function hasNumber(text: string): boolean {
   return tokenize(text, { keepStopWords: true }).some((t) => /\d/.test(t.word) || NUMBER_WORDS.has(t.word));
@@ -254,6 +283,9 @@ export class ExtractiveAnswerer {
     const terms = new Set(question.terms);
     // The negation must bear on the question's words in the sentence itself: a "not" elsewhere is about something else.
     if (question.negated && !negationBearsOn(sentence, terms)) return true;
+    // A sentence that denies what the question states ("… is not always practical" for "What is always
+    // practical?") does not answer it: a negation right before one of the question's words.
+    if (!question.negated && negationBearsOn(sentence, terms, 1)) return true;
     if (question.restrictive.length > 0) {
       const words = new Set(tokenize(window, { keepStopWords: true }).map((t) => t.word));
       if (question.restrictive.some((w) => !words.has(w))) return true;
@@ -288,43 +320,57 @@ export class ExtractiveAnswerer {
    * Whether a sentence, with its neighbours (`window`) and its document's title, answers the question;
    * see the class comment.
    */
-  private answers(question: Question, sentence: string, window: string, passage: Passage): boolean {
+  private answers(question: Question, sentence: string, statement: string, window: string, passage: Passage): boolean {
     if (this.contradicts(question.shape, sentence, window)) return false;
     const title = passage.title ?? "";
-    const text = `${title}\n${window}`;
-    const analyzed = this.scorer.analyzeText(text);
-    let written: string[] | undefined;
-    let acronyms: Map<string, string[]> | undefined;
-    let abbreviations: Set<string> | undefined;
-    // A word is there as written, misspelt (long words only), or in another form of the same name:
-    // "Parisian" for "Paris", "18th" (century) for "1700s", "EU" for "European Union" and back.
-    const present = (term: string, word = question.words.get(term)) => {
-      if (analyzed.positions.has(term)) return true;
-      if (word === undefined) return false;
-      written ??= [...new Set(tokenize(text).map((t) => foldDiacritics(t.word)))];
-      const folded = foldDiacritics(word);
-      if (written.some((w) => sameNameVariant(folded, w) || (folded.length >= 5 && nearlySameWord(folded, w)))) return true;
-      acronyms ??= acronymsOf(text);
-      if (question.abbreviations.has(word) && acronyms.has(word)) return true;
-      abbreviations ??= capitalisedAbbreviations(text);
-      for (const [acronym, spelled] of question.acronyms) if (spelled.includes(word) && abbreviations.has(acronym)) return true;
-      return false;
-    };
-    if (!question.specific.every((t) => present(t.term, t.word))) return false;
+    const inWindow = this.presence(question, `${title}\n${window}`);
+    if (!question.specific.every((t) => inWindow.has(t.term, t.word))) return false;
     // Chinese has no WordNet here to relate a question's words to a paraphrase's, so its coverage is
     // measured over the whole passage, as a topic check (cmrc2018: 87 % → 91 % of the questions answered from the right passage).
-    const coverage = question.chinese ? this.scorer.analyzeText(`${title}\n${passage.text}`) : analyzed;
+    const inPassage = question.chinese ? this.scorer.analyzeText(`${title}\n${passage.text}`).positions : undefined;
+    const inStatement = this.presence(question, `${title}\n${statement}`);
     let total = 0;
     let covered = 0;
+    let coveredByStatement = 0;
     // Chinese character bigrams only help matching; the weight to cover is that of the question's words.
     const words = question.terms.some((t) => !t.term.startsWith("\u0002"));
     for (const term of question.terms) {
       if (QUESTION_FRAME.has(term.term) || (words && term.term.startsWith("\u0002"))) continue;
       total += term.weight;
-      if (coverage.positions.has(term.term) || present(term.term) || term.related.some(([stem]) => analyzed.positions.has(stem))) covered += term.weight;
+      if (inPassage?.has(term.term) || inWindow.has(term.term) || inWindow.hasRelated(term)) covered += term.weight;
+      if (inStatement.has(term.term) || inStatement.hasRelated(term)) coveredByStatement += term.weight;
     }
-    return total > 0 && covered >= MIN_COVERAGE * total;
+    if (total === 0 || covered < MIN_COVERAGE * total) return false;
+    return question.chinese || coveredByStatement >= SENTENCE_SHARE_OF_COVERAGE * covered;
   }
+
+  /**
+   * Whether the question's words occur in a text: as written, misspelt (long words only), or as another
+   * form of the same name — "Parisian" for "Paris", "18th" (century) for "1700s", "EU" for "European
+   * Union" and back; `hasRelated`: through WordNet's relations.
+   */
+  private presence(question: Question, text: string) {
+    const positions = this.scorer.analyzeText(text).positions;
+    let written: string[] | undefined;
+    let acronyms: Map<string, string[]> | undefined;
+    let abbreviations: Set<string> | undefined;
+    return {
+      has: (term: string, word = question.words.get(term)): boolean => {
+        if (positions.has(term)) return true;
+        if (word === undefined) return false;
+        written ??= [...new Set(tokenize(text).map((t) => foldDiacritics(t.word)))];
+        const folded = foldDiacritics(word);
+        if (written.some((w) => sameNameVariant(folded, w) || (folded.length >= 5 && nearlySameWord(folded, w)))) return true;
+        acronyms ??= acronymsOf(text);
+        if (question.abbreviations.has(word) && acronyms.has(word)) return true;
+        abbreviations ??= capitalisedAbbreviations(text);
+        for (const [acronym, spelled] of question.acronyms) if (spelled.includes(word) && abbreviations.has(acronym)) return true;
+        return false;
+      },
+      hasRelated: (term: QueryTerm): boolean => term.related.some(([stem]) => positions.has(stem)),
+    };
+  }
+
 
   answer(passages: Passage[], question: string, history: string[], notFound: string): ExtractiveAnswer {
     const terms = this.questionTerms(question, history);
@@ -372,7 +418,7 @@ export class ExtractiveAnswerer {
     const answering = (c: Candidate) => {
       const sentences = sentencesOf[c.passage];
       const window = sentences.slice(Math.max(0, c.sentence - 1), c.sentence + 2).join(" ");
-      return this.answers(asked, sentences[c.sentence], window, passages[c.passage]);
+      return this.answers(asked, sentences[c.sentence], statementAround(sentences, c.sentence), window, passages[c.passage]);
     };
     if (!answering(candidates[0])) return notFoundAnswer;
     const chosen = [candidates[0]];
