@@ -10,6 +10,8 @@
  *   --gold: give only the question's own paragraph as knowledge (isolates the answering from retrieval).
  *   --half: only the questions on even (or odd) lines of qa.jsonl, counted from 0: develop on one half,
  *   check on the other that a change is not fitted to the questions it was developed on.
+ *   --as-files: each paragraph as bench:answers ingests it, a document "<id>.txt" whose text starts with
+ *   the paragraph's title on a line of its own (otherwise the title is the passage's Title).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -43,6 +45,7 @@ async function main() {
   const args = process.argv.slice(2);
   const directory = args.find((a) => !a.startsWith("--")) ?? path.resolve(__dirname, "../../../../../shared/bench/squad2");
   const goldOnly = args.includes("--gold");
+  const asFiles = args.includes("--as-files");
   const half = args.find((a) => a.startsWith("--half="))?.slice("--half=".length);
   if (half !== undefined && half !== "even" && half !== "odd") throw new Error("--half must be even or odd");
   const docs = lines(path.join(directory, "corpus.jsonl")).map((o) => ({ id: String(o._id), title: String(o.title ?? ""), text: String(o.text ?? "") }));
@@ -79,7 +82,9 @@ async function main() {
   const started = performance.now();
   for (const qa of qas) {
     const passages = goldOnly ? [byId.get(qa.context_id)!] : retrieve(qa.question);
-    const knowledge = passages.map((p, i) => `\nID: ${i}\n├── Title: ${p.title}\n└── Content:\n${p.text}`).join("\n");
+    const knowledge = passages
+      .map((p, i) => (asFiles ? `\nID: ${i}\n├── Title: ${p.id}.txt\n└── Content:\n${p.title}\n\n${p.text}` : `\nID: ${i}\n├── Title: ${p.title}\n└── Content:\n${p.text}`))
+      .join("\n");
     const prompt = readPrompt([
       { role: "system", content: SYSTEM(knowledge) },
       { role: "user", content: qa.question },

@@ -145,6 +145,15 @@ describe("the built-in extractive chat model", () => {
     expect((await ask("At which school did the designer of the new breakwater later teach?")).text).toContain("naval school");
   });
 
+  it("reads a chunk's opening heading as its title, not as a sentence of the answer", async () => {
+    const chunks = [{ title: "doc-17.txt", content: "Brest harbour\n\nIt was rebuilt in 1998 by engineers from Lyon. Fishing boats moor on the western quay." }, ...CHUNKS];
+    const answer = await run([
+      { role: "system", content: ragflowPrompt(chunks) },
+      { role: "user", content: "In what year was Brest harbour rebuilt?" },
+    ]);
+    expect(answer.text).toBe("It was rebuilt in 1998 by engineers from Lyon. [ID:0]");
+  });
+
   it("never pretends to be a language model: without knowledge it says what it is", async () => {
     const english = await run([{ role: "user", content: "Write me a poem about the sea." }]);
     expect(english.text).toMatch(/extractive model, not a language model/);

@@ -35,8 +35,9 @@ import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS, isCjk, tokenize, type Token } f
  * Answering at all is decided on the best sentence only: if the place that matches the question best
  * does not answer it, a weaker match elsewhere would be a guess (this is how questions that merely
  * resemble the knowledge are told apart — "who founded X in 1750?" against a text saying 1755). The
- * best sentence, with its neighbours and its document's title, answers only when
- * - it holds at least two fifths of the question's weight (each term weighted by its IDF, so that "what
+ * best sentence, with its neighbours and its document's title (or the heading its passage opens with),
+ * answers only when
+ * - it holds 45 % of the question's weight or more (each term weighted by its IDF, so that "what
  *   year" weighs little and "Normandy" much; WordNet relations and stems count; the words that frame
  *   the kind of answer — "how many", "what kind of" — do not), and the best sentence itself (with the
  *   sentences its pronouns tie it to) holds at least half of what is found: a question restates one
@@ -62,7 +63,7 @@ const COSINE_SHARE = 0.2;
 /** The passage's own relevance among the passages (its lexical score over the best one's), added on top. */
 const PASSAGE_SHARE = 0.2;
 /** Share of the question's weight the best sentence and its neighbours must contain. */
-const MIN_COVERAGE = 0.4;
+const MIN_COVERAGE = 0.45;
 /**
  * Share of what the window covers of the question that the best sentence's statement (with its title)
  * must cover. A question restates one statement; one whose words are found only across neighbouring
@@ -106,6 +107,17 @@ const NUMBER_WORDS = new Set(
     "spring summer autumn fall winter today yesterday tomorrow ago bc bce ad ce 一 二 三 四 五 六 七 八 九 十 百 千 万 亿 年 月 日 世纪"
   ).split(" "),
 );
+
+/**
+ * The heading a passage opens with, if it does: a short first line without a sentence's final stop
+ * ("Normans", "2. Eligibility"). It names what every sentence below it is about, as a document's title
+ * does; a chunk's own title is often only its file's name.
+ */
+function headingOf(text: string): string | undefined {
+  const line = /^\s*([^\n]+)\n/.exec(text)?.[1].trim();
+  if (!line || /[.!?。！？:;：；]$/.test(line) || line.split(/\s+/).length > 12) return undefined;
+  return line;
+}
 
 /** Pronouns and determiners that point back to something named before ("It …", "Its designer …", "These ships …"). */
 const ANAPHORS = new Set("he she it they him her them his its their this these those such".split(" "));
@@ -322,7 +334,7 @@ export class ExtractiveAnswerer {
    */
   private answers(question: Question, sentence: string, statement: string, window: string, passage: Passage): boolean {
     if (this.contradicts(question.shape, sentence, window)) return false;
-    const title = passage.title ?? "";
+    const title = [passage.title, headingOf(passage.text)].filter(Boolean).join("\n");
     const inWindow = this.presence(question, `${title}\n${window}`);
     if (!question.specific.every((t) => inWindow.has(t.term, t.word))) return false;
     // Chinese has no WordNet here to relate a question's words to a paraphrase's, so its coverage is
@@ -393,7 +405,8 @@ export class ExtractiveAnswerer {
     const bestPassage = Math.max(...passageScores);
     if (bestPassage === 0) return notFoundAnswer;
 
-    const sentencesOf = passages.map((p) => splitSentences(p.text));
+    // A heading is not a statement that could answer: it serves as the passage's title (see answers).
+    const sentencesOf = passages.map((p) => splitSentences(p.text).slice(headingOf(p.text) === undefined ? 0 : 1));
     const all = sentencesOf.flat();
     const sentenceLength = all.reduce((s, x) => s + tokenize(x).length, 0) / Math.max(all.length, 1);
     const candidates: Candidate[] = [];
