@@ -17,15 +17,20 @@ export async function ttsModelOf(models: ModelsService, tenantId: string): Promi
 }
 
 /**
- * RAGFlow's `audio_binary` of an answer of an assistant with text-to-speech on: the text read by the
- * tenant's TTS model, hex-encoded; null when the tenant has no TTS model or there is nothing to read.
+ * RAGFlow's `audio_binary` for the answers of an assistant with text-to-speech on: a function giving a
+ * text read by the tenant's TTS model, hex-encoded (null when there is nothing to read), or null when the
+ * tenant has no TTS model. The model is looked up once, not for each streamed piece.
  */
-export async function audioBinary(models: ModelsService, tenantId: string, text: string, signal?: AbortSignal): Promise<string | null> {
-  const spoken = spokenText(text);
-  const model = spoken === "" ? null : await ttsModelOf(models, tenantId);
+export async function audioEncoder(models: ModelsService, tenantId: string): Promise<((text: string) => Promise<string | null>) | null> {
+  const model = await ttsModelOf(models, tenantId);
   if (!model) return null;
-  const speech = await (await models.client(tenantId, "tts", model)).synthesize(spoken, { signal });
-  const parts: Buffer[] = [];
-  for await (const chunk of speech.audio) parts.push(Buffer.from(chunk));
-  return Buffer.concat(parts).toString("hex");
+  const client = await models.client(tenantId, "tts", model);
+  return async (text) => {
+    const spoken = spokenText(text);
+    if (spoken === "") return null;
+    const speech = await client.synthesize(spoken);
+    const parts: Buffer[] = [];
+    for await (const chunk of speech.audio) parts.push(Buffer.from(chunk));
+    return Buffer.concat(parts).toString("hex");
+  };
 }

@@ -10,7 +10,7 @@ import type { Services } from "../../services";
 import type { AnswerEvent } from "../answer-stream";
 import type { ChatAssistant } from "../assistant.entity";
 import { Conversation } from "../conversation.entity";
-import { audioBinary } from "../speech";
+import { audioEncoder } from "../speech";
 import type { Message } from "../message.entity";
 import { DEFAULT_SESSION_NAME, ownChat, presentReference } from "./sessions.rest";
 import { openEventStream, pyFloat, writeFrame } from "./sse";
@@ -99,6 +99,7 @@ async function answer(services: Services, principal: SignedIn, chat: ChatAssista
   const named = documentIdsOf(body.doc_ids);
   const documentIds = fromCondition && named ? named.filter((id) => fromCondition.includes(id)) : (fromCondition ?? named);
   const withDatasets = kbs.length > 0;
+  const encodeAudio = chat.tts ? await audioEncoder(services.models, chat.tenantId) : null;
 
   if (!stream) {
     try {
@@ -106,7 +107,7 @@ async function answer(services: Services, principal: SignedIn, chat: ChatAssista
       await asked.finished;
       const row = await services.conversations.message({ principal }, asked.answer.id);
       if (row.status === "failed") throw new PythonException("Exception", row.error ?? "failed");
-      const audio = chat.tts ? await audioBinary(services.models, chat.tenantId, row.content) : null;
+      const audio = encodeAudio ? await encodeAudio(row.content) : null;
       return success(completionData(row, session.id, withDatasets, audio));
     } catch (error) {
       if (error instanceof DomainError && error.messageKey === "errors.conversation.missParameter") throw new PythonException("KeyError", error.message);
@@ -167,7 +168,7 @@ async function answer(services: Services, principal: SignedIn, chat: ChatAssista
         continue;
       }
       if (emptyResponse) continue;
-      const data: Json = { answer: event.delta, reference: { chunks: [] }, audio_binary: chat.tts ? await audioBinary(services.models, chat.tenantId, event.delta) : null };
+      const data: Json = { answer: event.delta, reference: { chunks: [] }, audio_binary: encodeAudio ? await encodeAudio(event.delta) : null };
       if (!withDatasets) Object.assign(data, { prompt: "", created_at: pyFloat(createdAt) });
       writeFrame(res, { code: 0, data: { ...data, final: false, id: messageId, session_id: session.id } });
     }
