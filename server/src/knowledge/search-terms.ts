@@ -1,4 +1,4 @@
-import { tokenize } from "../models/builtin/text-analysis";
+import { isCjk, tokenize } from "../models/builtin/text-analysis";
 
 /**
  * Keyword search inside PostgreSQL. Cairn analyses text itself — lower-casing, English stop words and
@@ -33,7 +33,7 @@ export function indexText(fields: SearchFields): IndexedText {
   const add = (text: string, weight: number) => {
     for (const token of tokenize(text)) {
       terms[token.term] = (terms[token.term] ?? 0) + weight;
-      if (weight === 1) termCount += 1;
+      if (weight === 1 && !token.joined) termCount += 1;
     }
   };
   if (fields.title) add(fields.title, TITLE_WEIGHT);
@@ -62,6 +62,13 @@ export function highlight(text: string, terms: ReadonlySet<string>): string {
     const hits = tokenize(match[0]).filter((t) => terms.has(t.term));
     if (hits.length === 0) continue;
     const word = match[0];
+    out += escape(text.slice(last, match.index));
+    last = match.index! + word.length;
+    // A word of alphabetic scripts is marked whole (its term may be spelt otherwise: "α" is "alpha").
+    if (!isCjk(word)) {
+      out += "<em>" + escape(word) + "</em>";
+      continue;
+    }
     // A Chinese run is segmented into several words: mark just the matching ones.
     let marked = "";
     let cursor = 0;
@@ -72,9 +79,7 @@ export function highlight(text: string, terms: ReadonlySet<string>): string {
       marked += escape(word.slice(cursor, at)) + "<em>" + escape(word.slice(at, at + hit.word.length)) + "</em>";
       cursor = at + hit.word.length;
     }
-    marked += escape(word.slice(cursor));
-    out += escape(text.slice(last, match.index)) + marked;
-    last = match.index! + word.length;
+    out += marked + escape(word.slice(cursor));
   }
   return out + escape(text.slice(last));
 }

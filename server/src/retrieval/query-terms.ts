@@ -13,7 +13,7 @@ import { tokenize } from "../models/builtin/text-analysis";
 export interface QueryTerm {
   term: string;
   weight: number;
-  /** True for the question's own terms, false for added synonyms. */
+  /** True for the question's own words, false for added synonyms and joined compounds (which Σ idf leaves out). */
   original: boolean;
 }
 
@@ -30,11 +30,14 @@ const MIN_SYNONYM_WEIGHT = 0.05;
 export async function weightedQueryTerms(question: string): Promise<QueryTerm[]> {
   const tokens = tokenize(question);
   const terms = new Map<string, QueryTerm>();
-  for (const token of tokens) terms.set(token.term, { term: token.term, weight: 1, original: true });
+  for (const token of tokens) {
+    // A joined compound ("il6" of "IL-6") is another spelling of its parts: it scores, but the normaliser counts the parts.
+    if (!terms.get(token.term)?.original) terms.set(token.term, { term: token.term, weight: 1, original: !token.joined });
+  }
   if (tokens.some((t) => !t.cjk)) {
     const { related } = await wordStatistics();
     for (const token of tokens) {
-      if (token.cjk) continue;
+      if (token.cjk || token.joined) continue;
       const byRelatedness = (related.get(token.term) ?? []).slice().sort((a, b) => b[1] - a[1]);
       const best = byRelatedness[0]?.[1] ?? 0;
       for (const [stem, relatedness] of byRelatedness.slice(0, SYNONYMS_PER_TERM)) {

@@ -1,6 +1,7 @@
 import type { SignedIn } from "../auth/principal";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import { RUN } from "../knowledge/document.entity";
+import { ReanalyseSearchTerms1764200000000 } from "../platform/migrations/1764200000000-reanalyse-search-terms";
 import { signUpAndIn, startTestServer, type TestServer } from "../testing/app";
 
 /** Retrieval through the real server: embedded database, built-in embedding, the parse pipeline. */
@@ -15,6 +16,7 @@ const FILES = {
   "bread.txt": "Sourdough bread rises slowly because wild yeast ferments the dough overnight.",
   "tides.txt": "Tides are caused by the gravitational pull of the moon on the oceans.",
   "chinese.txt": "检索增强生成系统先从知识库中检索相关段落，再让模型生成答案。",
+  "cytokines.txt": "Serum IL6, TNF-alpha and IFN-γ concentrations rose in patients with sepsis.",
 };
 
 async function principal(token: string): Promise<SignedIn> {
@@ -149,5 +151,31 @@ describe("retrieval", () => {
     await server.services.documents.upload(owner, unparsed.id, [{ name: "wind.txt", data: Buffer.from("Wind turbines everywhere.") }]);
     const result = await server.services.retrieval.retrieve(owner, { question: "wind turbines", knowledgeBaseIds: [unparsed.id] });
     expect(result).toMatchObject({ total: 0, hits: [], documents: [] });
+  });
+
+  test("a question finds a compound or a Greek letter however the text writes it", async () => {
+    expect((await retrieve("IL-6")).hits[0]?.documentName).toBe("cytokines.txt");
+    expect((await retrieve("TNF-α")).hits[0]?.documentName).toBe("cytokines.txt");
+    const [hit] = (await retrieve("IFN-gamma", { highlight: true })).hits;
+    expect(hit.documentName).toBe("cytokines.txt");
+    expect(hit.highlight).toContain("<em>IFN</em>-<em>γ</em>");
+  });
+
+  test("the re-analysis migration gives chunks indexed by an older analysis their current terms", async () => {
+    const { db } = server.services.platform;
+    const [chunk] = (await retrieve("sepsis")).hits.map((h) => h.chunk);
+    // As the analysis before the migration left it: "IL6" and "α" as written, no joined compounds.
+    await db.query(`UPDATE chunk SET terms = '{"serum": 1, "il6": 1, "tnf": 1, "α": 1, "sepsi": 1}', term_count = 5 WHERE id = $1`, [chunk.id]);
+    expect((await retrieve("TNF-α", { similarityThreshold: 0 })).hits.find((h) => h.chunk.id === chunk.id)?.termSimilarity).toBeLessThan(0.5);
+    const runner = db.createQueryRunner();
+    try {
+      await new ReanalyseSearchTerms1764200000000().up(runner);
+    } finally {
+      await runner.release();
+    }
+    const [{ term_count }] = await db.query(`SELECT term_count FROM chunk WHERE id = $1`, [chunk.id]);
+    expect(term_count).toBe(10);
+    const postings = await db.query(`SELECT term FROM chunk_term WHERE chunk_id = $1 ORDER BY term`, [chunk.id]);
+    expect(postings.map((p: { term: string }) => p.term)).toEqual(["alpha", "concentr", "gamma", "ifn", "ifngamma", "il6", "patient", "rose", "sepsi", "serum", "tnf", "tnfalpha"]);
   });
 });

@@ -46,8 +46,8 @@ export interface Lexicon extends WordStatistics {
  * Bump when anything that changes a cached part changes (analysis, weights, format): caches of another
  * version are ignored and rebuilt.
  */
-export const STATISTICS_VERSION = 2;
-export const CONCEPTS_VERSION = 1;
+export const STATISTICS_VERSION = 3;
+export const CONCEPTS_VERSION = 2;
 const CONCEPT_DIMENSION = 128;
 /** Stems seen in fewer glosses than this are too rare for co-occurrence statistics. */
 const CONCEPT_MIN_COUNT = 2;

@@ -34,4 +34,21 @@ describe("text analysis for the built-in models", () => {
     expect(analyze("我们正在构建检索增强生成（RAG）的聊天助手")).toEqual(["正在", "构建", "检索", "增强", "生成", "rag", "聊天", "助手"]);
     expect(analyze("我們正在構建檢索增強生成的聊天助手")).toEqual(expect.arrayContaining(["檢索", "增強", "生成", "聊天", "助手"]));
   });
+
+  it("spells out a lone Greek letter, as authors also write it, and leaves Greek words alone", () => {
+    expect(analyze("TNFα, IFN-γ and ΔF508")).toEqual(["tnf", "alpha", "ifn", "gamma", "ifngamma", "delta", "f508"]);
+    expect(analyze("TNF-α")).toEqual(analyze("TNF-alpha"));
+    expect(analyze("ελληνικά")).toEqual(["ελληνικά"]);
+  });
+
+  it("also reads a hyphenated compound as one word, after its parts and outside the text's length", () => {
+    const tokens = tokenize("IL-6 in state-of-the-art anti-inflammatory drugs, for 2-3 weeks");
+    expect(tokens.map((t) => t.term)).toEqual(["il", "6", "il6", "state", "art", "stateoftheart", "anti", "inflammatori", "antiinflammatori", "drug", "2", "3", "week"]);
+    expect(tokens.filter((t) => t.joined).map((t) => t.word)).toEqual(["il6", "stateoftheart", "antiinflammatory"]);
+    expect(analyze("IL6")).toEqual(["il6"]);
+  });
+
+  it("keeps single letters that are words of their own (contractions stay whole, so they are no fragments)", () => {
+    expect(analyze("T cells in the S phase don't divide")).toEqual(["t", "cell", "s", "phase", "divid"]);
+  });
 });

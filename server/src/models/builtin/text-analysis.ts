@@ -13,6 +13,11 @@ export interface Token {
   /** The word as written, lower-cased. */
   word: string;
   cjk: boolean;
+  /**
+   * A hyphenated compound written as one word ("IL-6" → "il6"), which follows its parts: authors spell
+   * such compounds both ways. It overlaps its parts, so it is not a word of its own in a text's length.
+   */
+  joined?: true;
 }
 
 /**
@@ -28,7 +33,7 @@ export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set(
     "doesn't don't didn't won't wouldn't shan't shouldn't can't cannot couldn't mustn't let's that's who's what's here's there's " +
     "when's where's why's how's a an the and but if or because as until while of at by for with about against between into " +
     "through during before after above below to from up down in out on off over under again further then once here there when " +
-    "where why how all any both each few more most other some such only own same so than too very s t can will just should now"
+    "where why how all any both each few more most other some such only own same so than too very can will just should now"
   ).split(" "),
 );
 
@@ -45,6 +50,9 @@ const CJK = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u{20000}-\u{2ffff}]/u;
 const CJK_RUN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u{20000}-\u{2ffff}]+/gu;
 /** Letters and digits of any other script; an apostrophe inside a word ("don't") stays part of it. */
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
+
+/** Words joined by hyphens, at least one of them with a letter (ranges of numbers are no compounds). */
+const HYPHENATED = /[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu;
 
 let jieba: Jieba | undefined;
 
@@ -78,17 +86,42 @@ export function isCjk(text: string): boolean {
   return CJK.test(text);
 }
 
+const GREEK_NAMES = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma sigma tau upsilon phi chi psi omega".split(" ");
+const LONE_GREEK_LETTER = /(?<!\p{Script=Greek})[\u03b1-\u03c9](?!\p{Script=Greek})/gu;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/**
+ * A Greek letter standing alone in Latin text is a scientific symbol ("TNF-α", "β-catenin", "TNFα"), which
+ * authors also spell out ("TNF-alpha"): it becomes its name, a word of its own. Greek words are left alone.
+ */
+function spellGreekLetters(text: string): string {
+  return text.replace(LONE_GREEK_LETTER, (letter, at: number) => {
+    const name = GREEK_NAMES[letter.charCodeAt(0) - 0x3b1];
+    const before = LETTER_OR_DIGIT.test(text[at - 1] ?? "") ? " " : "";
+    const after = LETTER_OR_DIGIT.test(text[at + 1] ?? "") ? " " : "";
+    return before + name + after;
+  });
+}
+
 /** Words of `text` in order, with Chinese runs segmented; stop words dropped unless `keepStopWords`. */
 export function tokenize(text: string, options: { keepStopWords?: boolean } = {}): Token[] {
   const tokens: Token[] = [];
-  const normalized = text.normalize("NFKC").toLowerCase();
+  const normalized = spellGreekLetters(text.normalize("NFKC").toLowerCase());
   let last = 0;
   const pushWords = (segment: string) => {
+    // Where each compound ends, its joined form.
+    const compounds = new Map<number, string>();
+    for (const match of segment.matchAll(HYPHENATED)) {
+      if (/\p{L}/u.test(match[0])) compounds.set(match.index! + match[0].length, match[0].replace(/-/g, ""));
+    }
     for (const match of segment.matchAll(WORD)) {
       const word = match[0].replace(/’/g, "'");
-      if (!options.keepStopWords && ENGLISH_STOP_WORDS.has(word)) continue;
-      const base = word.endsWith("'s") ? word.slice(0, -2) : word;
-      tokens.push({ term: stem(base), word: base, cjk: false });
+      if (options.keepStopWords || !ENGLISH_STOP_WORDS.has(word)) {
+        const base = word.endsWith("'s") ? word.slice(0, -2) : word;
+        tokens.push({ term: stem(base), word: base, cjk: false });
+      }
+      const joined = compounds.get(match.index! + match[0].length);
+      if (joined !== undefined) tokens.push({ term: stem(joined), word: joined, cjk: false, joined: true });
     }
   };
   for (const run of normalized.matchAll(CJK_RUN)) {

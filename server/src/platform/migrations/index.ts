@@ -4,6 +4,7 @@ import { Knowledge1763900000000 } from "./1763900000000-knowledge";
 import { ChatAssistants1764000000000 } from "./1764000000000-chat-assistants";
 import { ChatConversations1764000000001 } from "./1764000000001-chat-conversations";
 import { SearchPostings1764100000000 } from "./1764100000000-search-postings";
+import { ReanalyseSearchTerms1764200000000 } from "./1764200000000-reanalyse-search-terms";
 
 /** In order of their timestamps; TypeORM records which ran in the `migrations` table. */
 export const migrations = [
@@ -13,4 +14,5 @@ export const migrations = [
   ChatAssistants1764000000000,
   ChatConversations1764000000001,
   SearchPostings1764100000000,
+  ReanalyseSearchTerms1764200000000,
 ];
