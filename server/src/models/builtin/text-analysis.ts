@@ -2,9 +2,12 @@ import type { Jieba } from "@node-rs/jieba";
 import { stemEnglish } from "./english-stemmer";
 
 /**
- * Text analysis shared by the built-in models: words of alphabetic scripts are lower-cased, stripped of
- * stop words and stemmed (Porter2); runs of Chinese characters are segmented with jieba. Deterministic and
- * dependent on nothing but the text, so that the same text always yields the same terms.
+ * Text analysis shared by the built-in models and keyword search: words of alphabetic scripts are
+ * lower-cased, stripped of stop words and stemmed (Porter2), a lone Greek letter is spelt out and a
+ * hyphenated compound also yields its joined form; runs of Chinese characters are segmented with jieba.
+ * Deterministic and dependent on nothing but the text, so that the same text always yields the same terms.
+ * A change here changes stored terms: it needs a migration that analyses the chunks again (as
+ * 1764200000000-reanalyse-search-terms) and new versions of the lexicon's caches (lexicon.ts).
  */
 
 export interface Token {
