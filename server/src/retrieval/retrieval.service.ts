@@ -17,7 +17,8 @@ import { nearestChunks, vectorSimilarities } from "./vector-search";
  * Candidates are the best BM25 matches (the question's terms plus WordNet synonyms, query-terms.ts), or,
  * when no chunk shares a term with the question, the nearest vectors; each candidate gets both scores, and
  * hybrid similarity = w · term similarity + (1 − w) · vector similarity (or, with a rerank model, the
- * rerank score in place of the vector similarity) — §9, w being the keyword similarity weight.
+ * rerank score in place of the vector similarity) — §9, w being the keyword similarity weight — plus the
+ * knowledge base's page rank.
  */
 
 export interface RetrievalRequest {
@@ -153,7 +154,11 @@ export class RetrievalService {
     }
     const vectorMs = performance.now() - vectorStarted;
 
-    let scored = candidates.map((c) => ({ ...c, similarity: (1 - vectorWeight) * c.termSimilarity + vectorWeight * c.vectorSimilarity }));
+    // As in RAGFlow, a knowledge base's page rank (0–100) is added to the similarity of its chunks, so that
+    // chunks of a knowledge base ranked higher come first when several are searched together.
+    const pagerank = new Map(kbs.map((kb) => [kb.id, kb.pagerank]));
+    const hybrid = (c: Candidate) => (1 - vectorWeight) * c.termSimilarity + vectorWeight * c.vectorSimilarity + (pagerank.get(c.knowledgeBaseId) ?? 0);
+    let scored = candidates.map((c) => ({ ...c, similarity: hybrid(c) }));
     const byRank = (a: Scored, b: Scored) => b.similarity - a.similarity || a.chunkId.localeCompare(b.chunkId);
     scored.sort(byRank);
 
@@ -172,7 +177,7 @@ export class RetrievalService {
       // As in RAGFlow, the rerank score stands in the vector similarity's place, so the three numbers add up.
       window.forEach((s, i) => {
         s.vectorSimilarity = scores[i] ?? 0;
-        s.similarity = (1 - vectorWeight) * s.termSimilarity + vectorWeight * s.vectorSimilarity;
+        s.similarity = hybrid(s);
       });
       scored = [...window.sort(byRank), ...scored.slice(RERANK_WINDOW).map((s) => ({ ...s, similarity: 0 }))];
       rerankMs = performance.now() - rerankStarted;

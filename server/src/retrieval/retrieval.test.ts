@@ -29,20 +29,25 @@ beforeAll(async () => {
   server = await startTestServer();
   owner = await principal((await signUpAndIn(server)).token);
   stranger = await principal((await signUpAndIn(server)).token);
-  kb = await server.services.knowledgeBases.create(owner, { name: "Mixed" });
+  kb = await parsedKnowledgeBase("Mixed", FILES);
+}, 120_000);
+
+/** A new knowledge base of the owner's with `files` uploaded and parsed. */
+async function parsedKnowledgeBase(name: string, files: Record<string, string>): Promise<KnowledgeBase> {
+  const created = await server.services.knowledgeBases.create(owner, { name });
   const { documents } = await server.services.documents.upload(
     owner,
-    kb.id,
-    Object.entries(FILES).map(([name, text]) => ({ name, data: Buffer.from(text) })),
+    created.id,
+    Object.entries(files).map(([file, text]) => ({ name: file, data: Buffer.from(text) })),
   );
   await server.services.documents.runParsing(owner, documents.map((d) => d.id));
   for (;;) {
-    const { items } = await server.services.documents.list(owner, kb.id);
+    const { items } = await server.services.documents.list(owner, created.id);
     if (items.every((d) => d.run === RUN.done)) break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  kb = await server.services.knowledgeBases.accessible(owner, kb.id);
-}, 120_000);
+  return server.services.knowledgeBases.accessible(owner, created.id);
+}
 
 afterAll(() => server?.close());
 
@@ -177,5 +182,18 @@ describe("retrieval", () => {
     expect(term_count).toBe(10);
     const postings = await db.query(`SELECT term FROM chunk_term WHERE chunk_id = $1 ORDER BY term`, [chunk.id]);
     expect(postings.map((p: { term: string }) => p.term)).toEqual(["alpha", "concentr", "gamma", "ifn", "ifngamma", "il6", "patient", "rose", "sepsi", "serum", "tnf", "tnfalpha"]);
+  });
+
+  test("a knowledge base's page rank is added to the similarity of its chunks, which then come first", async () => {
+    const ranked = await parsedKnowledgeBase("Ranked", { "almanac.txt": "The moon's pull raises two tides a day." });
+    const both = (question: string) => server.services.retrieval.retrieve(owner, { question, knowledgeBaseIds: [kb.id, ranked.id] });
+    const before = await both("tides moon gravitational pull");
+    expect(before.hits[0].documentName).toBe("tides.txt");
+    await server.services.knowledgeBases.update(owner, ranked.id, { pagerank: 10 });
+    const after = await both("tides moon gravitational pull");
+    expect(after.hits[0].documentName).toBe("almanac.txt");
+    const [first] = after.hits;
+    expect(first.similarity).toBeCloseTo(0.7 * first.termSimilarity + 0.3 * first.vectorSimilarity + 10, 6);
+    expect(after.hits.find((h) => h.documentName === "tides.txt")?.similarity).toBeLessThan(1);
   });
 });
