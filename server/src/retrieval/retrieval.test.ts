@@ -182,6 +182,15 @@ describe("retrieval", () => {
     expect(term_count).toBe(10);
     const postings = await db.query(`SELECT term FROM chunk_term WHERE chunk_id = $1 ORDER BY term`, [chunk.id]);
     expect(postings.map((p: { term: string }) => p.term)).toEqual(["alpha", "concentr", "gamma", "ifn", "ifngamma", "il6", "patient", "rose", "sepsi", "serum", "tnf", "tnfalpha"]);
+    const [stats] = await db.query(
+      `SELECT s.length, (SELECT sum(term_count) FROM chunk WHERE knowledge_base_id = $1)::int AS actual_length,
+         (SELECT count(*) FROM chunk_term WHERE knowledge_base_id = $1)::int AS postings,
+         (SELECT sum((SELECT count(*) FROM jsonb_object_keys(terms))) FROM chunk WHERE knowledge_base_id = $1)::int AS actual_postings
+       FROM chunk_term_stats s WHERE s.knowledge_base_id = $1`,
+      [kb.id],
+    );
+    expect(Number(stats.length)).toBe(stats.actual_length);
+    expect(stats.postings).toBe(stats.actual_postings);
   });
 
   test("a knowledge base's page rank is added to the similarity of its chunks, which then come first", async () => {
