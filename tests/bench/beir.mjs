@@ -51,6 +51,8 @@ export async function startBenchServer(env = {}) {
     MODEL_CACHE_DIR: process.env.MODEL_CACHE_DIR ?? path.join(os.tmpdir(), "cairn-model-cache"),
     ...env,
   });
+  // As the server's entry point does: the built-in models' derived tables are cached in one place per machine.
+  require(path.join(root, "server/dist/models/builtin/builtin.provider.js")).configureBuiltinModels({ cacheDirectory: config.modelCacheDir });
   const server = await startServer(config);
   const { services } = server;
   const email = `bench-${Date.now()}@example.com`;

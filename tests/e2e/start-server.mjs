@@ -1,6 +1,6 @@
 // Starts the built server for the browser tests on a data directory of its own, and deletes that
 // directory when the server stops, so every run begins with an empty database.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -9,11 +9,22 @@ import { fileURLToPath } from "node:url";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const dataDir = mkdtempSync(join(tmpdir(), "cairn-e2e-"));
 
+// The built-in models' WordNet cache is built once per machine (~25 s), not once per test run. It is ready
+// before the server reports healthy: on a fresh machine the first tests would otherwise wait for it.
+// (In a process of its own, so that this launcher does not keep the tables in memory.)
+const modelCacheDir = join(tmpdir(), "cairn-model-cache");
+const provider = join(root, "server/dist/models/builtin/builtin.provider.js");
+const prepared = spawnSync(
+  process.execPath,
+  ["-e", `const m = require(${JSON.stringify(provider)}); m.configureBuiltinModels({ cacheDirectory: ${JSON.stringify(modelCacheDir)} }); m.prepareBuiltinModels()`],
+  { stdio: "inherit" },
+);
+if (prepared.status !== 0) process.exit(1);
+
 const server = spawn(process.execPath, [join(root, "server/dist/main.js")], {
   cwd: root,
   stdio: "inherit",
-  // The built-in models' WordNet cache is built once per machine, not once per test run.
-  env: { ...process.env, DATA_DIR: dataDir, MODEL_CACHE_DIR: join(tmpdir(), "cairn-model-cache"), PORT: process.env.PORT ?? "9399", HOST: "127.0.0.1" },
+  env: { ...process.env, DATA_DIR: dataDir, MODEL_CACHE_DIR: modelCacheDir, PORT: process.env.PORT ?? "9399", HOST: "127.0.0.1" },
 });
 
 function removeDataDir() {
