@@ -246,4 +246,23 @@ describe("the built-in lexical reranker (cairn-lexical-rerank@Builtin)", () => {
     expect(hits.map((h) => h.similarity)).toEqual(expected.map(([, score]) => expect.closeTo(score, 6)));
     expect(hits.map((h) => h.chunk.content)).toEqual(expected.map(([text]) => text));
   });
+
+  test("only reranked candidates are results: the window reaches as deep as the page asked for", async () => {
+    const bread = (await retrieve()).hits.find((h) => h.documentName === "bread.txt")!.chunk;
+    const added = [];
+    for (let i = 0; i < 100; i++) added.push(await server.services.chunks.add(owner, bread.documentId, { content: `Bread note ${i}: the oven bakes sourdough bread at dawn.` }));
+    try {
+      const ask = (page: number) => retrieve({ question: "sourdough bread", vectorSimilarityWeight: 0.7, rerankModel: modelId, page, pageSize: 30 });
+      const first = await ask(1);
+      expect(first.total).toBe(64);
+      expect(first.hits.length).toBe(30);
+      // Page 3 (results 61–90) lies past 64: the window grows to 90 rather than pad the page with unscored chunks.
+      const third = await ask(3);
+      expect(third.total).toBe(90);
+      expect(third.hits.length).toBe(30);
+      for (const hit of third.hits) expect(hit.vectorSimilarity).toBeGreaterThan(0);
+    } finally {
+      await server.services.chunks.delete(owner, added.map((c) => c.id));
+    }
+  }, 60_000);
 });

@@ -62,7 +62,10 @@ export interface RetrievalResult {
 }
 
 export const RETRIEVAL_DEFAULTS = { similarityThreshold: 0.2, vectorSimilarityWeight: 0.3, topK: 1024, page: 1, pageSize: 30 };
-/** How many of the best candidates a rerank model re-scores. */
+/**
+ * How many of the best candidates a rerank model re-scores (RAGFlow's RERANK_LIMIT), or more when the page
+ * asked for lies deeper; with a rerank model only these are results, as in RAGFlow.
+ */
 const RERANK_WINDOW = 64;
 /**
  * Chunks scored in full (both similarities): the best text matches, or the nearest vectors when nothing
@@ -170,7 +173,7 @@ export class RetrievalService {
     let rerankMs = 0;
     if (request.rerankModel && scored.length > 0) {
       const rerankStarted = performance.now();
-      const window = scored.slice(0, RERANK_WINDOW);
+      const window = scored.slice(0, Math.max(RERANK_WINDOW, page * pageSize));
       await load(window.map((s) => s.chunkId));
       const model = await this.models.client(kbs[0].tenantId, "rerank", request.rerankModel);
       const { scores } = await model.rerank(question, window.map((s) => contents.get(s.chunkId)?.content ?? ""));
@@ -179,7 +182,7 @@ export class RetrievalService {
         s.vectorSimilarity = scores[i] ?? 0;
         s.similarity = hybrid(s);
       });
-      scored = [...window.sort(byRank), ...scored.slice(RERANK_WINDOW).map((s) => ({ ...s, similarity: 0 }))];
+      scored = window.sort(byRank);
       rerankMs = performance.now() - rerankStarted;
     }
 
