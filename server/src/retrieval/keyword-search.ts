@@ -66,7 +66,7 @@ export async function keywordSearch(db: DataSource, terms: QueryTerm[], scope: K
       limit,
       scope.documentIds?.length ? scope.documentIds : null,
       terms.map((t) => t.weight),
-      terms.map((t) => t.original),
+      terms.map((t) => t.source === "question"),
     ],
   );
   return rows.map((r) => ({

@@ -13,8 +13,12 @@ import { tokenize } from "../models/builtin/text-analysis";
 export interface QueryTerm {
   term: string;
   weight: number;
-  /** True for the question's own words, false for added synonyms and joined compounds (which Σ idf leaves out). */
-  original: boolean;
+  /**
+   * Where the term comes from: the question's own words; the joined form of a hyphenated compound in it
+   * ("il6" of "IL-6", another spelling of its parts); or an added synonym. Only the question's words count
+   * in the Σ idf that normalises term similarity; all but synonyms are highlighted.
+   */
+  source: "question" | "compound" | "synonym";
 }
 
 /** Share of a term's weight its related stems get, times their own relatedness (0..1). */
@@ -31,8 +35,7 @@ export async function weightedQueryTerms(question: string): Promise<QueryTerm[]>
   const tokens = tokenize(question);
   const terms = new Map<string, QueryTerm>();
   for (const token of tokens) {
-    // A joined compound ("il6" of "IL-6") is another spelling of its parts: it scores, but the normaliser counts the parts.
-    if (!terms.get(token.term)?.original) terms.set(token.term, { term: token.term, weight: 1, original: !token.joined });
+    if (terms.get(token.term)?.source !== "question") terms.set(token.term, { term: token.term, weight: 1, source: token.joined ? "compound" : "question" });
   }
   if (tokens.some((t) => !t.cjk)) {
     const { related } = await wordStatistics();
@@ -44,8 +47,8 @@ export async function weightedQueryTerms(question: string): Promise<QueryTerm[]>
         if (relatedness < best) break;
         const weight = SYNONYM_WEIGHT * relatedness;
         const known = terms.get(stem);
-        if (weight < MIN_SYNONYM_WEIGHT || known?.original) continue;
-        if (!known || known.weight < weight) terms.set(stem, { term: stem, weight, original: false });
+        if (weight < MIN_SYNONYM_WEIGHT || (known && known.source !== "synonym")) continue;
+        if (!known || known.weight < weight) terms.set(stem, { term: stem, weight, source: "synonym" });
       }
     }
   }

@@ -194,7 +194,7 @@ export class RetrievalService {
     for (const s of kept) counts.set(s.documentId, (counts.get(s.documentId) ?? 0) + 1);
     const documents = counts.size === 0 ? [] : await db.getRepository(Document).find({ where: { id: In([...counts.keys()]) }, select: { id: true, name: true } });
     const names = new Map(documents.map((d) => [d.id, d.name]));
-    const termSet = new Set(terms.filter((t) => t.original).map((t) => t.term));
+    const termSet = new Set(terms.filter((t) => t.source !== "synonym").map((t) => t.term));
     const hits: RetrievalHit[] = pageHits.flatMap((s) => {
       const chunk = contents.get(s.chunkId);
       if (!chunk) return []; // deleted since it was scored

@@ -159,7 +159,9 @@ describe("retrieval", () => {
   });
 
   test("a question finds a compound or a Greek letter however the text writes it", async () => {
-    expect((await retrieve("IL-6")).hits[0]?.documentName).toBe("cytokines.txt");
+    const [compound] = (await retrieve("IL-6", { highlight: true })).hits;
+    expect(compound?.documentName).toBe("cytokines.txt");
+    expect(compound.highlight).toContain("<em>IL6</em>");
     expect((await retrieve("TNF-α")).hits[0]?.documentName).toBe("cytokines.txt");
     const [hit] = (await retrieve("IFN-gamma", { highlight: true })).hits;
     expect(hit.documentName).toBe("cytokines.txt");
