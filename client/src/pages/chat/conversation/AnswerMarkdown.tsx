@@ -1,5 +1,5 @@
 import { Box, Link } from "@chakra-ui/react";
-import type { ComponentProps } from "react";
+import { createContext, useContext, useMemo, type ComponentProps } from "react";
 import Markdown, { defaultUrlTransform, type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
 import type { ChatReferenceFieldsFragment } from "../../../graphql/gql/graphql";
@@ -20,41 +20,54 @@ interface AnswerMarkdownProps {
   linkDocuments: boolean;
 }
 
+const Citations = createContext<{ references: ChatReferenceFieldsFragment[]; linkDocuments: boolean }>({ references: [], linkDocuments: false });
+
+/** A citation marker from the context: the components below stay the same functions across renders. */
+function Citation(props: ComponentProps<"sup"> & { "data-citation"?: string }) {
+  const { references, linkDocuments } = useContext(Citations);
+  const cited = props["data-citation"];
+  if (cited === undefined) return <sup>{props.children}</sup>;
+  const index = Number(cited);
+  return <CitationMarker index={index} reference={references.find((reference) => reference.index === index)} linkDocuments={linkDocuments} />;
+}
+
+/**
+ * Defined once: react-markdown uses them as component types, so new functions on each render would remount
+ * every marker — closing an open citation when the answer re-renders (a streamed word, its reference arriving).
+ */
+const components: Components = {
+  a: ({ href, children }) =>
+    href ? (
+      <Link href={href} target="_blank" rel="noopener noreferrer nofollow" color="brand.fg" textDecoration="underline">
+        {children}
+      </Link>
+    ) : (
+      <>{children}</>
+    ),
+  img: ({ alt, src }) =>
+    typeof src === "string" && src ? (
+      <Link href={src} target="_blank" rel="noopener noreferrer nofollow" color="brand.fg">
+        {alt || src}
+      </Link>
+    ) : (
+      <>{alt}</>
+    ),
+  sup: Citation,
+};
+
 /**
  * An answer rendered as Markdown, safely: no raw HTML (react-markdown shows it as text without rehype-raw), links sanitised
  * and opened outside the page, no remote images (a model or a document could otherwise make the browser fetch any address).
  */
 export function AnswerMarkdown({ content, references, linkDocuments }: AnswerMarkdownProps) {
-  const components: Components = {
-    a: ({ href, children }) =>
-      href ? (
-        <Link href={href} target="_blank" rel="noopener noreferrer nofollow" color="brand.fg" textDecoration="underline">
-          {children}
-        </Link>
-      ) : (
-        <>{children}</>
-      ),
-    img: ({ alt, src }) =>
-      typeof src === "string" && src ? (
-        <Link href={src} target="_blank" rel="noopener noreferrer nofollow" color="brand.fg">
-          {alt || src}
-        </Link>
-      ) : (
-        <>{alt}</>
-      ),
-    sup: (props: ComponentProps<"sup"> & { "data-citation"?: string }) => {
-      const cited = props["data-citation"];
-      if (cited === undefined) return <sup>{props.children}</sup>;
-      const index = Number(cited);
-      return <CitationMarker index={index} reference={references.find((reference) => reference.index === index)} linkDocuments={linkDocuments} />;
-    },
-  };
-
+  const citations = useMemo(() => ({ references, linkDocuments }), [references, linkDocuments]);
   return (
     <Box className="chat-markdown" css={markdownStyles} data-testid="answer-markdown">
-      <Markdown remarkPlugins={[remarkGfm, remarkCitations]} urlTransform={safeUrl} components={components}>
-        {content}
-      </Markdown>
+      <Citations.Provider value={citations}>
+        <Markdown remarkPlugins={[remarkGfm, remarkCitations]} urlTransform={safeUrl} components={components}>
+          {content}
+        </Markdown>
+      </Citations.Provider>
     </Box>
   );
 }
