@@ -20,8 +20,8 @@ const SHARE = `mutation Share($id: ID!) { shareAssistant(assistantId: $id) { sha
 const SHARE_OF = `query ShareOf($id: ID!) { assistantShare(assistantId: $id) { sharedId } }`;
 const REVOKE = `mutation Revoke($id: ID!) { revokeAssistantShare(assistantId: $id) }`;
 const SHARED = `query { sharedAssistant { id name avatar opener language tts } }`;
-const STATISTICS = `query Stats($assistantId: ID, $from: String!, $to: String!) {
-  chatStatistics(assistantId: $assistantId, from: $from, to: $to) {
+const STATISTICS = `query Stats($assistantId: ID, $from: String!, $to: String!, $timeZone: String) {
+  chatStatistics(assistantId: $assistantId, from: $from, to: $to, timeZone: $timeZone) {
     messages { date value } activeUsers { date value } tokenOutputSpeed { date value } tokensConsumed { date value }
     sessionRounds { date value } satisfaction { date value }
     totals { messages activeUsers tokenOutputSpeed tokensConsumed sessionRounds satisfaction }
@@ -245,6 +245,26 @@ describe("chat statistics", () => {
     expect(all.totals).toMatchObject({ messages: 4, activeUsers: 3, tokensConsumed: 247 });
     const strangers = (await server.graphql<{ chatStatistics: any }>(STATISTICS, { from: "2026-01-10", to: "2026-01-10" }, stranger.token)).data!.chatStatistics; // eslint-disable-line @typescript-eslint/no-explicit-any
     expect(strangers.totals.messages).toBe(1);
+  });
+
+  it("counts the days of the viewer's time zone, daylight saving included", async () => {
+    const owner = await account();
+    const a = await assistant(owner, "A", await knowledgeBase(owner));
+    // 23:30 UTC on 28 March is 00:30 on the 29th in Paris (UTC+1, before the clocks change that night);
+    // 22:30 UTC on 29 March is 00:30 on the 30th (UTC+2, after).
+    await conversation(owner.userId, a, "u1", "web", [
+      { role: "user", at: "2026-03-28T23:30:00Z" },
+      { role: "user", at: "2026-03-29T22:30:00Z" },
+    ]);
+    const days = async (timeZone?: string) => {
+      const stats = (await server.graphql<{ chatStatistics: any }>(STATISTICS, { assistantId: a, from: "2026-03-28", to: "2026-03-30", timeZone }, owner.token)).data!.chatStatistics; // eslint-disable-line @typescript-eslint/no-explicit-any
+      return stats.messages.map((point: { value: number }) => point.value);
+    };
+    expect(await days()).toEqual([1, 1, 0]);
+    expect(await days("UTC")).toEqual([1, 1, 0]);
+    expect(await days("Europe/Paris")).toEqual([0, 1, 1]);
+    const unknown = await server.graphql(STATISTICS, { from: "2026-03-28", to: "2026-03-30", timeZone: "Mars/Olympus" }, owner.token);
+    expect(unknown.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", messageKey: "errors.chat.timeZoneInvalid" });
   });
 
   it("refuses dates that are not days or a range that ends before it starts", async () => {

@@ -277,14 +277,15 @@ export class AssistantResolver {
     return share ? presentShare(share) : null;
   }
 
-  @Query(() => ChatStatistics, { description: "One point per day in [from, to] (YYYY-MM-DD, UTC); without assistantId, all the tenant's assistants." })
+  @Query(() => ChatStatistics, { description: "One point per day in [from, to] (YYYY-MM-DD, days of timeZone); without assistantId, all the tenant's assistants." })
   chatStatistics(
     @Ctx() context: GraphQLContext,
     @Arg("from") from: string,
     @Arg("to") to: string,
     @Arg("assistantId", () => ID, { nullable: true }) assistantId?: string | null,
+    @Arg("timeZone", () => String, { nullable: true, description: "IANA time zone whose days the points are, e.g. Europe/Paris; UTC when absent." }) timeZone?: string | null,
   ): Promise<ChatStatistics> {
-    return context.services.assistants.statistics(signedIn(context), { assistantId, from, to });
+    return context.services.assistants.statistics(signedIn(context), { assistantId, from, to, timeZone });
   }
 
   @Query(() => SharedAssistant, { description: "The assistant of the share token sent as bearer; for shared chat pages only." })

@@ -11,7 +11,7 @@ import { newId } from "../platform/ids";
 import { escapeLike } from "../platform/sql";
 import type { Platform } from "../platform";
 import { ChatAssistant, type PromptConfig, type StoredLlmSetting } from "./assistant.entity";
-import { chatStatistics, type ChatStatisticsResult } from "./statistics";
+import { chatStatistics, type ChatStatisticsResult, type StatisticsRange } from "./statistics";
 import {
   DEFAULT_EMPTY_RESPONSE,
   newAssistantColumns,
@@ -202,7 +202,7 @@ export class AssistantService {
   }
 
   /** The chat overview of one assistant of the tenant, or of all of them (spec §3, chat statistics). */
-  async statistics(principal: SignedIn, range: { assistantId?: string | null; from: string; to: string }): Promise<ChatStatisticsResult> {
+  async statistics(principal: SignedIn, range: Omit<StatisticsRange, "tenantId">): Promise<ChatStatisticsResult> {
     if (range.assistantId) await this.get(principal, range.assistantId);
     return chatStatistics(this.platform.db, { tenantId: principal.tenantId, ...range });
   }

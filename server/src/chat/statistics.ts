@@ -23,9 +23,11 @@ export interface StatisticsRange {
   tenantId: string;
   /** One assistant, or every conversation of the tenant (deleted assistants' too: their usage happened). */
   assistantId?: string | null;
-  /** YYYY-MM-DD, UTC days, both included. */
+  /** YYYY-MM-DD, both included: days of `timeZone`. */
   from: string;
   to: string;
+  /** The IANA time zone whose days the points are (the viewer's); UTC when absent. */
+  timeZone?: string | null;
 }
 
 interface Aggregates {
@@ -46,6 +48,15 @@ function parseDay(value: string): number | null {
   if (!DATE.test(value)) return null;
   const time = Date.parse(`${value}T00:00:00Z`);
   return Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== value ? null : time;
+}
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const round = (value: number, places = 2) => Math.round(value * 10 ** places) / 10 ** places;
@@ -84,19 +95,22 @@ const AGGREGATES = `
 export async function chatStatistics(db: DataSource, range: StatisticsRange): Promise<ChatStatisticsResult> {
   const from = parseDay(range.from);
   const to = parseDay(range.to);
+  const timeZone = range.timeZone || "UTC";
   const checks = new FieldChecks()
     .check(from !== null, "from", "errors.chat.dateInvalid")
-    .check(to !== null && (from === null || to >= from), "to", "errors.chat.dateInvalid");
+    .check(to !== null && (from === null || to >= from), "to", "errors.chat.dateInvalid")
+    .check(isTimeZone(timeZone), "timeZone", "errors.chat.timeZoneInvalid");
   checks.throwIfAny();
   const days = (to! - from!) / DAY_MS + 1;
   checks.check(days <= STATISTICS_MAX_DAYS, "to", "errors.chat.dateRangeTooLong", { max: STATISTICS_MAX_DAYS }).throwIfAny();
 
+  // The days begin at midnight in the viewer's time zone (PostgreSQL's zone rules, daylight saving included).
   const where = `FROM chat_message m JOIN chat_conversation c ON c.id = m.conversation_id
     WHERE c.tenant_id = $1 AND ($2::varchar IS NULL OR c.assistant_id = $2)
-      AND m.created_at >= $3::timestamptz AND m.created_at < $4::timestamptz`;
-  const params = [range.tenantId, range.assistantId ?? null, new Date(from!).toISOString(), new Date(to! + DAY_MS).toISOString()];
+      AND m.created_at >= ($3::date::timestamp AT TIME ZONE $5::text) AND m.created_at < (($4::date + 1)::timestamp AT TIME ZONE $5::text)`;
+  const params = [range.tenantId, range.assistantId ?? null, range.from, range.to, timeZone];
   const [daily, total] = await Promise.all([
-    db.query(`SELECT to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, ${AGGREGATES} ${where} GROUP BY 1`, params) as Promise<(Aggregates & { day: string })[]>,
+    db.query(`SELECT to_char(m.created_at AT TIME ZONE $5::text, 'YYYY-MM-DD') AS day, ${AGGREGATES} ${where} GROUP BY 1`, params) as Promise<(Aggregates & { day: string })[]>,
     db.query(`SELECT ${AGGREGATES} ${where}`, params) as Promise<Aggregates[]>,
   ]);
   const byDay = new Map(daily.map((row) => [row.day, figures(row)]));

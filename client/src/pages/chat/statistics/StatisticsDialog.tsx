@@ -77,7 +77,8 @@ export default function StatisticsDialog({ assistant, open, onClose }: Statistic
   const { t, i18n } = useTranslation();
   const [range, setRange] = useState(() => lastDays(7));
   const { data, previousData, loading, error } = useQuery(ChatStatisticsDocument, {
-    variables: { assistantId: assistant?.id ?? null, from: range.from, to: range.to },
+    // The range is picked in the viewer's days (lastDays), so the points are counted in their time zone too.
+    variables: { assistantId: assistant?.id ?? null, from: range.from, to: range.to, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone },
     skip: !open || !range.from || !range.to,
     fetchPolicy: "network-only",
   });
