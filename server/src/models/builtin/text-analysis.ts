@@ -54,8 +54,8 @@ const CJK_RUN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u{20000}-\u{2ffff}]+/g
 /** Letters and digits of any other script; an apostrophe inside a word ("don't") stays part of it. */
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 
-/** Words joined by hyphens, at least one of them with a letter (ranges of numbers are no compounds). */
-const HYPHENATED = /[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu;
+/** A hyphenated compound needs a letter: ranges of numbers ("2-3") are no compounds. */
+const HAS_LETTER = /\p{L}/u;
 
 let jieba: Jieba | undefined;
 
@@ -90,6 +90,7 @@ export function isCjk(text: string): boolean {
 }
 
 const GREEK_NAMES = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma sigma tau upsilon phi chi psi omega".split(" ");
+const GREEK_LETTER = /[\u03b1-\u03c9]/;
 const LONE_GREEK_LETTER = /(?<!\p{Script=Greek})[\u03b1-\u03c9](?!\p{Script=Greek})/gu;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
@@ -98,6 +99,7 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
  * authors also spell out ("TNF-alpha"): it becomes its name, a word of its own. Greek words are left alone.
  */
 function spellGreekLetters(text: string): string {
+  if (!GREEK_LETTER.test(text)) return text;
   return text.replace(LONE_GREEK_LETTER, (letter, at: number) => {
     const name = GREEK_NAMES[letter.charCodeAt(0) - 0x3b1];
     const before = LETTER_OR_DIGIT.test(text[at - 1] ?? "") ? " " : "";
@@ -112,21 +114,26 @@ export function tokenize(text: string, options: { keepStopWords?: boolean } = {}
   const normalized = spellGreekLetters(text.normalize("NFKC").toLowerCase());
   let last = 0;
   const pushWords = (segment: string) => {
-    // Where each compound ends, its joined form.
-    const compounds = new Map<number, string>();
-    for (const match of segment.matchAll(HYPHENATED)) {
-      if (/\p{L}/u.test(match[0])) compounds.set(match.index! + match[0].length, match[0].replace(/-/g, ""));
-    }
+    // The words of the hyphenated compound being read ("il", "6" of "il-6"), joined once it ends.
+    let compound: string[] = [];
+    let compoundEnd = -1;
     for (const match of segment.matchAll(WORD)) {
       const word = match[0].replace(/’/g, "'");
+      if (match.index !== compoundEnd + 1 || segment[compoundEnd] !== "-") compound = [];
       if (options.keepStopWords || !ENGLISH_STOP_WORDS.has(word)) {
         const base = word.endsWith("'s") ? word.slice(0, -2) : word;
         tokens.push({ term: stem(base), word: base, cjk: false });
       }
-      const joined = compounds.get(match.index! + match[0].length);
-      if (joined !== undefined) tokens.push({ term: stem(joined), word: joined, cjk: false, joined: true });
+      compound.push(word);
+      compoundEnd = match.index! + match[0].length;
+      const continues = segment[compoundEnd] === "-" && LETTER_OR_DIGIT.test(segment[compoundEnd + 1] ?? "");
+      if (!continues && compound.length > 1) {
+        const joined = compound.join("");
+        if (HAS_LETTER.test(joined)) tokens.push({ term: stem(joined), word: joined, cjk: false, joined: true });
+      }
     }
   };
+
   for (const run of normalized.matchAll(CJK_RUN)) {
     pushWords(normalized.slice(last, run.index));
     for (const word of chineseSegmenter().cut(run[0], true)) {
