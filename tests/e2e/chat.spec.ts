@@ -62,10 +62,12 @@ function toneWav(): Buffer {
 
 /**
  * A local model server speaking OpenAI's protocol: streaming chat at a fixed pace, one word per event, and speech
- * (a short tone for any text; the texts it was asked to read are kept in `spoken`).
+ * (a short tone for any text; the texts it was asked to read are kept in `spoken`). `pause()` holds every
+ * stream where it is until `resume()`, so that a test can act mid-answer however slow the machine.
  */
-async function startSlowModel(): Promise<{ server: Server; baseUrl: string; spoken: string[] }> {
+async function startSlowModel(): Promise<{ server: Server; baseUrl: string; spoken: string[]; pause(): void; resume(): void }> {
   const spoken: string[] = [];
+  let paused = false;
   const server = createServer((request, response) => {
     let text = "";
     request.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
@@ -93,6 +95,7 @@ async function startSlowModel(): Promise<{ server: Server; baseUrl: string; spok
       response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       let next = 0;
       const timer = setInterval(() => {
+        if (paused) return;
         if (next < SLOW_WORDS.length) {
           response.write(chunk({ content: (next === 0 ? "" : " ") + SLOW_WORDS[next] }));
           next += 1;
@@ -106,7 +109,13 @@ async function startSlowModel(): Promise<{ server: Server; baseUrl: string; spok
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, spoken };
+  return {
+    server,
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    spoken,
+    pause: () => (paused = true),
+    resume: () => (paused = false),
+  };
 }
 
 /** Local model servers a test started, closed once it ends however it ends. */
@@ -234,15 +243,20 @@ test("an answer streams word by word; reloading the page mid-answer shows the re
     const answer = page.getByTestId("chat-answer").last();
     await expect(answer).toHaveAttribute("data-status", "streaming", { timeout: 20_000 });
     await expect.poll(async () => (await answersSeen(page)).lengths.length, { timeout: 10_000 }).toBeGreaterThan(3);
+    // The model holds its answer where it is until the page has reloaded.
+    model.pause();
     await expect(page.getByTestId("chat-stop")).toBeVisible();
 
     // The address names the conversation; the reload finds the answer half written and follows the rest.
     await expect(page).toHaveURL(/conversation=/);
     await page.reload();
     const resumed = page.getByTestId("chat-answer").last();
-    await expect(resumed).toHaveAttribute("data-status", /streaming|done/);
+    await expect(resumed).toHaveAttribute("data-status", "streaming");
+    await expect(resumed.getByTestId("answer-content")).toContainText("word3");
     const partial = await answerWords(page);
+    expect(SLOW_WORDS.join(" ").startsWith(partial)).toBe(true);
     expect(partial.split(" ").length).toBeLessThan(SLOW_WORDS.length);
+    model.resume();
     await expect(resumed).toHaveAttribute("data-status", "done", { timeout: 30_000 });
     expect(await answerWords(page)).toBe(SLOW_WORDS.join(" "));
 
