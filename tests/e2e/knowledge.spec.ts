@@ -163,7 +163,8 @@ test("a user uploads three kinds of files, watches them parse live, curates the 
   // The bar exists only while the document parses. A step can be shorter than an assertion's polling interval
   // on a busy machine, so the page's own record says whether it showed; the picture is taken as soon as it did.
   const seenSoFar = () => page.evaluate(() => (window as unknown as { parsingStatusSeen: string[] }).parsingStatusSeen);
-  await expect.poll(async () => (await seenSoFar()).some((text) => text.endsWith("[bar]"))).toBe(true);
+  // (As long as the parse itself may take: a loaded machine has kept this page from answering for 9 s.)
+  await expect.poll(async () => (await seenSoFar()).some((text) => text.endsWith("[bar]")), { timeout: 30_000 }).toBe(true);
   await page.screenshot({ path: "/tmp/knowledge-dataset-parsing.png", fullPage: true });
 
   // The bar moves and the parse ends, all on the page as it is: no reload, no new query.
