@@ -114,25 +114,26 @@ export function tokenize(text: string, options: { keepStopWords?: boolean } = {}
   const normalized = spellGreekLetters(text.normalize("NFKC").toLowerCase());
   let last = 0;
   const pushWords = (segment: string) => {
-    // The words of the hyphenated compound being read ("il", "6" of "il-6"), joined once it ends.
-    let compound: string[] = [];
+    // Where the hyphenated compound being read ("il-6") starts and ends; it is joined once it ends.
+    let compoundStart = -1;
     let compoundEnd = -1;
     for (const match of segment.matchAll(WORD)) {
       const word = match[0].replace(/’/g, "'");
-      if (match.index !== compoundEnd + 1 || segment[compoundEnd] !== "-") compound = [];
       if (options.keepStopWords || !ENGLISH_STOP_WORDS.has(word)) {
         const base = word.endsWith("'s") ? word.slice(0, -2) : word;
         tokens.push({ term: stem(base), word: base, cjk: false });
       }
-      compound.push(word);
+      const inCompound = match.index === compoundEnd + 1 && segment[compoundEnd] === "-";
+      if (!inCompound) compoundStart = match.index!;
       compoundEnd = match.index! + match[0].length;
       const continues = segment[compoundEnd] === "-" && LETTER_OR_DIGIT.test(segment[compoundEnd + 1] ?? "");
-      if (!continues && compound.length > 1) {
-        const joined = compound.join("");
+      if (inCompound && !continues) {
+        const joined = segment.slice(compoundStart, compoundEnd).replace(/-/g, "").replace(/’/g, "'");
         if (HAS_LETTER.test(joined)) tokens.push({ term: stem(joined), word: joined, cjk: false, joined: true });
       }
     }
   };
+
 
   for (const run of normalized.matchAll(CJK_RUN)) {
     pushWords(normalized.slice(last, run.index));
