@@ -1,4 +1,5 @@
 import type { DataSource } from "typeorm";
+import { isTimezone } from "../auth/profile-options";
 import { FieldChecks } from "../platform/errors";
 
 /** The chat overview's date range is at most about a year of daily points. */
@@ -50,15 +51,6 @@ function parseDay(value: string): number | null {
   return Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== value ? null : time;
 }
 
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const round = (value: number, places = 2) => Math.round(value * 10 ** places) / 10 ** places;
 
 /**
@@ -99,7 +91,7 @@ export async function chatStatistics(db: DataSource, range: StatisticsRange): Pr
   const checks = new FieldChecks()
     .check(from !== null, "from", "errors.chat.dateInvalid")
     .check(to !== null && (from === null || to >= from), "to", "errors.chat.dateInvalid")
-    .check(isTimeZone(timeZone), "timeZone", "errors.chat.timeZoneInvalid");
+    .check(isTimezone(timeZone), "timeZone", "errors.chat.timeZoneInvalid");
   checks.throwIfAny();
   const days = (to! - from!) / DAY_MS + 1;
   checks.check(days <= STATISTICS_MAX_DAYS, "to", "errors.chat.dateRangeTooLong", { max: STATISTICS_MAX_DAYS }).throwIfAny();
