@@ -25,6 +25,8 @@ export interface Config {
   /** Key that seals model-provider secrets; without it one is generated into DATA_DIR. */
   secretKey?: string;
   signInThrottle: { freeAttempts: number; baseLockSeconds: number; maxLockSeconds: number };
+  /** Limits of one document's parse process (ingestion/sandbox): past them it is ended and the document fails with the reason. */
+  parsing: { timeoutSeconds: number; stepTimeoutSeconds: number; memoryMb: number };
 }
 
 export interface S3Config {
@@ -151,6 +153,14 @@ export function loadConfig(env: Env = process.env): Config {
       freeAttempts: reader.integer("SIGNIN_FREE_ATTEMPTS", 5, 1, 100),
       baseLockSeconds: reader.integer("SIGNIN_LOCK_SECONDS", 30, 1, 3600),
       maxLockSeconds: 15 * 60,
+    },
+    parsing: {
+      // a 300-page scan read by OCR takes about 25 minutes on two cores
+      timeoutSeconds: reader.integer("PARSE_TIMEOUT_SECONDS", 1800, 5, 86_400),
+      // a page, a sheet or a picture; OCR of a dense page in two scripts takes up to ~30 s on a slow machine
+      stepTimeoutSeconds: reader.integer("PARSE_STEP_TIMEOUT_SECONDS", 120, 2, 3600),
+      // pdf.js on a large PDF, or OCR with its Chinese models, needs a few hundred MB
+      memoryMb: reader.integer("PARSE_MEMORY_MB", 1536, 256, 65_536),
     },
   };
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);

@@ -9,6 +9,7 @@ import { DocumentService } from "./knowledge/document.service";
 import { KnowledgeBaseService } from "./knowledge/knowledge-base.service";
 import { ModelsService } from "./models/models.service";
 import { RetrievalService } from "./retrieval/retrieval.service";
+import { ParserSandbox } from "./ingestion/sandbox/parser-sandbox";
 import type { Platform } from "./platform";
 
 /** Every domain service, built once per process over the platform ports. Resolvers, REST routes and jobs call these. */
@@ -24,6 +25,8 @@ export interface Services {
   assistants: AssistantService;
   shares: ShareService;
   conversations: ConversationService;
+  /** Where files are parsed: processes apart from this one, with limits (ingestion/sandbox). */
+  parsers: ParserSandbox;
   /** Writes what services keep in memory for a moment (the model usage log); called before the platform closes. */
   close(): Promise<void>;
   /** Who sent a request, from its Authorization header: a session token, an API token or a share token. */
@@ -40,6 +43,8 @@ export function createServices(platform: Platform): Services {
   const shares = new ShareService(platform, assistants, apiTokens);
   const retrieval = new RetrievalService(platform, knowledgeBases, models);
   const conversations = new ConversationService(platform, { models, retrieval, assistants });
+  const { timeoutSeconds, stepTimeoutSeconds, memoryMb } = platform.config.parsing;
+  const parsers = new ParserSandbox({ documentMs: timeoutSeconds * 1000, stepMs: stepTimeoutSeconds * 1000, memoryBytes: memoryMb * 1024 * 1024 });
   return {
     platform,
     auth,
@@ -52,7 +57,9 @@ export function createServices(platform: Platform): Services {
     assistants,
     shares,
     conversations,
+    parsers,
     close: async () => {
+      await parsers.close();
       await conversations.close();
       await models.flushUsage();
     },

@@ -1,7 +1,7 @@
 import { Document, RUN } from "../knowledge/document.entity";
 import type { JobDefinition } from "../platform/queue";
 import type { Services } from "../services";
-import { failDocument, runIngestion } from "./pipeline";
+import { failDocument, PARSE_ATTEMPTS, runIngestion } from "./pipeline";
 
 export const PARSE_JOB = "ingestion.parse";
 
@@ -13,14 +13,16 @@ export interface ParsePayload {
 
 /**
  * Parses one document. A failure is retried twice with back-off (a model provider may be down for a
- * moment); after the last attempt the document fails with the reason, never staying in "parsing".
+ * moment); after the last attempt the document fails with the reason, never staying in "parsing". The
+ * pipeline counts attempts in the database too, so that a file that takes the whole process down is
+ * failed at the next start instead of being tried again (see runIngestion).
  */
 export const parseJob: JobDefinition<Services, ParsePayload> = {
   name: PARSE_JOB,
-  attempts: 3,
+  attempts: PARSE_ATTEMPTS,
   backoffMs: 2000,
   run: (payload, services) => runIngestion(services, payload.documentId, payload.runId),
-  onFinalFailure: (payload, services, error) => failDocument(services, payload.documentId, payload.runId, error.message),
+  onFinalFailure: (payload, services, error) => failDocument(services, payload.documentId, payload.runId, error),
 };
 
 /**

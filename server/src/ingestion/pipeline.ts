@@ -6,7 +6,6 @@ import { Document, RUN } from "../knowledge/document.entity";
 import { appendLog, CANCEL_TOPIC, publishProgress } from "../knowledge/document-events";
 import { mergeGraph } from "../knowledge/knowledge-graph";
 import { KnowledgeBase } from "../knowledge/knowledge-base.entity";
-import { TesseractOcr } from "../models/builtin/tesseract-ocr";
 import type { EmbeddingModel } from "../models/model-types";
 import { countTokens } from "../models/tokens";
 import { chunkMethod } from "./chunkers/registry";
@@ -15,7 +14,8 @@ import { generateQuestions } from "./enrichment/questions";
 import { buildRaptorSummaries } from "./enrichment/raptor";
 import type { EnrichmentContext } from "./enrichment/context";
 import { parserFor } from "./parsers/registry";
-import { ParseError, type Block, type ChunkDraft, type ParsedDocument } from "./types";
+import { DomainError } from "../platform/errors";
+import { ParseError, type Block, type ChunkDraft, type FailureReason, type ParsedDocument } from "./types";
 
 /**
  * One document through ingestion: read the stored file, parse, chunk (per window of `task_page_size`
@@ -26,6 +26,8 @@ import { ParseError, type Block, type ChunkDraft, type ParsedDocument } from "./
  */
 
 const EMBED_BATCH = 32;
+/** Attempts of one run: a failure is retried (a model provider may be down for a moment), a third ends it. */
+export const PARSE_ATTEMPTS = 3;
 const PROGRESS_WRITE_INTERVAL_MS = 1000;
 /** RAPTOR summarises clusters of chunks; below this a summary would only repeat the document (RAGFlow's naive default turns RAPTOR on). */
 const RAPTOR_MIN_CHUNKS = 3;
@@ -142,6 +144,16 @@ export async function runIngestion(services: Services, documentId: string, runId
     .where("d.id = :documentId", { documentId })
     .getOne();
   if (!found || found.runId !== runId || found.run !== RUN.running) return;
+  // Counted before the attempt starts: if it takes the process down, the next start still knows it was made.
+  const [counted]: [{ parse_attempts: number }[], number] = await db.query(
+    `UPDATE document SET parse_attempts = parse_attempts + 1 WHERE id = $1 AND run_id = $2 RETURNING parse_attempts`,
+    [documentId, runId],
+  );
+  if (counted.length === 0) return;
+  if (counted[0].parse_attempts > PARSE_ATTEMPTS) {
+    await failDocument(services, documentId, runId, ParseError.because("errors.parsing.tooManyAttempts", { attempts: PARSE_ATTEMPTS }));
+    return;
+  }
   const { knowledgeBase: kb, ...fields } = found as Document & { knowledgeBase: KnowledgeBase };
   const document = Object.assign(new Document(), fields);
   const config = document.parserConfig;
@@ -159,12 +171,13 @@ export async function runIngestion(services: Services, documentId: string, runId
     let parsed: ParsedDocument = { blocks: [], notes: [] };
     if (data.length > 0) {
       if (!parser) throw new ParseError(`No parser reads .${document.suffix} files yet.`);
-      parsed = await parser.parse(data, {
+      parsed = await services.parsers.parse({
+        parser: parser.name,
+        data,
         fileName: document.name,
         pages: config.pages ?? undefined,
         layoutRecognize: (config.layout_recognize ?? "DeepDOC") !== "Plain Text",
         language: kb.language,
-        ocr: new TesseractOcr(),
         signal: abort.signal,
         progress: (fraction, message) => void progress.report(0.05 + 0.3 * fraction, message).catch(() => abort.abort()),
       });
@@ -346,7 +359,7 @@ export async function runIngestion(services: Services, documentId: string, runId
       return;
     }
     if (error instanceof ParseError) {
-      await failDocument(services, document.id, runId, error.message);
+      await failDocument(services, document.id, runId, error);
       return;
     }
     throw error;
@@ -362,15 +375,30 @@ async function storeRows(db: DataSource, rows: StoredChunk[]): Promise<void> {
   });
 }
 
+/** The reason as a message key, when the error has one (a limit of the parse, a model provider's refusal). */
+function failureOf(error: Error): FailureReason | null {
+  if (error instanceof ParseError) return error.reason ?? null;
+  if (error instanceof DomainError) return { messageKey: error.messageKey, params: error.params };
+  return null;
+}
+
 /** Marks a document failed with its reason, unless another run took it over meanwhile. */
-export async function failDocument(services: Services, documentId: string, runId: string, reason: string): Promise<void> {
+export async function failDocument(services: Services, documentId: string, runId: string, error: Error): Promise<void> {
   const { db } = services.platform;
   const document = await db.getRepository(Document).findOneBy({ id: documentId });
   if (!document || document.runId !== runId) return;
   const duration = document.processBeginAt ? (Date.now() - new Date(document.processBeginAt).getTime()) / 1000 : 0;
   await db.transaction(async (m) => {
     await deleteChunks(m, document.id, document.knowledgeBaseId);
-    await m.update(Document, { id: documentId, runId }, { run: RUN.failed, runId: null, progress: -1, progressMsg: appendLog(document.progressMsg, `[ERROR] ${reason}`), processDuration: duration });
+    await m.update(Document, { id: documentId, runId }, {
+      run: RUN.failed,
+      runId: null,
+      progress: -1,
+      progressMsg: appendLog(document.progressMsg, `[ERROR] ${error.message}`),
+      processDuration: duration,
+      // TypeORM cannot type a partial update of a JSON record
+      failure: failureOf(error) as never,
+    });
   });
   publishProgress(services.platform, await db.getRepository(Document).findOneByOrFail({ id: documentId }));
 }

@@ -1,3 +1,4 @@
+import { englishMessage } from "../platform/messages";
 import type { ChatModel, Img2TxtModel, ImageInput, Sequence2TxtModel } from "../models/model-types";
 
 /**
@@ -113,8 +114,30 @@ export interface FileParser {
   parse(data: Buffer, context: ParserContext): Promise<ParsedDocument>;
 }
 
-/** A parse that cannot succeed (corrupt, encrypted, unsupported): its message is the reason the user sees. */
-export class ParseError extends Error {}
+/** Why a document failed, as a message key of `locales/` that the client translates. */
+export interface FailureReason {
+  messageKey: string;
+  params: Record<string, unknown>;
+}
+
+/**
+ * A parse that cannot succeed (corrupt, encrypted, unsupported, beyond a limit): its message is the reason the
+ * user sees. Made with `ParseError.because(key, params)` it also carries the reason as a message key, which the
+ * client shows in the reader's language; the English text goes to the parse log.
+ */
+export class ParseError extends Error {
+  constructor(
+    message: string,
+    readonly reason?: FailureReason,
+  ) {
+    super(message);
+    this.name = "ParseError";
+  }
+
+  static because(messageKey: string, params: Record<string, unknown> = {}): ParseError {
+    return new ParseError(englishMessage(messageKey, params), { messageKey, params });
+  }
+}
 
 /** The knowledge base's / document's parser settings, in RAGFlow's names (they are returned as-is by the REST facade). */
 export interface ParserConfig {

@@ -1,12 +1,21 @@
 import { GraphQLJSONObject } from "graphql-scalars";
 import { Field, Float, ID, Int, ObjectType } from "type-graphql";
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from "typeorm";
-import type { ParserConfig } from "../ingestion/types";
+import type { FailureReason, ParserConfig } from "../ingestion/types";
 import { bigintAsNumber } from "../platform/sql";
 
 /** Parsing status (§4): 0 unstarted → 1 parsing → 3 success | 4 failed; 2 cancelled. */
 export const RUN = { unstarted: "0", running: "1", cancelled: "2", done: "3", failed: "4" } as const;
 export type RunStatus = (typeof RUN)[keyof typeof RUN];
+
+@ObjectType({ description: "Why a document failed, as a message key of the locales and its parameters." })
+export class DocumentFailure implements FailureReason {
+  @Field()
+  messageKey: string;
+
+  @Field(() => GraphQLJSONObject)
+  params: Record<string, unknown>;
+}
 
 /** A file in a knowledge base; its bytes are in the object store under `storageKey`. */
 @ObjectType()
@@ -104,6 +113,14 @@ export class Document {
   @Field(() => GraphQLJSONObject)
   @Column({ type: "jsonb" })
   metaFields: Record<string, unknown>;
+
+  /** Attempts the current run has started: counted before each, so that a file that kills its process is not tried for ever. */
+  @Column({ type: "integer", default: 0 })
+  parseAttempts: number;
+
+  @Field(() => DocumentFailure, { nullable: true, description: "Why the last parse failed, for the client to say in the reader's language; null when the reason has no message key (the log says it)." })
+  @Column({ type: "jsonb", nullable: true })
+  failure: DocumentFailure | null;
 
   @Field()
   @CreateDateColumn({ type: "timestamptz" })

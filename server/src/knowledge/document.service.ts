@@ -299,7 +299,7 @@ export class DocumentService {
           : document.parserConfig;
     await this.platform.db.transaction(async (manager) => {
       await deleteChunks(manager, document.id, document.knowledgeBaseId);
-      await manager.update(Document, { id }, { chunkMethod: method, parserConfig: config as never, run: RUN.unstarted, runId: null, progress: 0, progressMsg: "" });
+      await manager.update(Document, { id }, { chunkMethod: method, parserConfig: config as never, run: RUN.unstarted, runId: null, progress: 0, progressMsg: "", failure: null });
     });
     return this.repository.findOneByOrFail({ id });
   }
@@ -348,7 +348,7 @@ export class DocumentService {
     await this.platform.db.transaction(async (manager) => {
       for (const document of documents) if (document.chunkCount > 0) await deleteChunks(manager, document.id, document.knowledgeBaseId);
       await manager.query(
-        `UPDATE document SET run = $3, run_id = t.run_id, progress = 0, progress_msg = '', process_begin_at = $4, process_duration = 0, updated_at = now()
+        `UPDATE document SET run = $3, run_id = t.run_id, progress = 0, progress_msg = '', process_begin_at = $4, process_duration = 0, parse_attempts = 0, failure = NULL, updated_at = now()
          FROM unnest($1::varchar[], $2::varchar[]) AS t(id, run_id) WHERE document.id = t.id`,
         [documents.map((d) => d.id), runIds, RUN.running, beginAt],
       );

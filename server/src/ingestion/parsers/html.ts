@@ -8,7 +8,7 @@ export const htmlParser: FileParser = {
   extensions: ["html", "htm"],
   async parse(data, context) {
     const { title, blocks } = htmlBlocks(decodeText(data));
-    await readEmbeddedImages(blocks, context);
-    return { title, blocks, notes: [] };
+    const notes = await readEmbeddedImages(blocks, context);
+    return { title, blocks, notes };
   },
 };

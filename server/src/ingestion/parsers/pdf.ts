@@ -3,6 +3,7 @@ import type { PDFDocumentProxy, PDFPageProxy } from "pdfjs-dist";
 import type { Block, BlockPosition, FileParser, ParserContext } from "../types";
 import { ParseError } from "../types";
 import { importEsm } from "./load-esm";
+import { PARSE_LIMITS } from "./limits";
 import { readText } from "./ocr";
 import { paragraphsOf } from "./plain-text";
 import { encodePng, type PngChannels } from "./png";
@@ -235,12 +236,13 @@ async function pageImages(page: PDFPageProxy, pdfjs: PdfJs, view: number[]): Pro
   return images;
 }
 
-/** The pages to read: the union of the 1-based inclusive ranges, within the document. */
+/** The pages to read: the union of the 1-based inclusive ranges, within the document and the page limit. */
 function selectedPages(ranges: [number, number][] | undefined, pageCount: number): number[] {
-  if (!ranges) return Array.from({ length: pageCount }, (_, index) => index + 1);
+  const last = Math.min(pageCount, PARSE_LIMITS.pdfPages);
+  if (!ranges) return Array.from({ length: last }, (_, index) => index + 1);
   const pages = new Set<number>();
   for (const [from, to] of ranges) {
-    for (let page = Math.max(1, from); page <= Math.min(pageCount, to); page += 1) pages.add(page);
+    for (let page = Math.max(1, from); page <= Math.min(last, to); page += 1) pages.add(page);
   }
   return [...pages].sort((first, second) => first - second);
 }
@@ -252,6 +254,8 @@ async function openDocument(pdfjs: PdfJs, data: Buffer): Promise<PDFDocumentProx
     cMapPacked: true,
     standardFontDataUrl: `${PDFJS_FOLDER}/standard_fonts/`,
     isEvalSupported: false,
+    // pictures larger than this are not decoded (a page's scan is far smaller)
+    maxImageSize: PARSE_LIMITS.imagePixels,
     isOffscreenCanvasSupported: false,
     disableFontFace: true,
     verbosity: pdfjs.VerbosityLevel.ERRORS,
@@ -292,6 +296,7 @@ export const pdfParser: FileParser = {
       const groups: TextGroup[] = [];
       const ocrBlocks = new Map<number, Block[]>();
       const notes: string[] = [];
+      if (document.numPages > PARSE_LIMITS.pdfPages) notes.push(`The PDF says it has ${document.numPages} pages: only the first ${PARSE_LIMITS.pdfPages} are read`);
       for (const [index, pageNumber] of pages.entries()) {
         context.signal.throwIfAborted();
         let page: PDFPageProxy;

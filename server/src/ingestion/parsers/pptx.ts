@@ -3,6 +3,7 @@ import { XMLParser } from "fast-xml-parser";
 import JSZip from "jszip";
 import type { Block, FileParser } from "../types";
 import { ParseError } from "../types";
+import { checkZipContainer } from "./zip-limits";
 
 /** fast-xml-parser's ordered form: `{ "a:p": [children], ":@": {attributes} }`, or `{ "#text": "…" }`. */
 type XmlNode = Record<string, unknown>;
@@ -139,6 +140,7 @@ export const pptxParser: FileParser = {
   name: "pptx",
   extensions: ["pptx"],
   async parse(data, context) {
+    await checkZipContainer(data);
     let zip: JSZip;
     try {
       zip = await JSZip.loadAsync(data);

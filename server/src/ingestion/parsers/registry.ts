@@ -25,6 +25,10 @@ export const fileParsers: FileParser[] = [
 
 const PARSER_BY_EXTENSION = new Map(fileParsers.flatMap((parser) => parser.extensions.map((extension) => [extension, parser] as const)));
 
+export function parserNamed(name: string): FileParser | undefined {
+  return fileParsers.find((parser) => parser.name === name);
+}
+
 export function parserFor(fileName: string): FileParser | undefined {
   return PARSER_BY_EXTENSION.get(fileExtension(fileName));
 }

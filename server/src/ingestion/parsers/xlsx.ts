@@ -2,6 +2,7 @@ import ExcelJS from "exceljs";
 import type { Block, FileParser } from "../types";
 import { ParseError } from "../types";
 import { isoDate, sheetTable } from "./spreadsheet-table";
+import { checkZipContainer } from "./zip-limits";
 
 function cellText(value: ExcelJS.CellValue): string {
   if (value === null || value === undefined) return "";
@@ -20,6 +21,7 @@ export const xlsxParser: FileParser = {
   name: "xlsx",
   extensions: ["xlsx"],
   async parse(data, context) {
+    await checkZipContainer(data);
     const workbook = new ExcelJS.Workbook();
     try {
       await workbook.xlsx.load(data as unknown as ExcelJS.Buffer);

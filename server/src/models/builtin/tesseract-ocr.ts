@@ -66,7 +66,14 @@ function reader(script: Script): Reader {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { createWorker, OEM } = require("tesseract.js") as typeof import("tesseract.js");
       const langPath = await languageFolder();
-      return createWorker(["eng", script === "simplified" ? "chi_sim" : "chi_tra"], OEM.LSTM_ONLY, { langPath, gzip: true, cacheMethod: "none" });
+      // Without an errorHandler, tesseract.js rethrows a failed job's error from its message listener, where
+      // nothing can catch it and the process ends; the job's own promise is rejected all the same.
+      return createWorker(["eng", script === "simplified" ? "chi_sim" : "chi_tra"], OEM.LSTM_ONLY, {
+        langPath,
+        gzip: true,
+        cacheMethod: "none",
+        errorHandler: () => undefined,
+      });
     })();
     found = { worker, queue: Promise.resolve() };
     readers.set(script, found);

@@ -1,0 +1,56 @@
+import { closeTesseract, TesseractOcr } from "../../models/builtin/tesseract-ocr";
+import { PARSE_LIMITS } from "../parsers/limits";
+import { parserNamed } from "../parsers/registry";
+import { ParseError, type ParsedDocument } from "../types";
+import { asBuffer, type ParseReply, type ParseRequest } from "./messages";
+
+/**
+ * A parse process: reads one file at a time with the parser the server names and sends back the parsed
+ * document. It runs apart from the server (see parser-sandbox.ts) so that whatever a file does to it —
+ * exhaust its memory, loop, crash a native decoder — ends here.
+ */
+
+const send = (reply: ParseReply) => process.send!(reply);
+
+function textLength(document: ParsedDocument): number {
+  let length = 0;
+  for (const block of document.blocks) {
+    if (block.kind === "table") length += block.header.join("").length + block.rows.reduce((sum, row) => sum + row.join("").length, 0);
+    else if (block.kind !== "pageBreak") length += block.text.length;
+  }
+  return length + (document.attachments ?? []).reduce((sum, attachment) => sum + textLength(attachment.document), 0);
+}
+
+async function parse(request: ParseRequest): Promise<void> {
+  const parser = parserNamed(request.parser);
+  if (!parser) throw new Error(`No parser is named ${request.parser}`);
+  const document = await parser.parse(asBuffer(request.data), {
+    fileName: request.fileName,
+    pages: request.pages,
+    layoutRecognize: request.layoutRecognize,
+    language: request.language,
+    ocr: new TesseractOcr(),
+    signal: new AbortController().signal,
+    progress: (fraction, message) => send({ type: "progress", fraction, message }),
+  });
+  if (textLength(document) > PARSE_LIMITS.textCharacters) {
+    throw ParseError.because("errors.parsing.tooMuchText", { limit: PARSE_LIMITS.textCharacters / 1e6 });
+  }
+  send({ type: "parsed", document });
+}
+
+process.on("message", (request: ParseRequest) => {
+  if (request.type !== "parse") return;
+  parse(request).catch((error: unknown) => {
+    if (error instanceof ParseError) send({ type: "failed", message: error.message, reason: error.reason, unexpected: false });
+    else {
+      console.error(`[parse] the ${request.parser} parser failed on ${request.fileName}:`, error);
+      send({ type: "failed", message: error instanceof Error ? error.message : String(error), unexpected: true });
+    }
+  });
+});
+
+// The server went away: nothing is left to parse for.
+process.on("disconnect", () => {
+  void closeTesseract().finally(() => process.exit(0));
+});

@@ -1,0 +1,224 @@
+import { fork, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { modelCacheDirectory } from "../../models/builtin/lexicon";
+import { MEGABYTE } from "../parsers/limits";
+import { ParseError, type ParsedDocument } from "../types";
+import { reviveBuffers, type ParseReply, type ParseRequest } from "./messages";
+
+/**
+ * Every file is parsed in a process of its own (parse.child.ts), never in the server: a file that exhausts
+ * memory, loops, or crashes a decoder (tesseract.js on an undecodable picture, a zip bomb in a workbook) ends
+ * that process and fails its document with a reason, while the server, other documents and other tenants
+ * carry on. Each parse is watched for:
+ * - memory: the process's resident size (the V8 heap, buffers and WebAssembly alike), sampled every 100 ms;
+ *   the V8 heap alone is also capped by --max-old-space-size;
+ * - time: the whole document, and each step (a page, a sheet, a picture), which a parser marks by reporting
+ *   progress; a parser that stops reporting has stopped responding.
+ * A process that failed is ended (so its memory is returned), and one that parsed many files is replaced.
+ * Idle processes are kept for a while: starting one costs a fraction of a second, OCR's models a second more.
+ */
+
+export interface SandboxLimits {
+  /** The longest one document may take. */
+  documentMs: number;
+  /** The longest between two progress reports of a parser. */
+  stepMs: number;
+  /** Resident memory of one parse process. */
+  memoryBytes: number;
+}
+
+export interface SandboxParse {
+  parser: string;
+  data: Buffer;
+  fileName: string;
+  pages?: [number, number][];
+  layoutRecognize: boolean;
+  language: string;
+  signal: AbortSignal;
+  progress(fraction: number, message?: string): void;
+}
+
+const MEMORY_SAMPLE_MS = 100;
+const IDLE_MS = 60_000;
+const PARSES_PER_PROCESS = 200;
+const PAGE_SIZE = 4096;
+
+/** Under the test runner the sources are TypeScript, compiled as they load by the same hook the tests use. */
+function childCommand(): { entry: string; execArgv: string[] } {
+  const fromSources = path.extname(__filename) === ".ts";
+  const entry = path.join(__dirname, `parse.child${fromSources ? ".ts" : ".js"}`);
+  const hook = fromSources ? ["-r", path.resolve(__dirname, "../../testing/register-ts.cjs")] : [];
+  return { entry, execArgv: hook };
+}
+
+/** Resident bytes of a process, from /proc (Linux); null where that cannot be read. */
+function residentBytes(pid: number): number | null {
+  try {
+    return Number(fs.readFileSync(`/proc/${pid}/statm`, "latin1").split(" ")[1]) * PAGE_SIZE;
+  } catch {
+    return null;
+  }
+}
+
+const because = (messageKey: string, params: Record<string, unknown> = {}) => ParseError.because(messageKey, params);
+
+class ParseProcess {
+  readonly child: ChildProcess;
+  parses = 0;
+  idleTimer?: NodeJS.Timeout;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  constructor(limits: SandboxLimits) {
+    const { entry, execArgv } = childCommand();
+    // the V8 heap gets most of the memory; buffers, WebAssembly (OCR) and code the rest
+    const heapMb = Math.max(128, Math.floor((limits.memoryBytes * 0.75) / MEGABYTE));
+    this.child = fork(entry, [], {
+      execArgv: [...execArgv, `--max-old-space-size=${heapMb}`],
+      env: { ...process.env, CAIRN_MODEL_CACHE: modelCacheDirectory() },
+      serialization: "advanced",
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    this.exited = new Promise((resolve) => this.child.once("exit", (code, signal) => resolve({ code, signal })));
+    // a failed send (the process just died) is reported by its exit
+    this.child.on("error", () => undefined);
+  }
+
+  get alive(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  kill(): void {
+    if (this.alive) this.child.kill("SIGKILL");
+  }
+}
+
+export class ParserSandbox {
+  private readonly idle: ParseProcess[] = [];
+  private readonly processes = new Set<ParseProcess>();
+  private closed = false;
+
+  constructor(private readonly limits: SandboxLimits) {}
+
+  /** Parses one file in a parse process; every way it can fail becomes a ParseError with a reason. */
+  async parse(request: SandboxParse): Promise<ParsedDocument> {
+    if (this.closed) throw new Error("The parser sandbox is closed");
+    request.signal.throwIfAborted();
+    const worker = this.take();
+    let healthy = false;
+    try {
+      const document = await this.run(worker, request);
+      healthy = true;
+      return reviveBuffers(document);
+    } finally {
+      this.release(worker, healthy);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const all = [...this.processes];
+    for (const worker of all) {
+      clearTimeout(worker.idleTimer);
+      worker.kill();
+    }
+    await Promise.all(all.map((worker) => worker.exited));
+  }
+
+  /** Processes running now (for tests and the hostile-input benchmark). */
+  get pids(): number[] {
+    return [...this.processes].filter((worker) => worker.alive).map((worker) => worker.child.pid!);
+  }
+
+  private take(): ParseProcess {
+    let worker = this.idle.pop();
+    while (worker && !worker.alive) worker = this.idle.pop();
+    if (worker) {
+      clearTimeout(worker.idleTimer);
+      return worker;
+    }
+    worker = new ParseProcess(this.limits);
+    this.processes.add(worker);
+    const started = worker;
+    void worker.exited.then(() => {
+      this.processes.delete(started);
+      const index = this.idle.indexOf(started);
+      if (index >= 0) this.idle.splice(index, 1);
+    });
+    return worker;
+  }
+
+  private release(worker: ParseProcess, healthy: boolean): void {
+    worker.parses += 1;
+    if (!healthy || this.closed || worker.parses >= PARSES_PER_PROCESS || !worker.alive) {
+      worker.kill();
+      return;
+    }
+    worker.idleTimer = setTimeout(() => worker.kill(), IDLE_MS);
+    worker.idleTimer.unref();
+    this.idle.push(worker);
+  }
+
+  private run(worker: ParseProcess, request: SandboxParse): Promise<ParsedDocument> {
+    const { limits } = this;
+    return new Promise<ParsedDocument>((resolve, reject) => {
+      let stopped: unknown;
+      const stop = (error: unknown) => {
+        stopped ??= error;
+        worker.kill();
+      };
+      const documentTimer = setTimeout(() => stop(because("errors.parsing.timeLimit", { minutes: Math.round(limits.documentMs / 60_000) || 1 })), limits.documentMs);
+      const stepTimer = setTimeout(() => stop(because("errors.parsing.stoppedResponding", { seconds: Math.round(limits.stepMs / 1000) })), limits.stepMs);
+      const memoryTimer = setInterval(() => {
+        const resident = residentBytes(worker.child.pid!);
+        if (resident !== null && resident > limits.memoryBytes) stop(outOfMemory(limits));
+      }, MEMORY_SAMPLE_MS);
+      const onAbort = () => stop(request.signal.reason);
+      request.signal.addEventListener("abort", onAbort, { once: true });
+
+      const finish = (outcome: { document: ParsedDocument } | { error: unknown }) => {
+        clearTimeout(documentTimer);
+        clearTimeout(stepTimer);
+        clearInterval(memoryTimer);
+        request.signal.removeEventListener("abort", onAbort);
+        worker.child.off("message", onMessage);
+        worker.child.off("exit", onExit);
+        if ("document" in outcome) resolve(outcome.document);
+        else reject(outcome.error);
+      };
+      const onMessage = (reply: ParseReply) => {
+        if (reply.type === "progress") {
+          stepTimer.refresh();
+          request.progress(reply.fraction, reply.message);
+        } else if (reply.type === "parsed") finish({ document: reply.document });
+        else if (reply.type === "failed") {
+          worker.kill();
+          finish({ error: reply.unexpected ? because("errors.parsing.parserFailed", { parser: request.parser }) : new ParseError(reply.message, reply.reason) });
+        }
+      };
+      const onExit = (_code: number | null, signal: NodeJS.Signals | null) => {
+        // V8 aborts a process whose heap is exhausted
+        finish({ error: stopped ?? (signal === "SIGABRT" ? outOfMemory(limits) : because("errors.parsing.crashed")) });
+      };
+      worker.child.on("message", onMessage);
+      worker.child.on("exit", onExit);
+
+      const message: ParseRequest = {
+        type: "parse",
+        parser: request.parser,
+        data: request.data,
+        fileName: request.fileName,
+        pages: request.pages,
+        layoutRecognize: request.layoutRecognize,
+        language: request.language,
+      };
+      worker.child.send(message, (error) => {
+        if (error) stop(because("errors.parsing.crashed"));
+      });
+    });
+  }
+}
+
+function outOfMemory(limits: SandboxLimits): ParseError {
+  return because("errors.parsing.outOfMemory", { limit: Math.round(limits.memoryBytes / MEGABYTE) });
+}
