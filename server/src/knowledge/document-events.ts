@@ -1,5 +1,5 @@
 import type { Platform } from "../platform";
-import type { Document } from "./document.entity";
+import type { Document, DocumentFailure } from "./document.entity";
 
 /**
  * Parsing progress of a knowledge base's documents, published on the pub/sub port (in-process, or Redis
@@ -18,6 +18,7 @@ export interface DocumentProgressEvent {
   processBeginAt: string | null;
   processDuration: number;
   pageCount: number | null;
+  failure: DocumentFailure | null;
 }
 
 export const progressTopic = (knowledgeBaseId: string) => `knowledge.progress.${knowledgeBaseId}`;
@@ -34,6 +35,7 @@ export function progressEventOf(document: Document): DocumentProgressEvent {
     processBeginAt: document.processBeginAt ? new Date(document.processBeginAt).toISOString() : null,
     processDuration: document.processDuration,
     pageCount: document.pageCount,
+    failure: document.failure ?? null,
   };
 }
 

@@ -8,9 +8,10 @@ import { lastLogLine, RUN, RUN_COLORS, RUN_KEYS } from "./runStatus";
 export function ParsingStatus({ document }: { document: DocumentRowFragment }) {
   const { t } = useTranslation();
   const format = useFormatters();
-  const last = lastLogLine(document.progressMsg);
   const running = document.run === RUN.running;
   const failed = document.run === RUN.failed;
+  // a reason with a message key is said in the reader's language; the log keeps the English line
+  const last = failed && document.failure ? t(document.failure.messageKey, document.failure.params) : lastLogLine(document.progressMsg);
   const percent = Math.round(Math.max(0, Math.min(1, document.progress)) * 100);
 
   return (
