@@ -15,7 +15,9 @@ import { buildRaptorSummaries } from "./enrichment/raptor";
 import type { EnrichmentContext } from "./enrichment/context";
 import { parserFor } from "./parsers/registry";
 import { DomainError } from "../platform/errors";
-import { ParseError, type Block, type ChunkDraft, type FailureReason, type ParsedDocument } from "./types";
+import { chunkParsed, type Chunked } from "./chunking";
+import type { ParsePhase } from "./sandbox/messages";
+import { ParseError, type ChunkDraft, type FailureReason, type ParsedDocument } from "./types";
 
 /**
  * One document through ingestion: read the stored file, parse, chunk (per window of `task_page_size`
@@ -92,19 +94,6 @@ class Progress {
   }
 }
 
-/** Splits blocks into windows of `pageSize` pages (RAGFlow's per-task page ranges); blocks with no page go with the window before them. */
-function pageWindows(blocks: Block[], pageSize: number | null | undefined): Block[][] {
-  if (!pageSize || !blocks.some((b) => b.page !== undefined)) return [blocks];
-  const windows = new Map<number, Block[]>();
-  let current = 0;
-  for (const block of blocks) {
-    if (block.page !== undefined) current = Math.floor((block.page - 1) / pageSize);
-    if (!windows.has(current)) windows.set(current, []);
-    windows.get(current)!.push(block);
-  }
-  return [...windows.entries()].sort(([a], [b]) => a - b).map(([, w]) => w);
-}
-
 function chunkId(documentId: string, ordinal: number, content: string): string {
   return xxh64(`${content}${documentId}${ordinal}`).toString(16).padStart(16, "0");
 }
@@ -167,51 +156,46 @@ export async function runIngestion(services: Services, documentId: string, runId
     if (document.chunkCount > 0) await db.transaction((m) => deleteChunks(m, document.id, document.knowledgeBaseId));
 
     const parser = parserFor(document.name);
+    const method = chunkMethod(document.chunkMethod);
+    if (!method) throw new ParseError(`Unknown chunk method "${document.chunkMethod}".`);
     const data = document.size > 0 ? await storage.getBuffer(document.storageKey) : Buffer.alloc(0);
     let parsed: ParsedDocument = { blocks: [], notes: [] };
+    let chunked: Chunked | undefined;
+    // parsing reports 0.05–0.35, chunking 0.35–0.5
+    const phaseProgress = (phase: ParsePhase, fraction: number) => (phase === "parse" ? 0.05 + 0.3 * fraction : 0.35 + 0.15 * fraction);
     if (data.length > 0) {
       if (!parser) throw new ParseError(`No parser reads .${document.suffix} files yet.`);
-      parsed = await services.parsers.parse({
+      ({ document: parsed, chunked } = await services.parsers.parse({
         parser: parser.name,
         data,
         fileName: document.name,
         pages: config.pages ?? undefined,
         layoutRecognize: (config.layout_recognize ?? "DeepDOC") !== "Plain Text",
         language: kb.language,
+        chunking: method.usesModels ? undefined : { method: method.name, config },
         signal: abort.signal,
-        progress: (fraction, message) => void progress.report(0.05 + 0.3 * fraction, message).catch(() => abort.abort()),
-      });
+        progress: (phase, fraction, message) => void progress.report(phaseProgress(phase, fraction), message).catch(() => abort.abort()),
+      }));
       progress.throwIfCancelled();
       for (const note of parsed.notes) await progress.report(0.35, note);
     }
     await progress.report(0.35, data.length === 0 ? "The file is empty." : `Parsed${parsed.pageCount ? ` ${parsed.pageCount} pages` : ""} with the ${parser!.name} parser.`);
 
-    const method = chunkMethod(document.chunkMethod);
-    if (!method) throw new ParseError(`Unknown chunk method "${document.chunkMethod}".`);
     const modelFor = async <T extends "chat" | "img2txt">(type: T, id: string | null | undefined) => ({ model: await services.models.client(kb.tenantId, type, id), id: id || (await services.models.defaults(kb.tenantId))[type] });
-    const drafts: ChunkDraft[] = [];
-    const graphs: NonNullable<Awaited<ReturnType<typeof method.chunk>>["graph"]>[] = [];
-    const windows = pageWindows(parsed.blocks, config.task_page_size);
-    for (const [i, blocks] of windows.entries()) {
-      const result = await method.chunk(
-        { ...parsed, blocks },
-        {
-          fileName: document.name,
-          config,
-          language: kb.language,
-          chat: () => modelFor("chat", config.llm_id),
-          img2txt: async () => {
-            const id = (await services.models.defaults(kb.tenantId)).img2txt;
-            return id && !id.endsWith("@Builtin") ? { model: await services.models.client(kb.tenantId, "img2txt", id), id } : null;
-          },
-          signal: abort.signal,
-          progress: (fraction, message) => void progress.report(0.35 + (0.15 * (i + fraction)) / windows.length, message).catch(() => abort.abort()),
-        },
-      );
-      drafts.push(...result.chunks.filter((c) => c.text.trim().length > 0));
-      if (result.graph) graphs.push(result.graph);
-      for (const note of result.notes ?? []) await progress.report(0.35 + (0.15 * (i + 1)) / windows.length, note);
-    }
+    chunked ??= await chunkParsed(parsed, method, {
+      fileName: document.name,
+      config,
+      language: kb.language,
+      chat: () => modelFor("chat", config.llm_id),
+      img2txt: async () => {
+        const id = (await services.models.defaults(kb.tenantId)).img2txt;
+        return id && !id.endsWith("@Builtin") ? { model: await services.models.client(kb.tenantId, "img2txt", id), id } : null;
+      },
+      signal: abort.signal,
+      progress: (fraction, message) => void progress.report(phaseProgress("chunk", fraction), message).catch(() => abort.abort()),
+    });
+    const { drafts, graphs } = chunked;
+    for (const note of chunked.notes) await progress.report(0.5, note);
     await progress.report(0.5, `Made ${drafts.length} chunks with the ${method.name} method.`);
 
     const embedding = await services.models.client(kb.tenantId, "embedding", kb.embeddingModel);

@@ -236,5 +236,11 @@ export interface ChunkMethod {
   name: string;
   /** Extensions it is meant for; the configuration page lists them. */
   fileTypes: string[];
+  /**
+   * Calls the tenant's models (chat, img2txt) while chunking: it then chunks in the server, where the models
+   * are. Every other method chunks in the parse process, with the parse, so that chunking a large text never
+   * holds the server.
+   */
+  usesModels?: boolean;
   chunk(document: ParsedDocument, context: ChunkContext): Promise<ChunkingResult>;
 }

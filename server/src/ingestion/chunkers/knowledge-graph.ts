@@ -19,6 +19,7 @@ const MAX_CHUNK_NOTES = 5;
  */
 export const knowledgeGraphMethod: ChunkMethod = {
   name: "knowledge_graph",
+  usesModels: true,
   fileTypes: ["pdf", "docx", "xlsx", "xls", "csv", "txt", "md", "markdown", "html", "htm", "json", "eml", "pptx"],
   async chunk(document, context) {
     const chunks = finishChunks(flowChunks(document.blocks, settingsOf(context, GRAPH_CHUNK_TOKENS)));

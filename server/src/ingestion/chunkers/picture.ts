@@ -8,6 +8,7 @@ import { blockText, finishChunks } from "./blocks";
  */
 export const pictureMethod: ChunkMethod = {
   name: "picture",
+  usesModels: true,
   fileTypes: ["jpg", "jpeg", "png", "gif", "tif", "tiff", "bmp", "webp"],
   async chunk(document, context) {
     const images = document.blocks.filter((b): b is ImageBlock => b.kind === "image");

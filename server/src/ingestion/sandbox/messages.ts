@@ -1,4 +1,5 @@
-import type { FailureReason, ParsedDocument } from "../types";
+import type { Chunked } from "../chunking";
+import type { FailureReason, ParsedDocument, ParserConfig } from "../types";
 
 /**
  * What the server and a parse process say to each other over the IPC channel (structured clone: a Buffer
@@ -14,20 +15,28 @@ export interface ParseRequest {
   pages?: [number, number][];
   layoutRecognize: boolean;
   language: string;
+  /** The chunk method to apply after parsing, when it calls no model. */
+  chunking?: { method: string; config: ParserConfig };
 }
 
+export type ParsePhase = "parse" | "chunk";
+
 export type ParseReply =
-  | { type: "progress"; fraction: number; message?: string }
-  | { type: "parsed"; document: ParsedDocument }
+  | { type: "progress"; phase: ParsePhase; fraction: number; message?: string }
+  /** With `chunked`, the document's blocks stay behind: only its notes, title and page count come back. */
+  | { type: "parsed"; document: ParsedDocument; chunked?: Chunked }
   | { type: "failed"; message: string; reason?: FailureReason; unexpected: boolean };
 
 export function asBuffer(data: Uint8Array): Buffer {
   return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
 
-/** The pictures of a parsed document are Buffers again after the trip (parsers and chunkers rely on Buffer). */
-export function reviveBuffers(document: ParsedDocument): ParsedDocument {
-  for (const block of document.blocks) if (block.kind === "image") block.image.data = asBuffer(block.image.data);
-  for (const attachment of document.attachments ?? []) reviveBuffers(attachment.document);
-  return document;
+/** Pictures are Buffers again after the trip (parsers, chunkers and the object store rely on Buffer). */
+export function reviveBuffers(reply: { document: ParsedDocument; chunked?: Chunked }): void {
+  const revive = (document: ParsedDocument) => {
+    for (const block of document.blocks) if (block.kind === "image") block.image.data = asBuffer(block.image.data);
+    for (const attachment of document.attachments ?? []) revive(attachment.document);
+  };
+  revive(reply.document);
+  for (const draft of reply.chunked?.drafts ?? []) if (draft.image) draft.image.data = asBuffer(draft.image.data);
 }

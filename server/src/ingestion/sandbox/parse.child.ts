@@ -1,13 +1,15 @@
 import { closeTesseract, TesseractOcr } from "../../models/builtin/tesseract-ocr";
+import { chunkParsed } from "../chunking";
+import { chunkMethod } from "../chunkers/registry";
 import { PARSE_LIMITS } from "../parsers/limits";
 import { parserNamed } from "../parsers/registry";
 import { ParseError, type ParsedDocument } from "../types";
 import { asBuffer, type ParseReply, type ParseRequest } from "./messages";
 
 /**
- * A parse process: reads one file at a time with the parser the server names and sends back the parsed
- * document. It runs apart from the server (see parser-sandbox.ts) so that whatever a file does to it —
- * exhaust its memory, loop, crash a native decoder — ends here.
+ * A parse process: reads one file at a time with the parser the server names, chunks it when its method
+ * calls no model, and sends back the result. It runs apart from the server (see parser-sandbox.ts) so that
+ * whatever a file does to it — exhaust its memory, loop, crash a native decoder — ends here.
  */
 
 const send = (reply: ParseReply) => process.send!(reply);
@@ -21,22 +23,39 @@ function textLength(document: ParsedDocument): number {
   return length + (document.attachments ?? []).reduce((sum, attachment) => sum + textLength(attachment.document), 0);
 }
 
+const noModels = () => Promise.reject(new Error("A method that calls models chunks in the server"));
+
 async function parse(request: ParseRequest): Promise<void> {
   const parser = parserNamed(request.parser);
   if (!parser) throw new Error(`No parser is named ${request.parser}`);
+  const signal = new AbortController().signal;
   const document = await parser.parse(asBuffer(request.data), {
     fileName: request.fileName,
     pages: request.pages,
     layoutRecognize: request.layoutRecognize,
     language: request.language,
     ocr: new TesseractOcr(),
-    signal: new AbortController().signal,
-    progress: (fraction, message) => send({ type: "progress", fraction, message }),
+    signal,
+    progress: (fraction, message) => send({ type: "progress", phase: "parse", fraction, message }),
   });
   if (textLength(document) > PARSE_LIMITS.textCharacters) {
     throw ParseError.because("errors.parsing.tooMuchText", { limit: PARSE_LIMITS.textCharacters / 1e6 });
   }
-  send({ type: "parsed", document });
+  const method = request.chunking && chunkMethod(request.chunking.method);
+  if (!method || method.usesModels) {
+    send({ type: "parsed", document });
+    return;
+  }
+  const chunked = await chunkParsed(document, method, {
+    fileName: request.fileName,
+    config: request.chunking!.config,
+    language: request.language,
+    chat: noModels,
+    img2txt: noModels,
+    signal,
+    progress: (fraction, message) => send({ type: "progress", phase: "chunk", fraction, message }),
+  });
+  send({ type: "parsed", document: { ...document, blocks: [], attachments: undefined }, chunked });
 }
 
 process.on("message", (request: ParseRequest) => {

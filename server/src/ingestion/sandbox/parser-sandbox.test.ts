@@ -1,7 +1,7 @@
 import zlib from "node:zlib";
 import { encodePng } from "../parsers/png";
-import { ParseError, type ParsedDocument } from "../types";
-import { ParserSandbox, type SandboxLimits } from "./parser-sandbox";
+import { ParseError } from "../types";
+import { ParserSandbox, type SandboxLimits, type SandboxResult } from "./parser-sandbox";
 
 /**
  * Files are parsed in processes of their own: whatever a file does there ends there, as a ParseError with
@@ -22,11 +22,11 @@ function request(parser: string, fileName: string, data: Buffer, signal = new Ab
   const progress: string[] = [];
   return {
     progress,
-    request: { parser, data, fileName, layoutRecognize: true, language: "English", signal, progress: (_: number, message?: string) => void (message && progress.push(message)) },
+    request: { parser, data, fileName, layoutRecognize: true, language: "English", signal, progress: (_phase: string, _fraction: number, message?: string) => void (message && progress.push(message)) },
   };
 }
 
-async function reasonOf(parse: Promise<ParsedDocument>): Promise<string | undefined> {
+async function reasonOf(parse: Promise<SandboxResult>): Promise<string | undefined> {
   const error = await parse.then(
     () => new Error("the parse succeeded"),
     (e: unknown) => e,
@@ -56,10 +56,20 @@ function noisePng(): Buffer {
 test("a file is parsed in another process, and its text comes back", async () => {
   const parsers = sandbox();
   const { request: parse } = request("text", "notes.txt", Buffer.from("The harbour office opens at nine.\n\nBoats dock at pier four."));
-  const document = await parsers.parse(parse);
+  const { document } = await parsers.parse(parse);
   expect(document.blocks.map((block) => ("text" in block ? block.text : ""))).toEqual(["The harbour office opens at nine.", "Boats dock at pier four."]);
   expect(parsers.pids).toHaveLength(1);
   expect(parsers.pids[0]).not.toBe(process.pid);
+});
+
+test("a method that calls no model chunks in the parse process too, and a 10 MB line is cut in time", async () => {
+  const parsers = sandbox();
+  const line = Buffer.from("lorem ipsum dolor sit amet ".repeat(380_000));
+  const { request: parse } = request("text", "line.txt", line);
+  const { document, chunked } = await parsers.parse({ ...parse, chunking: { method: "naive", config: { chunk_token_num: 512 } } });
+  expect(document.blocks).toEqual([]);
+  expect(chunked!.drafts.length).toBeGreaterThan(3000);
+  expect(chunked!.drafts.every((draft) => draft.text.length < 4000)).toBe(true);
 });
 
 test("an undecodable or oversized picture fails with its reason, and the next file parses in the same sandbox", async () => {
@@ -70,7 +80,7 @@ test("an undecodable or oversized picture fails with its reason, and the next fi
   expect(await reasonOf(parsers.parse(request("image", "broken.png", fakePng(40, 40)).request))).toBe("errors.parsing.imageUnreadable");
   expect(await reasonOf(parsers.parse(request("image", "huge.png", fakePng(60_000, 60_000)).request))).toBe("errors.parsing.imageTooLarge");
   const next = await parsers.parse(request("text", "after.txt", Buffer.from("Still here.")).request);
-  expect(next.blocks).toHaveLength(1);
+  expect(next.document.blocks).toHaveLength(1);
 });
 
 test("a process that goes past its memory limit is ended and its document fails for memory", async () => {

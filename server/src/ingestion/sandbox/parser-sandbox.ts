@@ -3,8 +3,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { modelCacheDirectory } from "../../models/builtin/lexicon";
 import { MEGABYTE } from "../parsers/limits";
-import { ParseError, type ParsedDocument } from "../types";
-import { reviveBuffers, type ParseReply, type ParseRequest } from "./messages";
+import type { Chunked } from "../chunking";
+import { ParseError, type ParsedDocument, type ParserConfig } from "../types";
+import { reviveBuffers, type ParsePhase, type ParseReply, type ParseRequest } from "./messages";
 
 /**
  * Every file is parsed in a process of its own (parse.child.ts), never in the server: a file that exhausts
@@ -35,8 +36,16 @@ export interface SandboxParse {
   pages?: [number, number][];
   layoutRecognize: boolean;
   language: string;
+  /** Chunk in the parse process too, with this method (one that calls no model) and settings. */
+  chunking?: { method: string; config: ParserConfig };
   signal: AbortSignal;
-  progress(fraction: number, message?: string): void;
+  progress(phase: ParsePhase, fraction: number, message?: string): void;
+}
+
+export interface SandboxResult {
+  document: ParsedDocument;
+  /** Present when the parse process also chunked the document; its blocks then stayed there. */
+  chunked?: Chunked;
 }
 
 const MEMORY_SAMPLE_MS = 100;
@@ -60,6 +69,9 @@ function residentBytes(pid: number): number | null {
     return null;
   }
 }
+
+/** Failures that end the process: its memory or state cannot be trusted for another file. */
+const LIMIT_REASONS = new Set(["errors.parsing.timeLimit", "errors.parsing.stoppedResponding", "errors.parsing.outOfMemory", "errors.parsing.crashed", "errors.parsing.parserFailed"]);
 
 const because = (messageKey: string, params: Record<string, unknown> = {}) => ParseError.because(messageKey, params);
 
@@ -100,18 +112,23 @@ export class ParserSandbox {
 
   constructor(private readonly limits: SandboxLimits) {}
 
-  /** Parses one file in a parse process; every way it can fail becomes a ParseError with a reason. */
-  async parse(request: SandboxParse): Promise<ParsedDocument> {
+  /** Parses (and chunks) one file in a parse process; every way it can fail becomes a ParseError with a reason. */
+  async parse(request: SandboxParse): Promise<SandboxResult> {
     if (this.closed) throw new Error("The parser sandbox is closed");
     request.signal.throwIfAborted();
     const worker = this.take();
-    let healthy = false;
+    let reusable = false;
     try {
-      const document = await this.run(worker, request);
-      healthy = true;
-      return reviveBuffers(document);
+      const result = await this.run(worker, request);
+      reusable = true;
+      reviveBuffers(result);
+      return result;
+    } catch (error) {
+      // a file the parser refused with a reason leaves the process as it was; any other end may not have
+      reusable = error instanceof ParseError && error.reason?.messageKey !== undefined && !LIMIT_REASONS.has(error.reason.messageKey);
+      throw error;
     } finally {
-      this.release(worker, healthy);
+      this.release(worker, reusable);
     }
   }
 
@@ -148,9 +165,9 @@ export class ParserSandbox {
     return worker;
   }
 
-  private release(worker: ParseProcess, healthy: boolean): void {
+  private release(worker: ParseProcess, reusable: boolean): void {
     worker.parses += 1;
-    if (!healthy || this.closed || worker.parses >= PARSES_PER_PROCESS || !worker.alive) {
+    if (!reusable || this.closed || worker.parses >= PARSES_PER_PROCESS || !worker.alive) {
       worker.kill();
       return;
     }
@@ -159,9 +176,9 @@ export class ParserSandbox {
     this.idle.push(worker);
   }
 
-  private run(worker: ParseProcess, request: SandboxParse): Promise<ParsedDocument> {
+  private run(worker: ParseProcess, request: SandboxParse): Promise<SandboxResult> {
     const { limits } = this;
-    return new Promise<ParsedDocument>((resolve, reject) => {
+    return new Promise<SandboxResult>((resolve, reject) => {
       let stopped: unknown;
       const stop = (error: unknown) => {
         stopped ??= error;
@@ -176,23 +193,22 @@ export class ParserSandbox {
       const onAbort = () => stop(request.signal.reason);
       request.signal.addEventListener("abort", onAbort, { once: true });
 
-      const finish = (outcome: { document: ParsedDocument } | { error: unknown }) => {
+      const finish = (outcome: { result: SandboxResult } | { error: unknown }) => {
         clearTimeout(documentTimer);
         clearTimeout(stepTimer);
         clearInterval(memoryTimer);
         request.signal.removeEventListener("abort", onAbort);
         worker.child.off("message", onMessage);
         worker.child.off("exit", onExit);
-        if ("document" in outcome) resolve(outcome.document);
+        if ("result" in outcome) resolve(outcome.result);
         else reject(outcome.error);
       };
       const onMessage = (reply: ParseReply) => {
         if (reply.type === "progress") {
           stepTimer.refresh();
-          request.progress(reply.fraction, reply.message);
-        } else if (reply.type === "parsed") finish({ document: reply.document });
+          request.progress(reply.phase, reply.fraction, reply.message);
+        } else if (reply.type === "parsed") finish({ result: { document: reply.document, chunked: reply.chunked } });
         else if (reply.type === "failed") {
-          worker.kill();
           finish({ error: reply.unexpected ? because("errors.parsing.parserFailed", { parser: request.parser }) : new ParseError(reply.message, reply.reason) });
         }
       };
@@ -211,6 +227,7 @@ export class ParserSandbox {
         pages: request.pages,
         layoutRecognize: request.layoutRecognize,
         language: request.language,
+        chunking: request.chunking,
       };
       worker.child.send(message, (error) => {
         if (error) stop(because("errors.parsing.crashed"));

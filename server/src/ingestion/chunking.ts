@@ -1,0 +1,40 @@
+import type { Block, ChunkContext, ChunkDraft, ChunkingResult, ChunkMethod, ParsedDocument } from "./types";
+
+/** What chunking one document gives: its chunks, the graphs of a knowledge-graph method, and notes for the log. */
+export interface Chunked {
+  drafts: ChunkDraft[];
+  graphs: NonNullable<ChunkingResult["graph"]>[];
+  notes: string[];
+}
+
+/** Splits blocks into windows of `pageSize` pages (RAGFlow's per-task page ranges); blocks with no page go with the window before them. */
+function pageWindows(blocks: Block[], pageSize: number | null | undefined): Block[][] {
+  if (!pageSize || !blocks.some((b) => b.page !== undefined)) return [blocks];
+  const windows = new Map<number, Block[]>();
+  let current = 0;
+  for (const block of blocks) {
+    if (block.page !== undefined) current = Math.floor((block.page - 1) / pageSize);
+    if (!windows.has(current)) windows.set(current, []);
+    windows.get(current)!.push(block);
+  }
+  return [...windows.entries()].sort(([a], [b]) => a - b).map(([, w]) => w);
+}
+
+/**
+ * Chunks a parsed document with its method, a window of `task_page_size` pages at a time; the same in the
+ * parse process (methods that call no model) and in the server (those that do).
+ */
+export async function chunkParsed(parsed: ParsedDocument, method: ChunkMethod, context: ChunkContext): Promise<Chunked> {
+  const chunked: Chunked = { drafts: [], graphs: [], notes: [] };
+  const windows = pageWindows(parsed.blocks, context.config.task_page_size);
+  for (const [i, blocks] of windows.entries()) {
+    const result = await method.chunk(
+      { ...parsed, blocks },
+      { ...context, progress: (fraction, message) => context.progress((i + fraction) / windows.length, message) },
+    );
+    chunked.drafts.push(...result.chunks.filter((c) => c.text.trim().length > 0));
+    if (result.graph) chunked.graphs.push(result.graph);
+    chunked.notes.push(...(result.notes ?? []));
+  }
+  return chunked;
+}
