@@ -22,9 +22,13 @@ export interface Config {
   registrationEnabled: boolean;
   /** Lets web crawls reach private, loopback and link-local addresses (off: a crawl cannot probe the internal network). */
   crawlPrivateAddresses: boolean;
-  /** Key that seals model-provider secrets; without it one is generated into DATA_DIR. */
+  /** Key that seals model-provider secrets; without it the key of `secretKeyFile` is used (generated there on first start). */
   secretKey?: string;
+  /** Where the generated key lives: DATA_DIR/secret.key unless SECRET_KEY_FILE keeps it apart from the data (backups, volumes). */
+  secretKeyFile: string;
   signInThrottle: { freeAttempts: number; baseLockSeconds: number; maxLockSeconds: number };
+  /** Origins that may frame the share page; empty lets any website embed a shared assistant, as the embed dialog offers. */
+  embedAllowedOrigins: string[];
 }
 
 export interface S3Config {
@@ -89,6 +93,17 @@ class EnvReader {
     return raw;
   }
 
+  /** A comma-separated list of origins as a CSP source names them ("https://example.com", "https://*.example.com:8443"). */
+  origins(name: string): string[] {
+    const origins = (this.optional(name) ?? "").split(",").map((origin) => origin.trim()).filter(Boolean);
+    for (const origin of origins) {
+      if (!/^[a-z][a-z0-9+.-]*:\/\/(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:(\d{1,5}|\*))?$/i.test(origin)) {
+        this.problems.push(`${name} must list origins such as https://example.com, separated by commas, got "${origin}"`);
+      }
+    }
+    return origins;
+  }
+
   url(name: string, protocols: string[]): string | undefined {
     const raw = this.optional(name);
     if (raw === undefined) return undefined;
@@ -147,12 +162,15 @@ export function loadConfig(env: Env = process.env): Config {
     registrationEnabled: reader.boolean("REGISTRATION_ENABLED", true),
     crawlPrivateAddresses: reader.boolean("CRAWL_PRIVATE_ADDRESSES", false),
     secretKey: reader.secretKey("SECRET_KEY"),
+    secretKeyFile: path.resolve(reader.string("SECRET_KEY_FILE", path.join(reader.string("DATA_DIR", "./data"), "secret.key"))),
     signInThrottle: {
       freeAttempts: reader.integer("SIGNIN_FREE_ATTEMPTS", 5, 1, 100),
       baseLockSeconds: reader.integer("SIGNIN_LOCK_SECONDS", 30, 1, 3600),
       maxLockSeconds: 15 * 60,
     },
+    embedAllowedOrigins: reader.origins("EMBED_ALLOWED_ORIGINS"),
   };
+  if (config.secretKey && reader.optional("SECRET_KEY_FILE")) reader.problems.push("set SECRET_KEY or SECRET_KEY_FILE, not both");
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   return config;
 }

@@ -6,6 +6,7 @@ import { pipeline } from "node:stream/promises";
 import { Client as MinioClient } from "minio";
 import type { S3Config } from "../config";
 import { randomToken } from "./ids";
+import { ensurePrivateDirectory, PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "./private-files";
 
 export interface StoredObject {
   key: string;
@@ -43,9 +44,10 @@ async function toBuffer(stream: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** Local disk under DATA_DIR/objects: written to a temporary file, flushed, then renamed into place. */
+/** Local disk under DATA_DIR/objects: written to a temporary file, flushed, then renamed into place; readable by the server's user only. */
 export class DiskObjectStore implements ObjectStore {
   readonly description: string;
+  private rootReady = false;
 
   constructor(private readonly root: string) {
     this.description = `local disk (${root})`;
@@ -57,11 +59,15 @@ export class DiskObjectStore implements ObjectStore {
 
   async put(key: string, body: Buffer | Readable, contentType?: string): Promise<StoredObject> {
     const target = this.file(key);
-    await fsp.mkdir(path.dirname(target), { recursive: true });
+    if (!this.rootReady) {
+      ensurePrivateDirectory(this.root);
+      this.rootReady = true;
+    }
+    await fsp.mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
     const temp = `${target}.${randomToken(6)}.partial`;
     // flush: the stream fsyncs before it closes, and pipeline resolves only once it has closed. (A stream made by
     // FileHandle.createWriteStream({ autoClose: false }) keeps a reference to its handle, so handle.close() never resolved.)
-    const file = fs.createWriteStream(temp, { flush: true });
+    const file = fs.createWriteStream(temp, { flush: true, mode: PRIVATE_FILE_MODE });
     try {
       await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, file);
       await fsp.rename(temp, target);

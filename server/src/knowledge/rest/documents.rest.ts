@@ -11,6 +11,7 @@ import { MAX_NAME_BYTES, type DocumentQuery } from "../document.service";
 import { pythonRepr } from "./dataset-schema";
 import { readMultipart } from "./multipart";
 import { presentDocument, presentUploadedDocument, runDigit } from "./presenters";
+import { sendStoredFile } from "./stored-file";
 import { answering, datasetOr, documentIn, documentOr, pythonInt, queryValues, refuse, uniqueIds, usableDataset } from "./scope";
 
 /**
@@ -100,14 +101,6 @@ async function update({ services, principal, params, body }: AuthenticatedRestCo
   return success(presentDocument(document));
 }
 
-/** `attachment`/`inline` with the name, in the RFC 6266 form a non-ASCII name needs. */
-export function contentDisposition(kind: "attachment" | "inline", name: string): string {
-  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  if (kind === "inline") return `inline; filename*=UTF-8''${encoded}`;
-  // eslint-disable-next-line no-control-regex
-  return /^[\x20-\x7e]*$/.test(name) && !/[";\\]/.test(name) ? `attachment; filename=${name}` : `attachment; filename*=UTF-8''${encoded}`;
-}
-
 /** The bytes of a document, or null when the store has none. */
 export async function documentBytes(services: AuthenticatedRestContext["services"], principal: AuthenticatedRestContext["principal"], document: Document): Promise<Buffer | null> {
   try {
@@ -127,9 +120,7 @@ async function download({ services, principal, params, res }: AuthenticatedRestC
   const document = await documentOr(services, principal, params.datasetId, params.documentId, `The dataset not own the document ${params.documentId}.`);
   const bytes = await documentBytes(services, principal, document);
   if (!bytes) throw refuse("This file is empty.");
-  res.setHeader("Content-Type", "application/octet-stream");
-  res.setHeader("Content-Disposition", contentDisposition("attachment", document.name));
-  res.send(bytes);
+  sendStoredFile(res, document.name, bytes, "attachment");
   return undefined;
 }
 

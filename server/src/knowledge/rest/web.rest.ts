@@ -1,12 +1,12 @@
-import path from "node:path";
 import { jsonResult, RETURN_CODES } from "../../api/rest/envelope";
 import { authenticatedRoute, type RestRoute } from "../../api/rest/rest-route";
 import { chunkMethods } from "../../ingestion/chunkers/registry";
 import { DomainError } from "../../platform/errors";
 import { englishMessage } from "../../platform/messages";
-import { contentDisposition, documentBytes } from "./documents.rest";
+import { documentBytes } from "./documents.rest";
 import { readMultipart } from "./multipart";
 import { presentDocument } from "./presenters";
+import { sendStoredFile } from "./stored-file";
 
 /**
  * The RAGFlow web-API routes (`/v1/document/...`, session login, `{code, message, data}`) the browser
@@ -47,9 +47,7 @@ export const knowledgeWebRoutes: RestRoute[] = [
   authenticatedRoute("GET", "/v1/document/get/:documentId", "login", async ({ services, principal, params, res }) => {
     const document = await services.documents.accessible(principal, params.documentId);
     const bytes = (await documentBytes(services, principal, document)) ?? Buffer.alloc(0);
-    res.type(path.extname(document.name) || "application/octet-stream");
-    res.setHeader("Content-Disposition", contentDisposition("inline", document.name));
-    res.send(bytes);
+    sendStoredFile(res, document.name, bytes, "inline");
     return undefined;
   }),
 
