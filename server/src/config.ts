@@ -29,6 +29,17 @@ export interface Config {
   signInThrottle: { freeAttempts: number; baseLockSeconds: number; maxLockSeconds: number };
   /** Origins that may frame the share page; empty lets any website embed a shared assistant, as the embed dialog offers. */
   embedAllowedOrigins: string[];
+  uploads: UploadLimits;
+}
+
+/** Bounds on uploads, which stream to the object store as they arrive. */
+export interface UploadLimits {
+  /** Uploads one process receives at once: each holds a connection, a temporary file or socket, and its parse to come. */
+  perProcess: number;
+  /** Uploads one tenant sends at once, so that one account cannot take every slot of the process. */
+  perTenant: number;
+  /** The most bytes of documents a tenant may store; undefined: no quota. */
+  tenantQuotaBytes?: number;
 }
 
 export interface S3Config {
@@ -169,6 +180,12 @@ export function loadConfig(env: Env = process.env): Config {
       maxLockSeconds: 15 * 60,
     },
     embedAllowedOrigins: reader.origins("EMBED_ALLOWED_ORIGINS"),
+    uploads: {
+      perProcess: reader.integer("UPLOADS_PER_PROCESS", 16, 1, 1000),
+      perTenant: reader.integer("UPLOADS_PER_TENANT", 4, 1, 1000),
+      // Off by default: a self-hosted installation usually trusts its users with its disk.
+      tenantQuotaBytes: reader.optional("TENANT_STORAGE_QUOTA_MB") === undefined ? undefined : reader.integer("TENANT_STORAGE_QUOTA_MB", 0, 1, 1024 * 1024 * 1024) * 1024 * 1024,
+    },
   };
   if (config.secretKey && reader.optional("SECRET_KEY_FILE")) reader.problems.push("set SECRET_KEY or SECRET_KEY_FILE, not both");
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);

@@ -9,7 +9,7 @@ import { ObjectNotFound } from "../../platform/storage";
 import { RUN, type Document, type RunStatus } from "../document.entity";
 import { MAX_NAME_BYTES, type DocumentQuery } from "../document.service";
 import { pythonRepr } from "./dataset-schema";
-import { readMultipart } from "./multipart";
+import { receiveUpload } from "./multipart";
 import { presentDocument, presentUploadedDocument, runDigit } from "./presenters";
 import { sendStoredFile } from "./stored-file";
 import { answering, datasetOr, documentIn, documentOr, pythonInt, queryValues, refuse, uniqueIds, usableDataset } from "./scope";
@@ -33,14 +33,20 @@ const ORDER_COLUMNS: Record<string, NonNullable<DocumentQuery["orderBy"]>> = {
 const ALL = Number.MAX_SAFE_INTEGER;
 
 async function upload({ services, principal, req, res, params }: AuthenticatedRestContext): Promise<unknown> {
-  const { files } = await readMultipart(req, res);
-  if (files.length === 0) return failure(RETURN_CODES.ARGUMENT_ERROR, "No file part!");
-  if (files.some((f) => f.name === "")) return failure(RETURN_CODES.ARGUMENT_ERROR, "No file selected!");
-  if (files.some((f) => Buffer.byteLength(f.name) > MAX_NAME_BYTES)) return failure(RETURN_CODES.ARGUMENT_ERROR, "File name must be 255 bytes or less.");
-  // Another tenant's dataset is answered like one that does not exist.
-  const kb = await usableDataset(services, principal, params.datasetId);
-  if (!kb) throw new PythonException("LookupError", `Can't find the dataset with ID ${params.datasetId}!`);
-  const { documents, refused } = await services.documents.upload(principal, kb.id, files, { partial: true });
+  const { upload } = await receiveUpload(req, res, {
+    checkName: (name) => {
+      if (name === "") throw refuse("No file selected!", RETURN_CODES.ARGUMENT_ERROR);
+      if (Buffer.byteLength(name) > MAX_NAME_BYTES) throw refuse("File name must be 255 bytes or less.", RETURN_CODES.ARGUMENT_ERROR);
+    },
+    open: async () => {
+      // Another tenant's dataset is answered like one that does not exist.
+      const kb = await usableDataset(services, principal, params.datasetId);
+      if (!kb) throw new PythonException("LookupError", `Can't find the dataset with ID ${params.datasetId}!`);
+      return services.documents.startUpload(principal, kb.id, { partial: true });
+    },
+  });
+  if (!upload) return failure(RETURN_CODES.ARGUMENT_ERROR, "No file part!");
+  const { documents, refused } = await upload.finish();
   if (refused.length > 0) {
     return failure(500, refused.map((r) => `${r.name}: ${englishMessage(r.messageKey, { name: r.name })}`).join("\n"));
   }
