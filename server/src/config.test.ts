@@ -50,7 +50,7 @@ describe("configuration", () => {
 
   it("keeps the hardening settings off or generous by default, and reads them when set", () => {
     const defaults = loadConfig({ DATA_DIR: "/srv/cairn" });
-    expect(defaults).toMatchObject({ embedAllowedOrigins: [], secretKeyFile: path.resolve("/srv/cairn/secret.key"), uploads: { perProcess: 16, perTenant: 4 } });
+    expect(defaults).toMatchObject({ embedAllowedOrigins: [], secretKeyFile: path.resolve("/srv/cairn/secret.key"), uploads: { perProcess: 32, perTenant: 8 } });
     expect(defaults.uploads.tenantQuotaBytes).toBeUndefined();
     const set = loadConfig({
       EMBED_ALLOWED_ORIGINS: "https://intranet.example.com, https://*.example.org:8443",

@@ -181,8 +181,8 @@ export function loadConfig(env: Env = process.env): Config {
     },
     embedAllowedOrigins: reader.origins("EMBED_ALLOWED_ORIGINS"),
     uploads: {
-      perProcess: reader.integer("UPLOADS_PER_PROCESS", 16, 1, 1000),
-      perTenant: reader.integer("UPLOADS_PER_TENANT", 4, 1, 1000),
+      perProcess: reader.integer("UPLOADS_PER_PROCESS", 32, 1, 1000),
+      perTenant: reader.integer("UPLOADS_PER_TENANT", 8, 1, 1000),
       // Off by default: a self-hosted installation usually trusts its users with its disk.
       tenantQuotaBytes: reader.optional("TENANT_STORAGE_QUOTA_MB") === undefined ? undefined : reader.integer("TENANT_STORAGE_QUOTA_MB", 0, 1, 1024 * 1024 * 1024) * 1024 * 1024,
     },
