@@ -19,6 +19,7 @@ import { createSchema } from "./graphql/schema";
 import { resumeInterruptedParsing } from "./ingestion/parse.job";
 import { closeBuiltinModels } from "./models/builtin/builtin.provider";
 import { createPlatform, type Platform } from "./platform";
+import { inlineScriptsOf, securityHeaders } from "./security-headers";
 import { createServices, type Services } from "./services";
 
 export const GRAPHQL_PATH = "/graphql";
@@ -84,6 +85,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", "loopback");
+  const index = path.join(config.clientDir, "index.html");
+  app.use(
+    securityHeaders({
+      inlineScripts: fs.existsSync(index) ? inlineScriptsOf(fs.readFileSync(index, "utf8")) : [],
+      embedAllowedOrigins: config.embedAllowedOrigins,
+      apiPrefixes: [...REST_PREFIXES, "/healthz"],
+      graphqlPath: GRAPHQL_PATH,
+    }),
+  );
   const httpServer = http.createServer(app);
 
   const wsServer = new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH });

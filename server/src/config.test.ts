@@ -47,4 +47,35 @@ describe("configuration", () => {
       ]);
     }
   });
+
+  it("keeps the hardening settings off or generous by default, and reads them when set", () => {
+    const defaults = loadConfig({ DATA_DIR: "/srv/cairn" });
+    expect(defaults).toMatchObject({ embedAllowedOrigins: [], secretKeyFile: path.resolve("/srv/cairn/secret.key"), uploads: { perProcess: 32, perTenant: 8 } });
+    expect(defaults.uploads.tenantQuotaBytes).toBeUndefined();
+    const set = loadConfig({
+      EMBED_ALLOWED_ORIGINS: "https://intranet.example.com, https://*.example.org:8443",
+      SECRET_KEY_FILE: "/run/secrets/cairn-key",
+      UPLOADS_PER_PROCESS: "8",
+      UPLOADS_PER_TENANT: "2",
+      TENANT_STORAGE_QUOTA_MB: "500",
+    });
+    expect(set).toMatchObject({
+      embedAllowedOrigins: ["https://intranet.example.com", "https://*.example.org:8443"],
+      secretKeyFile: "/run/secrets/cairn-key",
+      uploads: { perProcess: 8, perTenant: 2, tenantQuotaBytes: 500 * 1024 * 1024 },
+    });
+  });
+
+  it("refuses an embed origin that is not an origin, a zero quota, and two sources of the server key", () => {
+    try {
+      loadConfig({ EMBED_ALLOWED_ORIGINS: "https://ok.example.com,example.com/path", TENANT_STORAGE_QUOTA_MB: "0", SECRET_KEY: "a".repeat(64), SECRET_KEY_FILE: "/run/secrets/key" });
+      throw new Error("accepted");
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual([
+        'EMBED_ALLOWED_ORIGINS must list origins such as https://example.com, separated by commas, got "example.com/path"',
+        `TENANT_STORAGE_QUOTA_MB must be a whole number from 1 to ${1024 * 1024 * 1024}, got "0"`,
+        "set SECRET_KEY or SECRET_KEY_FILE, not both",
+      ]);
+    }
+  });
 });

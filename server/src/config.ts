@@ -22,11 +22,26 @@ export interface Config {
   registrationEnabled: boolean;
   /** Lets web crawls reach private, loopback and link-local addresses (off: a crawl cannot probe the internal network). */
   crawlPrivateAddresses: boolean;
-  /** Key that seals model-provider secrets; without it one is generated into DATA_DIR. */
+  /** Key that seals model-provider secrets; without it the key of `secretKeyFile` is used (generated there on first start). */
   secretKey?: string;
+  /** Where the generated key lives: DATA_DIR/secret.key unless SECRET_KEY_FILE keeps it apart from the data (backups, volumes). */
+  secretKeyFile: string;
   signInThrottle: { freeAttempts: number; baseLockSeconds: number; maxLockSeconds: number };
   /** Limits of one document's parse process (ingestion/sandbox): past them it is ended and the document fails with the reason. */
   parsing: { timeoutSeconds: number; stepTimeoutSeconds: number; memoryMb: number };
+  /** Origins that may frame the share page; empty lets any website embed a shared assistant, as the embed dialog offers. */
+  embedAllowedOrigins: string[];
+  uploads: UploadLimits;
+}
+
+/** Bounds on uploads, which stream to the object store as they arrive. */
+export interface UploadLimits {
+  /** Uploads one process receives at once: each holds a connection, a temporary file or socket, and its parse to come. */
+  perProcess: number;
+  /** Uploads one tenant sends at once, so that one account cannot take every slot of the process. */
+  perTenant: number;
+  /** The most bytes of documents a tenant may store; undefined: no quota. */
+  tenantQuotaBytes?: number;
 }
 
 export interface S3Config {
@@ -91,6 +106,17 @@ class EnvReader {
     return raw;
   }
 
+  /** A comma-separated list of origins as a CSP source names them ("https://example.com", "https://*.example.com:8443"). */
+  origins(name: string): string[] {
+    const origins = (this.optional(name) ?? "").split(",").map((origin) => origin.trim()).filter(Boolean);
+    for (const origin of origins) {
+      if (!/^[a-z][a-z0-9+.-]*:\/\/(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:(\d{1,5}|\*))?$/i.test(origin)) {
+        this.problems.push(`${name} must list origins such as https://example.com, separated by commas, got "${origin}"`);
+      }
+    }
+    return origins;
+  }
+
   url(name: string, protocols: string[]): string | undefined {
     const raw = this.optional(name);
     if (raw === undefined) return undefined;
@@ -149,6 +175,7 @@ export function loadConfig(env: Env = process.env): Config {
     registrationEnabled: reader.boolean("REGISTRATION_ENABLED", true),
     crawlPrivateAddresses: reader.boolean("CRAWL_PRIVATE_ADDRESSES", false),
     secretKey: reader.secretKey("SECRET_KEY"),
+    secretKeyFile: path.resolve(reader.string("SECRET_KEY_FILE", path.join(reader.string("DATA_DIR", "./data"), "secret.key"))),
     signInThrottle: {
       freeAttempts: reader.integer("SIGNIN_FREE_ATTEMPTS", 5, 1, 100),
       baseLockSeconds: reader.integer("SIGNIN_LOCK_SECONDS", 30, 1, 3600),
@@ -162,7 +189,15 @@ export function loadConfig(env: Env = process.env): Config {
       // pdf.js on a large PDF, or OCR with its Chinese models, needs a few hundred MB
       memoryMb: reader.integer("PARSE_MEMORY_MB", 1536, 256, 65_536),
     },
+    embedAllowedOrigins: reader.origins("EMBED_ALLOWED_ORIGINS"),
+    uploads: {
+      perProcess: reader.integer("UPLOADS_PER_PROCESS", 32, 1, 1000),
+      perTenant: reader.integer("UPLOADS_PER_TENANT", 8, 1, 1000),
+      // Off by default: a self-hosted installation usually trusts its users with its disk.
+      tenantQuotaBytes: reader.optional("TENANT_STORAGE_QUOTA_MB") === undefined ? undefined : reader.integer("TENANT_STORAGE_QUOTA_MB", 0, 1, 1024 * 1024 * 1024) * 1024 * 1024,
+    },
   };
+  if (config.secretKey && reader.optional("SECRET_KEY_FILE")) reader.problems.push("set SECRET_KEY or SECRET_KEY_FILE, not both");
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   return config;
 }

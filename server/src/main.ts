@@ -5,6 +5,8 @@ import { configureBuiltinModels, prepareBuiltinModels } from "./models/builtin/b
 
 async function main(): Promise<void> {
   const startedAt = performance.now();
+  // Files that libraries create in DATA_DIR (the embedded database's, OCR's) are then owner-only too, like Cairn's own.
+  process.umask(0o077);
   const config = loadConfig();
   configureBuiltinModels({ cacheDirectory: config.modelCacheDir });
   const server = await startServer(config);

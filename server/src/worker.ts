@@ -9,6 +9,8 @@ import { closeBuiltinModels, configureBuiltinModels } from "./models/builtin/bui
  * through PostgreSQL, so both must be configured; the embedded parts live inside one server process.
  */
 async function main(): Promise<void> {
+  // Files that libraries create in DATA_DIR (the embedded database's, OCR's) are then owner-only too, like Cairn's own.
+  process.umask(0o077);
   const config = loadConfig();
   const missing = [!config.redisUrl && "REDIS_URL", !config.databaseUrl && "DATABASE_URL"].filter(Boolean);
   if (missing.length > 0) {

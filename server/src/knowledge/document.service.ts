@@ -1,10 +1,10 @@
-import type { Readable } from "node:stream";
+import { Transform, type Readable } from "node:stream";
 import { In, type Repository } from "typeorm";
 import type { SignedIn } from "../auth/principal";
 import { chunkMethod } from "../ingestion/chunkers/registry";
 import { documentTypeOf, fileExtension } from "../ingestion/file-types";
 import { PARSE_JOB } from "../ingestion/parse.job";
-import { Conflict, DomainError, FieldChecks, NotFound } from "../platform/errors";
+import { Conflict, DomainError, FieldChecks, Invalid, NotFound } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { escapeLike } from "../platform/sql";
 import type { Platform } from "../platform";
@@ -14,6 +14,7 @@ import { appendLog, CANCEL_TOPIC, publishProgress } from "./document-events";
 import { KnowledgeBase } from "./knowledge-base.entity";
 import type { KnowledgeBaseService } from "./knowledge-base.service";
 import { chunkMethodDefaults, deepMerge, parserConfigViolations } from "./parser-config";
+import { UploadGate, type UploadPass } from "./upload-gate";
 import { fetchPage } from "./web-crawl";
 
 /** §9: a file up to 10 MB and at most 128 files at once. */
@@ -22,8 +23,6 @@ export const MAX_FILES_PER_UPLOAD = 128;
 export const MAX_NAME_BYTES = 255;
 /** How often an upload names its files again after losing a name to a concurrent upload. */
 const NAMING_ATTEMPTS = 10;
-/** Files written to the object store at once during an upload. */
-const PARALLEL_WRITES = 8;
 
 export interface UploadedFile {
   name: string;
@@ -41,12 +40,23 @@ export interface DocumentQuery {
   desc?: boolean;
 }
 
-interface NewFile {
+/** What a document is made from, besides its bytes. */
+interface FileOrigin {
   name: string;
   type: string;
-  data: Buffer;
   sourceType: string;
   sourceUrl: string | null;
+}
+
+interface NewFile extends FileOrigin {
+  data: Buffer;
+}
+
+/** A file in the object store that is not a document yet. */
+interface StagedFile extends FileOrigin {
+  id: string;
+  storageKey: string;
+  size: number;
 }
 
 /** Why one file of an upload was refused (the REST facade keeps the others, as RAGFlow does). */
@@ -56,6 +66,115 @@ export interface UploadRefusal {
 }
 
 const tooLarge = () => new DomainError("PAYLOAD_TOO_LARGE", "httpStatus.413");
+
+/**
+ * The body as it flows on, `count` seeing each piece first. When `count` throws, the stream fails with its error
+ * and the rest of the body is read and dropped, so that a multipart parser behind it reaches the end of the request.
+ */
+function metered(body: Readable, count: (bytes: number) => void): Readable {
+  const meter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      try {
+        count(chunk.length);
+        callback(null, chunk);
+      } catch (error) {
+        callback(error as Error);
+      }
+    },
+  });
+  body.on("error", (error) => meter.destroy(error));
+  meter.on("error", () => {
+    body.unpipe(meter);
+    body.resume();
+  });
+  return body.pipe(meter);
+}
+
+/** What an upload needs from the DocumentService, bound to its principal and knowledge base. */
+interface UploadStore {
+  stage(name: string, body: Buffer | Readable): Promise<StagedFile>;
+  createDocuments(staged: StagedFile[]): Promise<Document[]>;
+  discard(staged: StagedFile[]): Promise<void>;
+}
+
+/**
+ * An upload under way (from DocumentService.startUpload). Files are stored one by one as they arrive and
+ * become documents only at `finish`, so an upload is stored before it is acknowledged; an upload that fails or
+ * is refused is `abandon`ed, which deletes whatever it had stored. Either ends its place among the uploads
+ * under way, so every upload must end in one of the two.
+ */
+export class DocumentUpload {
+  private readonly staged: (StagedFile | undefined)[] = [];
+  private readonly refused: UploadRefusal[] = [];
+  private readonly receiving: Promise<void>[] = [];
+  private open = true;
+
+  constructor(
+    private readonly store: UploadStore,
+    private readonly pass: UploadPass,
+    private readonly partial: boolean,
+  ) {}
+
+  /**
+   * Stores one file as its bytes arrive. A file refused for its name or type is skipped with `partial` (RAGFlow's
+   * REST behaviour) and refuses the whole upload otherwise; too many files, a file past 10 MB or a full quota
+   * refuse the whole upload. A refusal of the whole upload throws; the caller then abandons it.
+   */
+  receive(name: string, body: Buffer | Readable): Promise<void> {
+    const task = this.receiveFile(this.receiving.length, name, body);
+    this.receiving.push(task);
+    return task;
+  }
+
+  private async receiveFile(index: number, name: string, body: Buffer | Readable): Promise<void> {
+    if (!this.open) throw new Error("This upload has ended");
+    if (index >= MAX_FILES_PER_UPLOAD) throw tooLarge();
+    const refusal = DocumentService.refusalOf(name);
+    if (refusal && !this.partial) throw Invalid([{ field: name, messageKey: refusal, params: { name } }]);
+    if (refusal) {
+      this.refused.push({ name, messageKey: refusal });
+      if (!Buffer.isBuffer(body)) body.resume();
+      return;
+    }
+    this.staged[index] = await this.store.stage(name, body);
+  }
+
+  /** Creates the documents of every file received, in the order they came. */
+  async finish(): Promise<{ documents: Document[]; refused: UploadRefusal[] }> {
+    this.close();
+    try {
+      await Promise.all(this.receiving);
+      return { documents: await this.store.createDocuments(this.stagedFiles()), refused: this.refused };
+    } catch (error) {
+      await Promise.allSettled(this.receiving);
+      await this.store.discard(this.stagedFiles());
+      throw error;
+    } finally {
+      this.pass.leave();
+    }
+  }
+
+  /** Deletes what the upload stored, once the files still arriving have settled. Harmless once the upload has ended. */
+  async abandon(): Promise<void> {
+    if (!this.open) return;
+    this.close();
+    try {
+      await Promise.allSettled(this.receiving);
+      await this.store.discard(this.stagedFiles());
+    } finally {
+      this.pass.leave();
+    }
+  }
+
+  private close(): void {
+    if (!this.open) throw new Error("This upload has ended");
+    this.open = false;
+  }
+
+  private stagedFiles(): StagedFile[] {
+    return this.staged.filter((file): file is StagedFile => file !== undefined);
+  }
+}
 
 /** The chunk method a file gets: pictures, slides and e-mails have their own, others take the knowledge base's (RAGFlow's rule). */
 export function chunkMethodForFile(name: string, type: string, knowledgeBaseMethod: string): string {
@@ -69,12 +188,14 @@ export function chunkMethodForFile(name: string, type: string, knowledgeBaseMeth
 /** Documents of knowledge bases: upload, crawl, settings, parsing runs, removal. */
 export class DocumentService {
   private readonly repository: Repository<Document>;
+  private readonly uploadGate: UploadGate;
 
   constructor(
     private readonly platform: Platform,
     private readonly knowledgeBases: KnowledgeBaseService,
   ) {
     this.repository = platform.db.getRepository(Document);
+    this.uploadGate = new UploadGate(platform.config.uploads);
   }
 
   /** A document in a knowledge base this principal may use. */
@@ -140,68 +261,115 @@ export class DocumentService {
     });
   }
 
-  /** Why a file cannot be taken, or null. */
-  static refusalOf(file: UploadedFile): string | null {
-    if (!file.name) return "errors.knowledge.noFileSelected";
-    if (Buffer.byteLength(file.name) > MAX_NAME_BYTES) return "errors.knowledge.nameTooLongBytes";
-    if (!documentTypeOf(file.name)) return "errors.knowledge.fileTypeUnsupported";
+  /** Why a file cannot be taken, by its name, or null. */
+  static refusalOf(name: string): string | null {
+    if (!name) return "errors.knowledge.noFileSelected";
+    if (Buffer.byteLength(name) > MAX_NAME_BYTES) return "errors.knowledge.nameTooLongBytes";
+    if (!documentTypeOf(name)) return "errors.knowledge.fileTypeUnsupported";
     return null;
   }
 
   /**
-   * Stores files and creates their documents. Too many or too large files are refused with the §8 413 text
-   * and nothing is stored. With `partial`, a refused file does not stop the others (RAGFlow's REST
-   * behaviour); otherwise any refusal refuses the whole upload.
+   * Opens an upload into a knowledge base: each file is stored as its bytes arrive (`receive`), and the files become
+   * documents together at `finish`. Too many uploads under way at once are refused with TOO_MANY_REQUESTS.
    */
-  async upload(principal: SignedIn, knowledgeBaseId: string, files: UploadedFile[], options: { partial?: boolean } = {}): Promise<{ documents: Document[]; refused: UploadRefusal[] }> {
+  async startUpload(principal: SignedIn, knowledgeBaseId: string, options: { partial?: boolean } = {}): Promise<DocumentUpload> {
     const kb = await this.knowledgeBases.accessible(principal, knowledgeBaseId);
-    if (files.length > MAX_FILES_PER_UPLOAD || files.some((f) => f.data.length > MAX_FILE_BYTES)) throw tooLarge();
-    const refused: UploadRefusal[] = [];
-    const accepted: UploadedFile[] = [];
-    for (const file of files) {
-      const messageKey = DocumentService.refusalOf(file);
-      if (messageKey) refused.push({ name: file.name, messageKey });
-      else accepted.push(file);
-    }
-    if (refused.length > 0 && !options.partial) {
-      const checks = new FieldChecks();
-      refused.forEach((r) => checks.check(false, r.name, r.messageKey, { name: r.name }));
-      checks.throwIfAny();
-    }
-    const documents = await this.store(
-      principal,
-      kb,
-      accepted.map((file) => ({ name: file.name, type: documentTypeOf(file.name)!, data: file.data, sourceType: "local", sourceUrl: null })),
+    const pass = this.uploadGate.enter(kb.tenantId);
+    return new DocumentUpload(
+      {
+        stage: (name, body) => this.stage(pass, kb, { name, type: documentTypeOf(name)!, sourceType: "local", sourceUrl: null }, body),
+        createDocuments: (staged) => this.createDocuments(principal, kb, staged),
+        discard: (staged) => this.discard(staged),
+      },
+      pass,
+      options.partial ?? false,
     );
-    return { documents, refused };
+  }
+
+  /** Uploads files already in memory, as `startUpload` does with files that stream in. */
+  async upload(principal: SignedIn, knowledgeBaseId: string, files: UploadedFile[], options: { partial?: boolean } = {}): Promise<{ documents: Document[]; refused: UploadRefusal[] }> {
+    const upload = await this.startUpload(principal, knowledgeBaseId, options);
+    try {
+      for (const file of files) await upload.receive(file.name, file.data);
+    } catch (error) {
+      await upload.abandon();
+      throw error;
+    }
+    return upload.finish();
+  }
+
+  /** Stores documents the server made (a crawled page, an empty document), under the same limits as uploads. */
+  private async store(principal: SignedIn, kb: KnowledgeBase, files: NewFile[]): Promise<Document[]> {
+    const pass = this.uploadGate.enter(kb.tenantId);
+    const staged: StagedFile[] = [];
+    try {
+      for (const file of files) staged.push(await this.stage(pass, kb, file, file.data));
+      return await this.createDocuments(principal, kb, staged);
+    } catch (error) {
+      await this.discard(staged);
+      throw error;
+    } finally {
+      pass.leave();
+    }
   }
 
   /**
-   * Stores new documents under unique names. Two uploads of one name at the same moment can both pick the
+   * Stores one file's bytes under a new document id, counting them as they arrive: past 10 MB (§9) or past the
+   * tenant's quota the store fails with the reason and keeps nothing of the file.
+   */
+  private async stage(pass: UploadPass, kb: KnowledgeBase, file: FileOrigin, body: Buffer | Readable): Promise<StagedFile> {
+    const id = newId();
+    const storageKey = `${kb.id}/${id}`;
+    const storedBytes = this.uploadGate.quotaBytes === undefined ? 0 : await this.storedBytes(kb.tenantId);
+    let size = 0;
+    const count = (bytes: number) => {
+      if (size + bytes > MAX_FILE_BYTES) throw tooLarge();
+      pass.take(bytes, storedBytes);
+      size += bytes;
+    };
+    try {
+      if (Buffer.isBuffer(body)) count(body.length);
+      await this.platform.storage.put(storageKey, Buffer.isBuffer(body) ? body : metered(body, count));
+    } catch (error) {
+      pass.giveBack(size);
+      throw error;
+    }
+    return { ...file, id, storageKey, size };
+  }
+
+  /** The bytes of the documents a tenant has stored. */
+  private async storedBytes(tenantId: string): Promise<number> {
+    const [row]: { total: string }[] = await this.platform.db.query(`SELECT COALESCE(SUM(size), 0) AS total FROM document WHERE tenant_id = $1`, [tenantId]);
+    return Number(row.total);
+  }
+
+  private async discard(staged: StagedFile[]): Promise<void> {
+    await Promise.all(staged.map((file) => this.platform.storage.delete(file.storageKey).catch(() => undefined)));
+  }
+
+  /**
+   * Documents for stored files, under unique names. Two uploads of one name at the same moment can both pick the
    * same free name; the unique index refuses the later one, which then names its files again.
    */
-  private async store(principal: SignedIn, kb: KnowledgeBase, files: NewFile[]): Promise<Document[]> {
+  private async createDocuments(principal: SignedIn, kb: KnowledgeBase, staged: StagedFile[]): Promise<Document[]> {
+    if (staged.length === 0) return [];
     for (let attempt = 1; ; attempt++) {
-      const names = await this.uniqueNames(kb.id, files.map((f) => f.name));
+      const names = await this.uniqueNames(kb.id, staged.map((f) => f.name));
       try {
-        return await this.storeNamed(principal, kb, files.map((file, i) => ({ ...file, name: names[i] })));
+        return await this.insertDocuments(principal, kb, staged.map((file, i) => ({ ...file, name: names[i] })));
       } catch (error) {
         if ((error as { code?: string }).code !== "23505" || attempt === NAMING_ATTEMPTS) throw error;
       }
     }
   }
 
-  /** Stores the bytes first, then the rows: a document never points at a file that is not there. */
-  private async storeNamed(
-    principal: SignedIn,
-    kb: KnowledgeBase,
-    files: NewFile[],
-  ): Promise<Document[]> {
+  /** The rows of files already stored: a document never points at a file that is not there. */
+  private async insertDocuments(principal: SignedIn, kb: KnowledgeBase, files: StagedFile[]): Promise<Document[]> {
     const documents = files.map((file) => {
-      const id = newId();
       const method = chunkMethodForFile(file.name, file.type, kb.chunkMethod);
       return this.repository.create({
-        id,
+        id: file.id,
         knowledgeBaseId: kb.id,
         tenantId: kb.tenantId,
         createdBy: principal.user.id,
@@ -210,8 +378,8 @@ export class DocumentService {
         suffix: fileExtension(file.name),
         sourceType: file.sourceType,
         sourceUrl: file.sourceUrl,
-        storageKey: `${kb.id}/${id}`,
-        size: file.data.length,
+        storageKey: file.storageKey,
+        size: file.size,
         chunkMethod: method,
         parserConfig: method === kb.chunkMethod ? kb.parserConfig : deepMerge(chunkMethodDefaults(method), { llm_id: kb.parserConfig.llm_id }),
         enabled: true,
@@ -227,19 +395,10 @@ export class DocumentService {
         metaFields: {},
       });
     });
-    const forget = () => Promise.all(documents.map((d) => this.platform.storage.delete(d.storageKey).catch(() => undefined)));
-    try {
-      for (let i = 0; i < documents.length; i += PARALLEL_WRITES) {
-        await Promise.all(documents.slice(i, i + PARALLEL_WRITES).map((d, j) => this.platform.storage.put(d.storageKey, files[i + j].data)));
-      }
-      await this.platform.db.transaction(async (manager) => {
-        await manager.insert(Document, documents as never);
-        await manager.query(`UPDATE knowledge_base SET document_count = document_count + $2 WHERE id = $1`, [kb.id, documents.length]);
-      });
-    } catch (error) {
-      await forget();
-      throw error;
-    }
+    await this.platform.db.transaction(async (manager) => {
+      await manager.insert(Document, documents as never);
+      await manager.query(`UPDATE knowledge_base SET document_count = document_count + $2 WHERE id = $1`, [kb.id, documents.length]);
+    });
     const stored = await this.repository.findBy({ id: In(documents.map((d) => d.id)) });
     return documents.map((d) => stored.find((s) => s.id === d.id)!);
   }

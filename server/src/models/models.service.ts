@@ -74,7 +74,7 @@ export class ModelsService {
 
   constructor(private readonly platform: Platform) {
     const { config } = platform;
-    this.secrets = config.secretKey ? SecretBox.fromKey(config.secretKey) : SecretBox.fromDataDir(config.dataDir);
+    this.secrets = config.secretKey ? SecretBox.fromKey(config.secretKey) : SecretBox.fromFile(config.secretKeyFile);
   }
 
   private get entries() {

@@ -7,6 +7,7 @@ import { entities } from "../entities";
 import { startHousekeeping, type Housekeeping } from "./embedded-housekeeping";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres";
 import { migrations } from "./migrations";
+import { ensurePrivateDirectory, PRIVATE_FILE_MODE } from "./private-files";
 
 /** Columns and tables in snake_case while entity properties stay camelCase. */
 class SnakeNamingStrategy extends DefaultNamingStrategy implements NamingStrategyInterface {
@@ -91,7 +92,7 @@ async function openExternal(url: string): Promise<Database> {
  */
 async function openEmbedded(dataDir: string): Promise<Database> {
   const pgDir = path.join(dataDir, "pg");
-  fs.mkdirSync(pgDir, { recursive: true });
+  ensurePrivateDirectory(pgDir);
   const releaseLock = lockDirectory(path.join(dataDir, "pg.lock"));
   // Unix socket paths are limited to about 100 bytes, so the socket lives in a short temporary directory.
   const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-pg-"));
@@ -131,7 +132,7 @@ async function openEmbedded(dataDir: string): Promise<Database> {
 /** Refuses to open a data directory that another live process holds; a stale lock from a crash is taken over. */
 function lockDirectory(lockFile: string): () => void {
   try {
-    fs.writeFileSync(lockFile, String(process.pid), { flag: "wx" });
+    fs.writeFileSync(lockFile, String(process.pid), { flag: "wx", mode: PRIVATE_FILE_MODE });
   } catch {
     const holder = Number(fs.readFileSync(lockFile, "utf8"));
     if (holder && holder !== process.pid && isAlive(holder)) {

@@ -13,6 +13,8 @@ export const ERROR_KINDS = {
   CONFLICT: { graphqlCode: "CONFLICT", httpStatus: 409, restCode: 102 },
   PAYLOAD_TOO_LARGE: { graphqlCode: "PAYLOAD_TOO_LARGE", httpStatus: 413, restCode: 101 },
   TOO_MANY_REQUESTS: { graphqlCode: "TOO_MANY_REQUESTS", httpStatus: 429, restCode: 102 },
+  // A storage quota is used up (507, as WebDAV servers such as Nextcloud answer a full quota).
+  INSUFFICIENT_STORAGE: { graphqlCode: "INSUFFICIENT_STORAGE", httpStatus: 507, restCode: 102 },
   // A model provider refused or failed a call: the user's configuration or the vendor is at fault, not Cairn.
   MODEL_PROVIDER: { graphqlCode: "MODEL_PROVIDER_ERROR", httpStatus: 502, restCode: 102 },
   INTERNAL: { graphqlCode: "INTERNAL_SERVER_ERROR", httpStatus: 500, restCode: 100 },

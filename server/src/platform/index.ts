@@ -6,6 +6,7 @@ import type { Services } from "../services";
 import { openDatabase, type Database } from "./database";
 import { createMemoryPubSub, createRedisPubSub, type PubSub } from "./pubsub";
 import { InProcessQueue, RedisQueue, type JobQueue } from "./queue";
+import { ensurePrivateDirectory } from "./private-files";
 import { DiskObjectStore, S3ObjectStore, type ObjectStore } from "./storage";
 
 /** The ports every domain service works through. This is the one place that picks embedded or external parts. */
@@ -21,6 +22,7 @@ export interface Platform {
 }
 
 export async function createPlatform(config: Config): Promise<Platform> {
+  ensurePrivateDirectory(config.dataDir);
   const database: Database = await openDatabase(config);
   const pubsub = config.redisUrl ? createRedisPubSub(config.redisUrl) : createMemoryPubSub();
   const storage = config.s3 ? new S3ObjectStore(config.s3) : new DiskObjectStore(path.join(config.dataDir, "objects"));

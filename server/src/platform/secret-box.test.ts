@@ -24,12 +24,26 @@ describe("the secret box", () => {
     expect(() => SecretBox.fromKey("d".repeat(64)).open(sealed)).toThrow();
   });
 
-  it("generates a key into the data directory once, readable by its owner only, and reuses it", () => {
+  it("generates a key file once, readable by its owner only, in a folder only its owner can enter, and reuses it", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-key-"));
+    const file = path.join(dir, "keys", "secret.key");
+    try {
+      const sealed = SecretBox.fromFile(file).seal("kept");
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+      expect(SecretBox.fromFile(file).open(sealed)).toBe("kept");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("uses a key file an operator wrote, and names the file when its key is malformed", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-key-"));
     try {
-      const sealed = SecretBox.fromDataDir(dir).seal("kept");
-      expect(fs.statSync(path.join(dir, "secret.key")).mode & 0o777).toBe(0o600);
-      expect(SecretBox.fromDataDir(dir).open(sealed)).toBe("kept");
+      fs.writeFileSync(path.join(dir, "given.key"), `${"e".repeat(64)}\n`);
+      expect(SecretBox.fromFile(path.join(dir, "given.key")).open(SecretBox.fromKey("e".repeat(64)).seal("same key"))).toBe("same key");
+      fs.writeFileSync(path.join(dir, "short.key"), "too short");
+      expect(() => SecretBox.fromFile(path.join(dir, "short.key"))).toThrow(`The key file ${path.join(dir, "short.key")} must hold 32 bytes`);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

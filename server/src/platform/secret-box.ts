@@ -1,14 +1,15 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "./private-files";
 
-const KEY_FILE = "secret.key";
 const VERSION = "v1";
 
 /**
  * Encrypts secrets at rest (model provider keys) with AES-256-GCM under the server key: SECRET_KEY from
- * the configuration, or a key generated into DATA_DIR on first start. Losing the key loses the secrets,
- * so processes that share a database must share the key (docker-compose shares DATA_DIR's volume).
+ * the configuration, or the key file (SECRET_KEY_FILE, by default DATA_DIR/secret.key), generated on first
+ * start. Losing the key loses the secrets, so processes that share a database must share the key
+ * (docker-compose shares DATA_DIR's volume).
  */
 export class SecretBox {
   private constructor(private readonly key: Buffer) {}
@@ -19,16 +20,22 @@ export class SecretBox {
     return new SecretBox(key);
   }
 
-  /** The key of DATA_DIR, created (readable by its owner only) when it does not exist yet. */
-  static fromDataDir(dataDir: string): SecretBox {
-    const file = path.join(dataDir, KEY_FILE);
-    fs.mkdirSync(dataDir, { recursive: true });
+  /**
+   * The key in `file`, generated there (readable by its owner only) when it does not exist yet. Only a folder
+   * that is missing is created (owner-only); an existing one, such as /run/secrets, is left as its owner set it.
+   */
+  static fromFile(file: string): SecretBox {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
     try {
-      fs.writeFileSync(file, randomBytes(32).toString("base64"), { flag: "wx", mode: 0o600 });
+      fs.writeFileSync(file, randomBytes(32).toString("base64"), { flag: "wx", mode: PRIVATE_FILE_MODE });
     } catch (error) {
       if ((error as { code?: string }).code !== "EEXIST") throw error;
     }
-    return SecretBox.fromKey(fs.readFileSync(file, "utf8").trim());
+    try {
+      return SecretBox.fromKey(fs.readFileSync(file, "utf8").trim());
+    } catch (error) {
+      throw new Error(`The key file ${file} must hold 32 bytes, as 64 hex characters or base64: ${(error as Error).message}`);
+    }
   }
 
   /** "v1.<iv>.<tag>.<ciphertext>", all base64url. */

@@ -205,6 +205,15 @@ describe.each([disk, s3])("$name", (implementation) => {
       expect(fs.readFileSync(path.join(folder, "kept.bin"), "utf8")).toBe("kept");
     });
 
+    test("on disk, objects are files only their owner can read, in folders only their owner can enter", async () => {
+      await store.put("tenant-f/kb/from-buffer.txt", Buffer.from("private"));
+      await store.put("tenant-f/kb/from-stream.txt", Readable.from([Buffer.from("private too")]));
+
+      const mode = (relative: string) => fs.statSync(path.join(diskRoot, "objects", relative)).mode & 0o777;
+      expect([mode("."), mode("tenant-f"), mode("tenant-f/kb")]).toEqual([0o700, 0o700, 0o700]);
+      expect([mode("tenant-f/kb/from-buffer.txt"), mode("tenant-f/kb/from-stream.txt")]).toEqual([0o600, 0o600]);
+    });
+
     test("on disk, objects are files under the store's root and nowhere else", async () => {
       await store.put("tenant-e/kb/file.txt", Buffer.from("here"));
 

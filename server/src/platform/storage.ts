@@ -1,11 +1,13 @@
 import fs from "node:fs";
 import fsp from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Client as MinioClient } from "minio";
 import type { S3Config } from "../config";
 import { randomToken } from "./ids";
+import { ensurePrivateDirectory, PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "./private-files";
 
 export interface StoredObject {
   key: string;
@@ -43,9 +45,28 @@ async function toBuffer(stream: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** Local disk under DATA_DIR/objects: written to a temporary file, flushed, then renamed into place. */
+/**
+ * Writes a body into a new owner-only file. `durable` fsyncs before resolving. On failure nothing is left at `file`.
+ */
+async function writeFileFrom(body: Buffer | Readable, file: string, durable: boolean): Promise<void> {
+  // flush: the stream fsyncs before it closes, and pipeline resolves only once it has closed. (A stream made by
+  // FileHandle.createWriteStream({ autoClose: false }) keeps a reference to its handle, so handle.close() never resolved.)
+  const stream = fs.createWriteStream(file, { flush: durable, mode: PRIVATE_FILE_MODE });
+  try {
+    await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, stream);
+  } catch (error) {
+    // pipeline rejects as soon as the body fails, maybe before the file is even open; an open still under way
+    // would create the file after rm, so wait until the stream has closed.
+    if (!stream.closed) await new Promise<void>((resolve) => stream.once("close", () => resolve()));
+    await fsp.rm(file, { force: true });
+    throw error;
+  }
+}
+
+/** Local disk under DATA_DIR/objects: written to a temporary file, flushed, then renamed into place; readable by the server's user only. */
 export class DiskObjectStore implements ObjectStore {
   readonly description: string;
+  private rootReady = false;
 
   constructor(private readonly root: string) {
     this.description = `local disk (${root})`;
@@ -57,21 +78,14 @@ export class DiskObjectStore implements ObjectStore {
 
   async put(key: string, body: Buffer | Readable, contentType?: string): Promise<StoredObject> {
     const target = this.file(key);
-    await fsp.mkdir(path.dirname(target), { recursive: true });
-    const temp = `${target}.${randomToken(6)}.partial`;
-    // flush: the stream fsyncs before it closes, and pipeline resolves only once it has closed. (A stream made by
-    // FileHandle.createWriteStream({ autoClose: false }) keeps a reference to its handle, so handle.close() never resolved.)
-    const file = fs.createWriteStream(temp, { flush: true });
-    try {
-      await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, file);
-      await fsp.rename(temp, target);
-    } catch (error) {
-      // pipeline rejects as soon as the body fails, maybe before the file is even open; an open still under way
-      // would create the file after rm, so wait until the stream has closed.
-      if (!file.closed) await new Promise<void>((resolve) => file.once("close", () => resolve()));
-      await fsp.rm(temp, { force: true });
-      throw error;
+    if (!this.rootReady) {
+      ensurePrivateDirectory(this.root);
+      this.rootReady = true;
     }
+    await fsp.mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
+    const temp = `${target}.${randomToken(6)}.partial`;
+    await writeFileFrom(body, temp, true);
+    await fsp.rename(temp, target);
     const { size } = await fsp.stat(target);
     return { key, size, contentType };
   }
@@ -133,11 +147,31 @@ export class S3ObjectStore implements ObjectStore {
     return this.bucketReady;
   }
 
+  /**
+   * S3 wants an object's length before its bytes, and the minio client given a stream of unknown length buffers a
+   * whole multipart part (hundreds of MB) and leaves an unfinished upload behind when the stream fails. So a stream
+   * is spooled to an owner-only temporary file at the pace it arrives, then sent with its length: a slow or failed
+   * upload holds no memory and never reaches the bucket. (minio still reads an object under 64 MB into memory to
+   * sign it, for the moment of the PUT; uploads are at most 10 MB and bounded in number.)
+   */
   async put(key: string, body: Buffer | Readable, contentType?: string): Promise<StoredObject> {
+    checkKey(key);
     await this.ensureBucket();
-    const data = Buffer.isBuffer(body) ? body : await toBuffer(body);
-    await this.client.putObject(this.config.bucket, checkKey(key), data, data.length, contentType ? { "Content-Type": contentType } : {});
-    return { key, size: data.length, contentType };
+    const metadata = contentType ? { "Content-Type": contentType } : {};
+    if (Buffer.isBuffer(body)) {
+      await this.client.putObject(this.config.bucket, key, body, body.length, metadata);
+      return { key, size: body.length, contentType };
+    }
+    const spool = await fsp.mkdtemp(path.join(os.tmpdir(), "cairn-upload-"));
+    try {
+      const file = path.join(spool, "body");
+      await writeFileFrom(body, file, false);
+      const { size } = await fsp.stat(file);
+      await this.client.putObject(this.config.bucket, key, fs.createReadStream(file), size, metadata);
+      return { key, size, contentType };
+    } finally {
+      await fsp.rm(spool, { recursive: true, force: true });
+    }
   }
 
   async get(key: string): Promise<Readable> {

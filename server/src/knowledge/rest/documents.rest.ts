@@ -9,8 +9,9 @@ import { ObjectNotFound } from "../../platform/storage";
 import { RUN, type Document, type RunStatus } from "../document.entity";
 import { MAX_NAME_BYTES, type DocumentQuery } from "../document.service";
 import { pythonRepr } from "./dataset-schema";
-import { readMultipart } from "./multipart";
+import { receiveUpload } from "./multipart";
 import { presentDocument, presentUploadedDocument, runDigit } from "./presenters";
+import { sendStoredFile } from "./stored-file";
 import { answering, datasetOr, documentIn, documentOr, pythonInt, queryValues, refuse, uniqueIds, usableDataset } from "./scope";
 
 /**
@@ -32,14 +33,20 @@ const ORDER_COLUMNS: Record<string, NonNullable<DocumentQuery["orderBy"]>> = {
 const ALL = Number.MAX_SAFE_INTEGER;
 
 async function upload({ services, principal, req, res, params }: AuthenticatedRestContext): Promise<unknown> {
-  const { files } = await readMultipart(req, res);
-  if (files.length === 0) return failure(RETURN_CODES.ARGUMENT_ERROR, "No file part!");
-  if (files.some((f) => f.name === "")) return failure(RETURN_CODES.ARGUMENT_ERROR, "No file selected!");
-  if (files.some((f) => Buffer.byteLength(f.name) > MAX_NAME_BYTES)) return failure(RETURN_CODES.ARGUMENT_ERROR, "File name must be 255 bytes or less.");
-  // Another tenant's dataset is answered like one that does not exist.
-  const kb = await usableDataset(services, principal, params.datasetId);
-  if (!kb) throw new PythonException("LookupError", `Can't find the dataset with ID ${params.datasetId}!`);
-  const { documents, refused } = await services.documents.upload(principal, kb.id, files, { partial: true });
+  const { upload } = await receiveUpload(req, res, {
+    checkName: (name) => {
+      if (name === "") throw refuse("No file selected!", RETURN_CODES.ARGUMENT_ERROR);
+      if (Buffer.byteLength(name) > MAX_NAME_BYTES) throw refuse("File name must be 255 bytes or less.", RETURN_CODES.ARGUMENT_ERROR);
+    },
+    open: async () => {
+      // Another tenant's dataset is answered like one that does not exist.
+      const kb = await usableDataset(services, principal, params.datasetId);
+      if (!kb) throw new PythonException("LookupError", `Can't find the dataset with ID ${params.datasetId}!`);
+      return services.documents.startUpload(principal, kb.id, { partial: true });
+    },
+  });
+  if (!upload) return failure(RETURN_CODES.ARGUMENT_ERROR, "No file part!");
+  const { documents, refused } = await upload.finish();
   if (refused.length > 0) {
     return failure(500, refused.map((r) => `${r.name}: ${englishMessage(r.messageKey, { name: r.name })}`).join("\n"));
   }
@@ -100,14 +107,6 @@ async function update({ services, principal, params, body }: AuthenticatedRestCo
   return success(presentDocument(document));
 }
 
-/** `attachment`/`inline` with the name, in the RFC 6266 form a non-ASCII name needs. */
-export function contentDisposition(kind: "attachment" | "inline", name: string): string {
-  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  if (kind === "inline") return `inline; filename*=UTF-8''${encoded}`;
-  // eslint-disable-next-line no-control-regex
-  return /^[\x20-\x7e]*$/.test(name) && !/[";\\]/.test(name) ? `attachment; filename=${name}` : `attachment; filename*=UTF-8''${encoded}`;
-}
-
 /** The bytes of a document, or null when the store has none. */
 export async function documentBytes(services: AuthenticatedRestContext["services"], principal: AuthenticatedRestContext["principal"], document: Document): Promise<Buffer | null> {
   try {
@@ -127,9 +126,7 @@ async function download({ services, principal, params, res }: AuthenticatedRestC
   const document = await documentOr(services, principal, params.datasetId, params.documentId, `The dataset not own the document ${params.documentId}.`);
   const bytes = await documentBytes(services, principal, document);
   if (!bytes) throw refuse("This file is empty.");
-  res.setHeader("Content-Type", "application/octet-stream");
-  res.setHeader("Content-Disposition", contentDisposition("attachment", document.name));
-  res.send(bytes);
+  sendStoredFile(res, document.name, bytes, "attachment");
   return undefined;
 }
 

@@ -1,41 +1,74 @@
 import type { Request, Response } from "express";
 import multer from "multer";
 import { DomainError } from "../../platform/errors";
-import { MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD, type UploadedFile } from "../document.service";
+import type { DocumentUpload } from "../document.service";
 
-/**
- * Multipart bodies of the upload routes, held in memory. The limits stop reading as soon as a file
- * passes 10 MB or the 129th file starts, so an oversize upload is refused before anything is stored;
- * the refusal is the DocumentService's own (the §8 413 text), so both surfaces say the same.
- */
-const parser = multer({
-  storage: multer.memoryStorage(),
-  limits: { fileSize: MAX_FILE_BYTES, files: MAX_FILES_PER_UPLOAD },
-  // Browsers and RAGFlow's SDK send UTF-8 file names; busboy would read them as Latin-1.
-  defParamCharset: "utf8",
-}).any();
+/** The text fields of a multipart body, first value of each. */
+export type MultipartFields = Record<string, string>;
 
-export interface MultipartBody {
-  /** The parts named `file`, in order. */
-  files: UploadedFile[];
-  /** Text fields. */
-  fields: Record<string, string>;
+export interface ReceivedUpload {
+  fields: MultipartFields;
+  /** The upload the `file` parts went to, or null when the body carried none. */
+  upload: DocumentUpload | null;
 }
 
-export const payloadTooLarge = () => new DomainError("PAYLOAD_TOO_LARGE", "httpStatus.413");
+export interface UploadHooks {
+  /** Opens the upload when the first file starts, from the fields sent before it (the browser sends kb_id first). */
+  open(fields: MultipartFields): Promise<DocumentUpload>;
+  /** Refuses the whole request for a file's name before any of its bytes are read, by throwing. */
+  checkName?(name: string): void;
+}
 
-export function readMultipart(req: Request, res: Response): Promise<MultipartBody> {
-  return new Promise((resolve, reject) => {
-    parser(req, res, (error?: unknown) => {
-      if (error instanceof multer.MulterError && (error.code === "LIMIT_FILE_SIZE" || error.code === "LIMIT_FILE_COUNT")) return reject(payloadTooLarge());
-      // A broken multipart body is read as one without files ("No file part!").
-      if (error) return resolve({ files: [], fields: {} });
-      const parts = (req.files as Express.Multer.File[] | undefined) ?? [];
-      const body = (req.body ?? {}) as Record<string, unknown>;
-      resolve({
-        files: parts.filter((part) => part.fieldname === "file").map((part) => ({ name: part.originalname, data: part.buffer })),
-        fields: Object.fromEntries(Object.entries(body).map(([key, value]) => [key, String(Array.isArray(value) ? value[0] : value)])),
-      });
-    });
-  });
+function fieldsOf(body: unknown): MultipartFields {
+  return Object.fromEntries(Object.entries((body ?? {}) as Record<string, unknown>).map(([key, value]) => [key, String(Array.isArray(value) ? value[0] : value)]));
+}
+
+/**
+ * Reads the multipart body of an upload route, streaming each `file` part into a DocumentUpload as it arrives:
+ * nothing of a file is held in memory, and the upload's own rules (10 MB, 128 files, the quota, how many uploads
+ * at once) refuse it mid-stream. On any failure the upload is abandoned, which deletes what it stored, and the
+ * failure is thrown; a body the parser cannot read is answered as one without files ("No file part!").
+ */
+export async function receiveUpload(req: Request, res: Response, hooks: UploadHooks): Promise<ReceivedUpload> {
+  let opened: Promise<DocumentUpload> | undefined;
+  let refusal: { error: unknown } | undefined;
+  const engine: multer.StorageEngine = {
+    _handleFile(request, file, callback) {
+      if (file.fieldname !== "file") {
+        file.stream.resume();
+        return callback(null, {});
+      }
+      const receive = async () => {
+        hooks.checkName?.(file.originalname);
+        opened ??= hooks.open(fieldsOf(request.body));
+        await (await opened).receive(file.originalname, file.stream);
+      };
+      receive().then(
+        () => callback(null, {}),
+        (error: unknown) => {
+          refusal ??= { error };
+          file.stream.resume();
+          callback(error as Error);
+        },
+      );
+    },
+    // The upload deletes what it stored when it is abandoned.
+    _removeFile: (_request, _file, callback) => callback(null),
+  };
+  const parser = multer({
+    storage: engine,
+    // Text fields are held in memory: the routes need a few short ones (kb_id).
+    limits: { fields: 100, fieldSize: 64 * 1024 },
+    // Browsers and RAGFlow's SDK send UTF-8 file names; busboy would read them as Latin-1.
+    defParamCharset: "utf8",
+  }).any();
+  try {
+    await new Promise<void>((resolve, reject) => parser(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
+  } catch (error) {
+    await (await opened?.catch(() => undefined))?.abandon();
+    if (refusal) throw refusal.error;
+    if (error instanceof multer.MulterError && error.code.startsWith("LIMIT_")) throw new DomainError("PAYLOAD_TOO_LARGE", "httpStatus.413");
+    return { fields: {}, upload: null };
+  }
+  return { fields: fieldsOf(req.body), upload: opened ? await opened : null };
 }

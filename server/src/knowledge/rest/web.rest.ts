@@ -1,12 +1,12 @@
-import path from "node:path";
 import { jsonResult, RETURN_CODES } from "../../api/rest/envelope";
 import { authenticatedRoute, type RestRoute } from "../../api/rest/rest-route";
 import { chunkMethods } from "../../ingestion/chunkers/registry";
-import { DomainError } from "../../platform/errors";
+import { DomainError, type ErrorKind } from "../../platform/errors";
 import { englishMessage } from "../../platform/messages";
-import { contentDisposition, documentBytes } from "./documents.rest";
-import { readMultipart } from "./multipart";
+import { documentBytes } from "./documents.rest";
+import { receiveUpload } from "./multipart";
 import { presentDocument } from "./presenters";
+import { sendStoredFile } from "./stored-file";
 
 /**
  * The RAGFlow web-API routes (`/v1/document/...`, session login, `{code, message, data}`) the browser
@@ -23,19 +23,33 @@ function imageType(bytes: Buffer): string {
   return bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) ? "image/png" : "image/jpeg";
 }
 
+/** The browser's uploader sends kb_id before the files; a file that comes first has no knowledge base to go to. */
+class MissingKnowledgeBase extends Error {}
+
+const missingKnowledgeBase = () => jsonResult(RETURN_CODES.ARGUMENT_ERROR, "required argument are missing: kb_id; ");
+
+/** Refusals of a whole upload: too large (413), too many at once (429), a full quota (507). */
+const ANSWERED_WITH_STATUS: ErrorKind[] = ["PAYLOAD_TOO_LARGE", "TOO_MANY_REQUESTS", "INSUFFICIENT_STORAGE"];
+
 export const knowledgeWebRoutes: RestRoute[] = [
   {
     ...authenticatedRoute("POST", "/v1/document/upload", "login", async ({ services, principal, req, res }) => {
       try {
-        const { files, fields } = await readMultipart(req, res);
-        if (!("kb_id" in fields)) return jsonResult(RETURN_CODES.ARGUMENT_ERROR, "required argument are missing: kb_id; ");
-        if (files.length === 0) return jsonResult(RETURN_CODES.ARGUMENT_ERROR, "No file part!", false);
-        const { documents } = await services.documents.upload(principal, fields.kb_id, files);
+        const { fields, upload } = await receiveUpload(req, res, {
+          open: async (fields) => {
+            if (!("kb_id" in fields)) throw new MissingKnowledgeBase();
+            return services.documents.startUpload(principal, fields.kb_id);
+          },
+        });
+        if (!("kb_id" in fields)) return missingKnowledgeBase();
+        if (!upload) return jsonResult(RETURN_CODES.ARGUMENT_ERROR, "No file part!", false);
+        const { documents } = await upload.finish();
         return jsonResult(RETURN_CODES.SUCCESS, "success", documents.map((d) => presentDocument(d)));
       } catch (error) {
-        // The browser shows the HTTP 413 text of the error catalogue.
-        if (error instanceof DomainError && error.kind === "PAYLOAD_TOO_LARGE") {
-          res.status(413).json(jsonResult(413, englishMessage("httpStatus.413")));
+        if (error instanceof MissingKnowledgeBase) return missingKnowledgeBase();
+        // With the HTTP status, which the browser shows as the error catalogue's text in the user's language.
+        if (error instanceof DomainError && ANSWERED_WITH_STATUS.includes(error.kind)) {
+          res.status(error.httpStatus).json(jsonResult(error.httpStatus, error.message));
           return undefined;
         }
         throw error;
@@ -47,9 +61,7 @@ export const knowledgeWebRoutes: RestRoute[] = [
   authenticatedRoute("GET", "/v1/document/get/:documentId", "login", async ({ services, principal, params, res }) => {
     const document = await services.documents.accessible(principal, params.documentId);
     const bytes = (await documentBytes(services, principal, document)) ?? Buffer.alloc(0);
-    res.type(path.extname(document.name) || "application/octet-stream");
-    res.setHeader("Content-Disposition", contentDisposition("inline", document.name));
-    res.send(bytes);
+    sendStoredFile(res, document.name, bytes, "inline");
     return undefined;
   }),
 

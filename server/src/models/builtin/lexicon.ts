@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../../platform/private-files";
 import { stemEnglish } from "./english-stemmer";
 import { tokenize } from "./text-analysis";
 import { Breather, conceptVectors, ppmiMatrix } from "./lsa";
@@ -313,10 +314,10 @@ async function cached<T>(name: string, build: () => Promise<T>, serialize: (valu
   }
   const built = await build();
   try {
-    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    await fs.promises.mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
     // Renamed into place, so that another process reading the cache never sees half a file.
     const partial = `${file}.${process.pid}.${Date.now()}.tmp`;
-    await fs.promises.writeFile(partial, serialize(built));
+    await fs.promises.writeFile(partial, serialize(built), { mode: PRIVATE_FILE_MODE });
     await fs.promises.rename(partial, file);
   } catch (error) {
     console.warn(`[models] could not cache ${name}:`, error instanceof Error ? error.message : error);

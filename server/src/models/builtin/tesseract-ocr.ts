@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { PRIVATE_DIRECTORY_MODE } from "../../platform/private-files";
 import type { ImageInput, Img2TxtModel, TextResult } from "../model-types";
 import { countTokens } from "../tokens";
 import { modelCacheDirectory } from "./lexicon";
@@ -40,7 +41,7 @@ function traineddataFile(language: string): string {
 /** A folder holding `<lang>.traineddata.gz` for every language, as tesseract.js wants it. */
 async function languageFolder(): Promise<string> {
   const folder = path.join(modelCacheDirectory(), "tessdata");
-  await fs.promises.mkdir(folder, { recursive: true });
+  await fs.promises.mkdir(folder, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
   for (const language of OCR_LANGUAGES) {
     const target = path.join(folder, `${language}.traineddata.gz`);
     const source = traineddataFile(language);
