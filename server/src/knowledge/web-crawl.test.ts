@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { fetchPage, isNonPublicAddress } from "./web-crawl";
+import { isNonPublicAddress } from "../platform/outbound";
+import { fetchPage } from "./web-crawl";
 
 let site: http.Server;
 let base: string;
