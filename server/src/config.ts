@@ -22,6 +22,8 @@ export interface Config {
   registrationEnabled: boolean;
   /** Lets web crawls reach private, loopback and link-local addresses (off: a crawl cannot probe the internal network). */
   crawlPrivateAddresses: boolean;
+  /** Lets model base URLs be on loopback and private networks (local Ollama, vLLM, …); hosted deployments turn it off. */
+  modelPrivateAddresses: boolean;
   /** Key that seals model-provider secrets; without it one is generated into DATA_DIR. */
   secretKey?: string;
   signInThrottle: { freeAttempts: number; baseLockSeconds: number; maxLockSeconds: number };
@@ -146,6 +148,7 @@ export function loadConfig(env: Env = process.env): Config {
     rememberMeDays: reader.integer("SESSION_REMEMBER_DAYS", 30, 1, 365),
     registrationEnabled: reader.boolean("REGISTRATION_ENABLED", true),
     crawlPrivateAddresses: reader.boolean("CRAWL_PRIVATE_ADDRESSES", false),
+    modelPrivateAddresses: reader.boolean("MODEL_PRIVATE_ADDRESSES", true),
     secretKey: reader.secretKey("SECRET_KEY"),
     signInThrottle: {
       freeAttempts: reader.integer("SIGNIN_FREE_ATTEMPTS", 5, 1, 100),

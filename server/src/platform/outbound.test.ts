@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { addressClass, checkDestination, outboundFetch, outboundPolicy, OutboundRefused, type OutboundPolicy } from "./outbound";
+import { addressClass, checkUrl, outboundFetch, outboundPolicy, OutboundRefused, type OutboundPolicy } from "./outbound";
 
 /** A loopback server that records every request it receives. */
 async function startServer(host: string, handler: http.RequestListener) {
@@ -118,12 +118,19 @@ describe("the outbound guard", () => {
     }
   });
 
-  test("refuses a host name when any of its addresses is refused, and says so before connecting", async () => {
+  test("refuses a host name when any of its addresses is refused", async () => {
     const resolve = async (host: string) => (host === "mixed.test" ? ["127.0.0.2", "169.254.169.254"] : ["127.0.0.2"]);
     const policy: OutboundPolicy = { ...onlyTheSite, resolve };
-    await expect(checkDestination(`http://mixed.test:${new URL(site.url).port}/`, policy)).rejects.toBeInstanceOf(OutboundRefused);
     await expect(outboundFetch(`http://mixed.test:${new URL(site.url).port}/`, {}, policy)).rejects.toMatchObject({ messageKey: "errors.outbound.addressRefused", params: { host: "mixed.test" } });
-    await expect(checkDestination(`http://fine.test:${new URL(site.url).port}/`, policy)).resolves.toBeUndefined();
+    expect(await (await outboundFetch(`http://fine.test:${new URL(site.url).port}/`, {}, policy)).text()).toBe("page without authorization");
+  });
+
+  test("checks a literal address of a form without the network, and leaves names to the connection", () => {
+    expect(() => checkUrl("http://169.254.169.254/", modelLike)).toThrow(OutboundRefused);
+    expect(() => checkUrl("http://[::ffff:127.0.0.1]:11434", outboundPolicy({ privateNetworks: false, redirects: "same-class" }))).toThrow(OutboundRefused);
+    expect(() => checkUrl("file:///etc/passwd", modelLike)).toThrow(OutboundRefused);
+    expect(() => checkUrl("http://127.0.0.1:11434", modelLike)).not.toThrow();
+    expect(() => checkUrl("https://api.example.test/v1", outboundPolicy({ privateNetworks: false, redirects: "same-class" }))).not.toThrow();
   });
 
   test("connects to the address it checked: a second DNS answer cannot swap it", async () => {

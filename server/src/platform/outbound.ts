@@ -212,14 +212,13 @@ function checkAddress(address: string, host: string, policy: OutboundPolicy, req
 }
 
 /**
- * Checks where a URL leads without connecting: its scheme, and every address its host resolves to.
- * For a form that wants to refuse an address when it is saved; a request checks again when it connects.
+ * Checks a URL without touching the network, for a form that refuses what can never work when it is
+ * saved: its scheme, and its host when that is a literal address. A host name is checked when a request
+ * connects (it may resolve differently by then, and saving a form should not wait on DNS).
  */
-export async function checkDestination(url: string | URL, policy: OutboundPolicy): Promise<void> {
-  const parsed = parseUrl(url);
-  const host = bareHost(parsed);
-  const addresses = net.isIP(host) ? [host] : await resolveHost(host, policy);
-  for (const address of addresses) checkAddress(address, host, policy);
+export function checkUrl(url: string | URL, policy: OutboundPolicy): void {
+  const host = bareHost(parseUrl(url));
+  if (net.isIP(host)) checkAddress(host, host, policy);
 }
 
 function parseUrl(url: string | URL): URL {
