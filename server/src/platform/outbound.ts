@@ -162,11 +162,6 @@ export function addressClass(address: string): AddressClass {
   return mostRestrictive([own, embeddedClass(ipv6Bytes(bare)) ?? "public"]);
 }
 
-/** Loopback, private, link-local, reserved: anything a public web page cannot be at. */
-export function isNonPublicAddress(address: string): boolean {
-  return addressClass(address) !== "public";
-}
-
 export interface OutboundPolicy {
   /** Whether a feature may connect to this address; forbidden addresses are refused before the policy is asked. */
   mayReach(address: string, kind: Exclude<AddressClass, "forbidden">): boolean;
@@ -233,6 +228,17 @@ function parseUrl(url: string | URL): URL {
 }
 
 const bareHost = (url: URL) => url.hostname.replace(/^\[|\]$/g, "");
+
+/**
+ * Resolves and checks where a URL leads, without connecting. For clients that report a refused
+ * connection poorly (an SDK that turns it into a cancelled stream): checking first gives a clear error,
+ * and the connection is still checked when it is made.
+ */
+export async function checkDestination(url: string | URL, policy: OutboundPolicy): Promise<void> {
+  const host = bareHost(parseUrl(url));
+  const addresses = net.isIP(host) ? [host] : await resolveHost(host, policy);
+  for (const address of addresses) checkAddress(address, host, policy);
+}
 
 /**
  * The DNS lookup a socket uses: the host is resolved once, every address is checked, and only checked

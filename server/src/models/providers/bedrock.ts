@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type * as BedrockSdk from "@aws-sdk/client-bedrock-runtime";
 import type { BedrockRuntimeClient, ContentBlock, ConverseStreamOutput, Message, SystemContentBlock } from "@aws-sdk/client-bedrock-runtime";
-import { guardedConnection, OutboundRefused, type OutboundPolicy } from "../../platform/outbound";
+import { checkDestination, guardedConnection, OutboundRefused, type OutboundPolicy } from "../../platform/outbound";
 import { ModelCallError, modelPolicyOr, notJson, refusedCall, type ModelFailure } from "../http";
 import type { ChatEvent, ChatMessage, ChatModel, GenerationOptions, ModelClients, ModelType, TokenUsage } from "../model-types";
 import type { ModelSpec, ProviderDefinition } from "../provider";
@@ -82,6 +82,11 @@ const MAX_CACHED_CLIENTS = 32;
 const policyIds = new WeakMap<OutboundPolicy, number>();
 let nextPolicyId = 0;
 
+/** Where the SDK sends a region's requests (it works that out itself; the guard needs it too). */
+function runtimeUrl(region: string, endpoint: string | undefined): string {
+  return endpoint ?? `https://bedrock-runtime.${region}.amazonaws.com`;
+}
+
 function sdkClient(accessKeyId: string, secretAccessKey: string, region: string, endpoint: string | undefined, outbound: OutboundPolicy): BedrockRuntimeClient {
   if (!policyIds.has(outbound)) policyIds.set(outbound, nextPolicyId++);
   const key = crypto.createHash("sha256").update(JSON.stringify([accessKeyId, secretAccessKey, region, endpoint ?? "", policyIds.get(outbound)])).digest("hex");
@@ -97,7 +102,7 @@ function sdkClient(accessKeyId: string, secretAccessKey: string, region: string,
       // The SDK's HTTP/2 sessions connect through the outbound guard, like every other model call.
       requestHandler: {
         disableConcurrentStreams: true,
-        nodeHttp2ConnectOptions: guardedConnection(endpoint ?? `https://bedrock-runtime.${region}.amazonaws.com`, outbound),
+        nodeHttp2ConnectOptions: guardedConnection(runtimeUrl(region, endpoint), outbound),
       },
     });
     if (sdkClients.size >= MAX_CACHED_CLIENTS) {
@@ -160,17 +165,23 @@ class BedrockCalls {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
-  /** Made at the first call, inside its error handling: a refused endpoint is that call's failure. */
-  private client(): BedrockRuntimeClient {
+  /**
+   * The SDK client, checked before each call, inside its error handling: the SDK reports a connection
+   * the guard refused only as a cancelled HTTP/2 stream, so the endpoint is checked first for a clear
+   * error (and again by the guard when the SDK connects).
+   */
+  private async client(): Promise<BedrockRuntimeClient> {
     const { accessKey = "", secretKey = "", region = "us-east-1" } = this.spec.credentials;
-    return sdkClient(accessKey, secretKey, region, this.options.endpoint, modelPolicyOr(this.spec.outbound));
+    const outbound = modelPolicyOr(this.spec.outbound);
+    await checkDestination(runtimeUrl(region, this.options.endpoint), outbound);
+    return sdkClient(accessKey, secretKey, region, this.options.endpoint, outbound);
   }
 
   async *converseStream(messages: ChatMessage[], options: GenerationOptions = {}): AsyncGenerator<ChatEvent> {
     const { system, messages: turns } = converseMessages(messages);
     const limit = this.limit(options.signal);
     try {
-      const output = await this.client().send(
+      const output = await (await this.client()).send(
         new (bedrockSdk().ConverseStreamCommand)({
           modelId: this.spec.modelName,
           messages: turns,
@@ -217,7 +228,7 @@ class BedrockCalls {
     const limit = this.limit(signal);
     let text: string;
     try {
-      const output = await this.client().send(
+      const output = await (await this.client()).send(
         new (bedrockSdk().InvokeModelCommand)({ modelId: this.spec.modelName, contentType: "application/json", accept: "application/json", body: JSON.stringify(body) }),
         { abortSignal: limit.signal },
       );
