@@ -242,9 +242,9 @@ export async function checkDestination(url: string | URL, policy: OutboundPolicy
 
 /**
  * The DNS lookup a socket uses: the host is resolved once, every address is checked, and only checked
- * addresses are handed to the socket. Also usable by clients that take a `lookup` option (WebSocket, HTTP/2).
+ * addresses are handed to the socket, so that a second DNS answer cannot swap them.
  */
-export function guardedLookup(policy: OutboundPolicy, requiredClass?: AddressClass): net.LookupFunction {
+function guardedLookup(policy: OutboundPolicy, requiredClass?: AddressClass): net.LookupFunction {
   return (hostname, options, callback) => {
     resolveHost(hostname, policy).then(
       (addresses) => {
