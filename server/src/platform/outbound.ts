@@ -309,7 +309,8 @@ export async function outboundFetch(url: string | URL, request: OutboundRequest,
   let firstClass: AddressClass | undefined;
   const maxRedirects = policy.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
   for (let hop = 0; ; hop++) {
-    const requiredClass = hop > 0 && policy.redirects === "same-class" ? firstClass : undefined;
+    // Fails closed: a first hop whose address is unknown admits no redirect at all.
+    const requiredClass = hop > 0 && policy.redirects === "same-class" ? (firstClass ?? "forbidden") : undefined;
     const response = await send(current, { method, headers, body: hop === 0 ? body : undefined, signal: request.signal }, policy, requiredClass, hop > 0);
     firstClass ??= response.remoteAddress ? addressClass(response.remoteAddress) : undefined;
     const location = response.message.headers.location;
