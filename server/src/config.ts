@@ -22,6 +22,8 @@ export interface Config {
   registrationEnabled: boolean;
   /** Lets web crawls reach private, loopback and link-local addresses (off: a crawl cannot probe the internal network). */
   crawlPrivateAddresses: boolean;
+  /** Lets model base URLs be on loopback and private networks (local Ollama, vLLM, …); hosted deployments turn it off. */
+  modelPrivateAddresses: boolean;
   /** Key that seals model-provider secrets; without it the key of `secretKeyFile` is used (generated there on first start). */
   secretKey?: string;
   /** Where the generated key lives: DATA_DIR/secret.key unless SECRET_KEY_FILE keeps it apart from the data (backups, volumes). */
@@ -174,6 +176,7 @@ export function loadConfig(env: Env = process.env): Config {
     rememberMeDays: reader.integer("SESSION_REMEMBER_DAYS", 30, 1, 365),
     registrationEnabled: reader.boolean("REGISTRATION_ENABLED", true),
     crawlPrivateAddresses: reader.boolean("CRAWL_PRIVATE_ADDRESSES", false),
+    modelPrivateAddresses: reader.boolean("MODEL_PRIVATE_ADDRESSES", true),
     secretKey: reader.secretKey("SECRET_KEY"),
     secretKeyFile: path.resolve(reader.string("SECRET_KEY_FILE", path.join(reader.string("DATA_DIR", "./data"), "secret.key"))),
     signInThrottle: {

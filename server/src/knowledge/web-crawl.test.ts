@@ -1,6 +1,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { fetchPage, isNonPublicAddress } from "./web-crawl";
+import { addressClass } from "../platform/outbound";
+import { fetchPage } from "./web-crawl";
+
+const isNonPublicAddress = (address: string) => addressClass(address) !== "public";
 
 let site: http.Server;
 let base: string;

@@ -1,23 +1,75 @@
 import { DomainError } from "../platform/errors";
+import { OutboundRefused, outboundFetch, outboundPolicy, readLimited, type OutboundPolicy } from "../platform/outbound";
+import type { SpeechResult } from "./model-types";
 
 /** Why a call to a model provider failed, in words a user can act on (`errors.model.<reason>`). */
-export type ModelFailure = "auth" | "quota" | "notFound" | "timeout" | "badRequest" | "unavailable" | "network";
+export type ModelFailure = "auth" | "quota" | "notFound" | "timeout" | "badRequest" | "unavailable" | "network" | "addressRefused" | "redirectRefused";
 
+/**
+ * A failed model call. `detail` is Cairn's own words or a vendor's structured error message, never a
+ * body the server answered: a base URL may point anywhere, and an error must not become a way to read
+ * what is there.
+ */
 export class ModelCallError extends DomainError {
   constructor(
     readonly reason: ModelFailure,
     provider: string,
     detail: string,
   ) {
-    super("MODEL_PROVIDER", `errors.model.${reason}`, { provider, detail: detail.slice(0, 500) });
+    super("MODEL_PROVIDER", `errors.model.${reason}`, { provider, detail: shortened(detail) });
   }
 }
 
+const MAX_DETAIL = 300;
+
+function shortened(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
+  return clean.length > MAX_DETAIL ? `${clean.slice(0, MAX_DETAIL - 1)}…` : clean;
+}
+
+/** A connection the outbound guard refused, in the words of a model call. */
+export function refusedCall(error: OutboundRefused, provider: string): ModelCallError {
+  return new ModelCallError(error.reason === "redirect" ? "redirectRefused" : "addressRefused", provider, error.host);
+}
+
+/** The answer was meant to be JSON and is not; what it was stays out of the message. */
+export function notJson(provider: string, what = "the answer"): ModelCallError {
+  return new ModelCallError("badRequest", provider, `${what} is not JSON`);
+}
+
+/**
+ * Where model calls may go: loopback and private networks too unless the operator says otherwise
+ * (MODEL_PRIVATE_ADDRESSES), since local models live there; redirects never into another class of address.
+ * One policy object per setting, so that connections are pooled once.
+ */
+const MODEL_POLICIES = {
+  withPrivateNetworks: outboundPolicy({ privateNetworks: true, redirects: "same-class" }),
+  publicOnly: outboundPolicy({ privateNetworks: false, redirects: "same-class" }),
+};
+
+export function modelOutboundPolicy(privateNetworks: boolean): OutboundPolicy {
+  return privateNetworks ? MODEL_POLICIES.withPrivateNetworks : MODEL_POLICIES.publicOnly;
+}
+
+/** The policy of a call: the entry's (ModelSpec.outbound), or the default one when none is given (provider unit tests). */
+export function modelPolicyOr(outbound: OutboundPolicy | undefined): OutboundPolicy {
+  return outbound ?? MODEL_POLICIES.withPrivateNetworks;
+}
+
 const DEFAULT_TIMEOUT_MS = 120_000;
+/** An error answer is read this far for the vendor's message, and no further. */
+const MAX_ERROR_BODY = 64 * 1024;
 
 export interface ModelRequest {
   provider: string;
   url: string;
+  /**
+   * Where the call may go (ModelSpec.outbound: ModelsService sets it from configuration). Every request
+   * names it, so that no call forgets the operator's setting; undefined (provider unit tests) is the
+   * default policy, with loopback and private networks allowed.
+   */
+  outbound: OutboundPolicy | undefined;
   method?: "GET" | "POST";
   headers?: Record<string, string>;
   /** An object is sent as JSON; FormData and Buffer as they are. */
@@ -42,30 +94,43 @@ function failureFromStatus(status: number): ModelFailure {
   return "badRequest";
 }
 
-/** The vendor's own words from an error body: OpenAI's {error:{message}}, Anthropic's, Gemini's, Ollama's {error}, … */
-function vendorMessage(text: string): string {
+/**
+ * The vendor's own words from a recognised JSON error envelope: OpenAI's {error:{message}}, Anthropic's,
+ * Gemini's, Ollama's {error}, {message}, {detail}, … Anything else (an HTML page, plain text, other
+ * JSON) gives nothing: it is not copied into an error.
+ */
+export function vendorMessage(text: string): string {
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(text) as unknown;
-    // Gemini wraps errors of its streaming endpoint in an array.
-    const body = (Array.isArray(parsed) ? parsed[0] : parsed) as Record<string, unknown>;
-    const error = body.error;
-    if (typeof error === "string") return error;
-    if (error && typeof error === "object" && typeof (error as { message?: unknown }).message === "string") {
-      return (error as { message: string }).message;
-    }
-    for (const key of ["message", "detail", "msg", "error_msg", "Message"]) {
-      if (typeof body[key] === "string") return body[key] as string;
-    }
+    parsed = JSON.parse(text);
   } catch {
-    // not JSON: the text itself
+    return "";
   }
-  return text.trim();
+  // Gemini wraps errors of its streaming endpoint in an array.
+  const body = (Array.isArray(parsed) ? parsed[0] : parsed) as Record<string, unknown> | null;
+  if (!body || typeof body !== "object") return "";
+  const error = body.error;
+  if (typeof error === "string") return error;
+  if (error && typeof error === "object" && typeof (error as { message?: unknown }).message === "string") {
+    return (error as { message: string }).message;
+  }
+  for (const key of ["message", "detail", "msg", "error_msg", "Message"]) {
+    if (typeof body[key] === "string") return body[key] as string;
+  }
+  return "";
+}
+
+function encodedBody(body: unknown, headers: Record<string, string>): string | Buffer | FormData | undefined {
+  if (body === undefined) return undefined;
+  if (body instanceof FormData || Buffer.isBuffer(body) || typeof body === "string") return body;
+  headers["content-type"] ??= "application/json";
+  return JSON.stringify(body);
 }
 
 /**
- * Sends one request to a provider and returns the response once its status is OK. Every transport
- * failure and error status becomes a ModelCallError naming the provider and what went wrong, also when
- * it happens later, while the caller reads the body.
+ * Sends one request to a provider, through the outbound guard, and returns the response once its
+ * status is OK. Every transport failure, refused address and error status becomes a ModelCallError
+ * naming the provider and what went wrong, also when it happens later, while the caller reads the body.
  */
 export async function callProvider(request: ModelRequest): Promise<Response> {
   const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -73,23 +138,18 @@ export async function callProvider(request: ModelRequest): Promise<Response> {
   const silence = new SilenceWatch(timeoutMs);
   const signal = request.signal ? AbortSignal.any([request.signal, silence.signal]) : silence.signal;
   const headers: Record<string, string> = { ...request.headers };
-  let body: RequestInit["body"];
-  if (request.body instanceof FormData || Buffer.isBuffer(request.body) || typeof request.body === "string") {
-    body = request.body as RequestInit["body"];
-  } else if (request.body !== undefined) {
-    headers["content-type"] ??= "application/json";
-    body = JSON.stringify(request.body);
-  }
+  const body = encodedBody(request.body, headers);
   const failure = (error: unknown): unknown => {
     if (error instanceof ModelCallError || request.signal?.aborted) return error;
+    if (error instanceof OutboundRefused) return refusedCall(error, request.provider);
     if (silence.expired) return new ModelCallError("timeout", request.provider, `no answer from ${host} within ${timeoutMs} ms`);
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return new ModelCallError("network", request.provider, cause?.code ?? cause?.message ?? String(error));
+    const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+    return new ModelCallError("network", request.provider, code ?? (error instanceof Error ? error.message : String(error)));
   };
   let raw: Response;
   silence.arm();
   try {
-    raw = await fetch(request.url, { method: request.method ?? "POST", headers, body, signal });
+    raw = await outboundFetch(request.url, { method: request.method ?? "POST", headers, body, signal }, modelPolicyOr(request.outbound));
   } catch (error) {
     throw failure(error);
   } finally {
@@ -97,11 +157,36 @@ export async function callProvider(request: ModelRequest): Promise<Response> {
   }
   const response = watchedResponse(raw, silence, failure);
   if (!response.ok) {
-    const text = await response.text().catch(() => "");
+    const text = await readLimited(response, MAX_ERROR_BODY, () => new Error("too long")).then(
+      (bytes) => bytes.toString("utf8"),
+      () => "",
+    );
     const reason = request.classify?.(response.status, text) ?? failureFromStatus(response.status);
-    throw new ModelCallError(reason, request.provider, `HTTP ${response.status}: ${vendorMessage(text) || response.statusText}`);
+    const said = vendorMessage(text);
+    throw new ModelCallError(reason, request.provider, said ? `HTTP ${response.status}: ${said}` : `HTTP ${response.status}`);
   }
   return response;
+}
+
+/**
+ * A text-to-speech answer as audio: audio/* as its content type says, or application/octet-stream
+ * from a vendor known to send its audio so (`octetStreamAs`, the format it was asked for). Any other
+ * body is refused and not read, so that speech can never pass on whatever a base URL answers.
+ */
+export async function speechOf(response: Response, provider: string, options: { octetStreamAs?: string } = {}): Promise<SpeechResult> {
+  const type = (response.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  const mimeType = type.startsWith("audio/") ? type : type === "application/octet-stream" ? options.octetStreamAs : undefined;
+  if (!mimeType) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new ModelCallError("badRequest", provider, `the answer is not audio (${type || "no content type"})`);
+  }
+  return { mimeType, audio: bodyChunks(response) };
+}
+
+/** The bytes of a body as they arrive. */
+export async function* bodyChunks(response: Response): AsyncGenerator<Buffer> {
+  if (!response.body) return;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) yield Buffer.from(chunk);
 }
 
 /** Aborts a request once the provider has been silent for `timeoutMs` while Cairn waited for it. */
@@ -167,7 +252,7 @@ export async function callProviderJson<T>(request: ModelRequest): Promise<T> {
   try {
     return JSON.parse(text) as T;
   } catch {
-    throw new ModelCallError("badRequest", request.provider, `the answer is not JSON: ${text.slice(0, 200)}`);
+    throw notJson(request.provider);
   }
 }
 
@@ -222,7 +307,7 @@ export async function* jsonLines<T>(response: Response, provider = "The model pr
     try {
       value = JSON.parse(line) as T;
     } catch {
-      throw new ModelCallError("badRequest", provider, `a line of the answer is not JSON: ${line.slice(0, 200)}`);
+      throw notJson(provider, "a line of the answer");
     }
     yield value;
   }

@@ -1,5 +1,7 @@
+import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import { signUpAndIn, startTestServer, type TestServer } from "../testing/app";
 import { completeChat } from "./model-types";
 
@@ -145,13 +147,11 @@ describe("testing a connection", () => {
     expect(keyed.data?.testModelConnection.messageKey).toBe("errors.model.auth");
   });
 
-  it("tests an entry's edited settings, with the stored key where the edit leaves it empty", async () => {
+  it("tests an entry's edited settings, with the stored key where the edit leaves it empty and the address is the same", async () => {
     const { token } = await signUpAndIn(server);
     const entry = await addChatModel(token);
     const edit = (baseUrl: string) => chatInput({ credentials: [{ name: "apiKey", value: "" }, { name: "baseUrl", value: baseUrl }] });
-    const moved = await server.graphql<{ testModelConnection: { ok: boolean; messageKey: string } }>(TEST_EDIT, { id: entry.id, input: edit("http://127.0.0.1:1/v1") }, token);
-    expect(moved.data?.testModelConnection).toMatchObject({ ok: false, messageKey: "errors.model.network" });
-    const kept = await server.graphql<{ testModelConnection: { ok: boolean } }>(TEST_EDIT, { id: entry.id, input: edit(vendor.url) }, token);
+    const kept = await server.graphql<{ testModelConnection: { ok: boolean } }>(TEST_EDIT, { id: entry.id, input: edit(`${vendor.url}/`) }, token);
     expect(kept.data?.testModelConnection.ok).toBe(true);
     expect(vendor.authorizations.at(-1)).toBe(`Bearer ${API_KEY}`);
   });
@@ -254,5 +254,137 @@ describe("RAGFlow's web endpoints for models", () => {
       message: "required argument are missing: tenant_id,asr_id,embd_id,img2txt_id; ",
       data: null,
     });
+  });
+});
+
+/** A local server that answers 401 to everything and records the Authorization header of each request. */
+async function startRecordingServer(): Promise<{ url: string; authorizations: string[]; close(): Promise<void> }> {
+  const authorizations: string[] = [];
+  const recorder = http.createServer((req, res) => {
+    authorizations.push(req.headers.authorization ?? "");
+    res.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "no key here" } }));
+  });
+  await new Promise<void>((resolve) => recorder.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(recorder.address() as AddressInfo).port}/v1`,
+    authorizations,
+    close: () => new Promise((done) => recorder.close(() => done())),
+  };
+}
+
+describe("a stored secret", () => {
+  let elsewhere: Awaited<ReturnType<typeof startRecordingServer>>;
+  beforeAll(async () => {
+    elsewhere = await startRecordingServer();
+  });
+  afterAll(() => elsewhere.close());
+
+  it("is never sent to a changed base URL: testing or saving the new address without the key is refused on the key field, and changes nothing", async () => {
+    const { token } = await signUpAndIn(server);
+    const entry = await addChatModel(token);
+    const moved = chatInput({ credentials: [{ name: "apiKey", value: "" }, { name: "baseUrl", value: elsewhere.url }] });
+
+    const tested = await server.graphql(TEST_EDIT, { id: entry.id, input: moved }, token);
+    expect(tested.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", fields: [{ field: "apiKey", messageKey: "errors.model.secretForNewAddress" }] });
+    const updated = await server.graphql(UPDATE, { id: entry.id, input: { credentials: moved.credentials } }, token);
+    expect(updated.errors?.[0].extensions.fields).toEqual([expect.objectContaining({ field: "apiKey", messageKey: "errors.model.secretForNewAddress" })]);
+    const omitted = await server.graphql(UPDATE, { id: entry.id, input: { credentials: [{ name: "baseUrl", value: elsewhere.url }] } }, token);
+    expect(omitted.errors?.[0].extensions.fields).toEqual([expect.objectContaining({ field: "apiKey" })]);
+    expect(elsewhere.authorizations).toEqual([]);
+
+    // Nothing changed: the entry still calls its own address with its own key.
+    expect((await server.graphql<{ modelEntries: Entry[] }>(`query { modelEntries { id credentials { name value secret } } }`, {}, token)).data?.modelEntries[0].credentials).toContainEqual({
+      name: "baseUrl",
+      value: vendor.url,
+      secret: false,
+    });
+    expect((await server.graphql<{ testModelConnection: { ok: boolean } }>(TEST_ENTRY, { id: entry.id }, token)).data?.testModelConnection.ok).toBe(true);
+    expect(vendor.authorizations.at(-1)).toBe(`Bearer ${API_KEY}`);
+    expect(elsewhere.authorizations).toEqual([]);
+
+    // Typed again, the key goes to the new address.
+    const retyped = chatInput({ credentials: [{ name: "apiKey", value: "sk-typed-again" }, { name: "baseUrl", value: elsewhere.url }] });
+    await server.graphql(TEST_EDIT, { id: entry.id, input: retyped }, token);
+    expect(elsewhere.authorizations).toEqual(["Bearer sk-typed-again"]);
+  });
+});
+
+describe("the connection test's error", () => {
+  let foreign: { url: string; close(): Promise<void> };
+  let answer: (res: http.ServerResponse) => void = () => undefined;
+  beforeAll(async () => {
+    const internal = http.createServer((_req, res) => answer(res));
+    await new Promise<void>((resolve) => internal.listen(0, "127.0.0.1", resolve));
+    foreign = { url: `http://127.0.0.1:${(internal.address() as AddressInfo).port}/v1`, close: () => new Promise((done) => internal.close(() => done())) };
+  });
+  afterAll(() => foreign.close());
+
+  const SECRET = "AKIAIOSFODNN7EXAMPLE aws_secret_access_key=wJalrXUtnFEMI";
+
+  async function testAgainstForeignServer(modelType = "chat") {
+    const { token } = await signUpAndIn(server);
+    const input = chatInput({ modelType, credentials: [{ name: "apiKey", value: "k" }, { name: "baseUrl", value: foreign.url }] });
+    const result = await server.graphql<{ testModelConnection: { ok: boolean; message: string; messageKey: string } }>(TEST_EDIT, { input }, token);
+    expect(result.errors).toBeUndefined();
+    return result.data!.testModelConnection;
+  }
+
+  it("does not contain a foreign body, whatever its status and form", async () => {
+    for (const [status, type, body] of [
+      [401, "text/plain", SECRET],
+      [500, "text/html", `<html><pre>${SECRET}</pre></html>`],
+      [400, "application/json", JSON.stringify({ Code: "Success", AccessKeyId: "AKIAIOSFODNN7EXAMPLE", SecretAccessKey: SECRET })],
+    ] as const) {
+      answer = (res) => res.writeHead(status, { "content-type": type }).end(body);
+      const result = await testAgainstForeignServer();
+      expect(result.ok).toBe(false);
+      expect(result.message).toContain(`HTTP ${status}`);
+      expect(result.message).not.toMatch(/AKIA|wJalr|<pre>/);
+    }
+    // A 200 answer that is not what the protocol says is not quoted either.
+    answer = (res) => res.writeHead(200, { "content-type": "text/plain" }).end(SECRET);
+    const embedding = await testAgainstForeignServer("embedding");
+    expect(embedding).toMatchObject({ ok: false, messageKey: "errors.model.badRequest" });
+    expect(embedding.message).not.toContain("AKIA");
+  });
+
+  it("keeps a vendor's structured error message, shortened", async () => {
+    answer = (res) => res.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `Incorrect API key provided ${"x".repeat(2000)}` } }));
+    const result = await testAgainstForeignServer();
+    expect(result).toMatchObject({ ok: false, messageKey: "errors.model.auth", message: expect.stringContaining("Incorrect API key provided") });
+    expect(result.message.length).toBeLessThan(450);
+  });
+
+  it("says a redirect to 169.254.169.254 was not followed", async () => {
+    answer = (res) => res.writeHead(307, { location: "http://169.254.169.254/latest/meta-data/iam/security-credentials/" }).end(SECRET);
+    const result = await testAgainstForeignServer();
+    expect(result).toMatchObject({ ok: false, messageKey: "errors.model.redirectRefused" });
+    expect(result.message).not.toContain("AKIA");
+  });
+});
+
+describe("MODEL_PRIVATE_ADDRESSES=false", () => {
+  let hosted: TestServer;
+  beforeAll(async () => {
+    hosted = await startTestServer({ MODEL_PRIVATE_ADDRESSES: "false" });
+  });
+  afterAll(() => hosted.close());
+
+  it("refuses a loopback base URL with a translated error, and sends it nothing", async () => {
+    const { token } = await signUpAndIn(hosted);
+    const before = vendor.authorizations.length;
+    const added = await hosted.graphql(ADD, { input: chatInput() }, token);
+    expect(added.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", fields: [{ field: "baseUrl", messageKey: "errors.model.addressNotAllowed", params: { host: "127.0.0.1" } }] });
+
+    // A name that resolves to loopback is refused when the call connects.
+    const byName = chatInput({ credentials: [{ name: "apiKey", value: API_KEY }, { name: "baseUrl", value: vendor.url.replace("127.0.0.1", "localhost") }] });
+    const tested = await hosted.graphql<{ testModelConnection: { ok: boolean; message: string; messageKey: string } }>(TEST_EDIT, { input: byName }, token);
+    expect(tested.data?.testModelConnection).toMatchObject({ ok: false, messageKey: "errors.model.addressRefused", message: expect.stringContaining("localhost") });
+    expect(vendor.authorizations.length).toBe(before);
+
+    for (const language of ["en", "zh", "zh-TRADITIONAL", "id", "es"]) {
+      const messages = JSON.parse(fs.readFileSync(path.join(__dirname, "../../../locales", `${language}.json`), "utf8"));
+      expect([language, typeof messages.errors.model.addressRefused, typeof messages.errors.model.addressNotAllowed]).toEqual([language, "string", "string"]);
+    }
   });
 });

@@ -1,13 +1,15 @@
 import type { SignedIn } from "../auth/principal";
 import { Tenant } from "../auth/tenant.entity";
 import { Conflict, DomainError, FieldChecks, Invalid, NotFound, type FieldProblem } from "../platform/errors";
+import { checkUrl, OutboundRefused, type OutboundPolicy } from "../platform/outbound";
 import { newId } from "../platform/ids";
 import type { Platform } from "../platform";
 import { maskSecret, SecretBox } from "../platform/secret-box";
 import { ModelEntry } from "./model-entry.entity";
 import { UsageLog } from "./usage-log";
 import { MODEL_TYPES, isModelType, type ModelClients, type ModelType, type TokenUsage } from "./model-types";
-import { isSecretField, type ProviderDefinition } from "./provider";
+import { modelOutboundPolicy } from "./http";
+import { isDestinationField, isSecretField, type CredentialField, type ModelSpec, type ProviderDefinition } from "./provider";
 import { BUILTIN_PROVIDER, findProvider, providers } from "./providers/registry";
 import { probeModel } from "./probe";
 
@@ -15,7 +17,10 @@ export interface ModelEntryInput {
   provider: string;
   modelName: string;
   modelType: string;
-  /** Field values by credential-field name. On an update, a secret left empty keeps its stored value. */
+  /**
+   * Field values by credential-field name. On an update, a secret left empty keeps its stored value,
+   * unless a field that says where it is sent (the base URL) changes: then it must be entered again.
+   */
   credentials: Record<string, string>;
   maxTokens?: number | null;
   vision?: boolean;
@@ -71,10 +76,13 @@ const DEFAULT_COLUMNS: Record<ModelType, keyof Tenant> = {
 export class ModelsService {
   private readonly secrets: SecretBox;
   private readonly usage = new UsageLog(() => this.platform.db);
+  /** Where model calls may go (MODEL_PRIVATE_ADDRESSES), given to every model client this service makes. */
+  private readonly outbound: OutboundPolicy;
 
   constructor(private readonly platform: Platform) {
     const { config } = platform;
     this.secrets = config.secretKey ? SecretBox.fromKey(config.secretKey) : SecretBox.fromFile(config.secretKeyFile);
+    this.outbound = modelOutboundPolicy(config.modelPrivateAddresses);
   }
 
   private get entries() {
@@ -104,8 +112,11 @@ export class ModelsService {
     return JSON.parse(this.secrets.open(entry.sealedSecrets)) as Record<string, string>;
   }
 
-  /** Checks an entry's input against its provider's description; throws every problem at once. */
-  private checkInput(input: ModelEntryInput, previousSecrets: Record<string, string> = {}) {
+  /**
+   * Checks an entry's input against its provider's description; throws every problem at once. With the
+   * stored entry, a secret left empty is the stored one, as long as it would go where it went before.
+   */
+  private checkInput(input: ModelEntryInput, stored?: ModelEntry) {
     const provider = findProvider(input.provider);
     const checks = new FieldChecks()
       .check(provider !== undefined && provider.name !== BUILTIN_PROVIDER, "provider", "errors.model.providerUnknown", { provider: input.provider })
@@ -120,11 +131,19 @@ export class ModelsService {
 
     const settings: Record<string, string> = {};
     const secrets: Record<string, string> = {};
+    const givenValue = (field: CredentialField) => (input.credentials?.[field.name] ?? "").trim() || (isSecretField(field) ? "" : (field.default ?? ""));
+    const previousSecrets = stored ? this.openSecrets(stored) : {};
+    const moved = stored !== undefined && definition.credentialFields.some((f) => isDestinationField(f) && !sameUrl(givenValue(f), storedSetting(stored, f)));
     for (const field of definition.credentialFields) {
-      const given = (input.credentials?.[field.name] ?? "").trim();
-      const value = given === "" && isSecretField(field) ? (previousSecrets[field.name] ?? "") : given || (field.default ?? "");
+      const value = givenValue(field) || (isSecretField(field) && !moved ? (previousSecrets[field.name] ?? "") : "");
+      // A stored secret goes only where it was stored for: a new address needs it typed again.
+      checks.check(!(moved && isSecretField(field) && value === "" && previousSecrets[field.name]), field.name, "errors.model.secretForNewAddress", { field: field.name });
       checks.check(!field.required || value !== "", field.name, "errors.model.fieldRequired", { field: field.name });
       if (value !== "" && field.kind === "url") checks.check(isHttpUrl(value), field.name, "errors.model.urlInvalid");
+      if (value !== "" && isDestinationField(field) && isHttpUrl(value)) {
+        const refused = this.refusedAddress(value);
+        checks.check(refused === undefined, field.name, "errors.model.addressNotAllowed", { host: refused });
+      }
       if (value !== "" && field.kind === "base64") checks.check(isBase64(value), field.name, "errors.model.base64Invalid");
       if (value !== "" && field.kind === "select") checks.check((field.options ?? []).includes(value), field.name, "errors.model.optionInvalid");
       if (isSecretField(field)) secrets[field.name] = value;
@@ -135,6 +154,21 @@ export class ModelsService {
     for (const problem of extra) checks.check(false, problem.field, problem.messageKey, problem.params);
     checks.throwIfAny();
     return { definition, modelType, settings, secrets, modelName: input.modelName.trim() };
+  }
+
+  /**
+   * The host of a URL whose literal address the outbound guard would never connect to (link-local,
+   * metadata, or private when MODEL_PRIVATE_ADDRESSES is off), refused when the form is saved; host
+   * names are checked by the guard when a call connects.
+   */
+  private refusedAddress(url: string): string | undefined {
+    try {
+      checkUrl(url, this.outbound);
+      return undefined;
+    } catch (error) {
+      if (error instanceof OutboundRefused) return error.host;
+      throw error;
+    }
   }
 
   async addEntry(principal: SignedIn, input: ModelEntryInput): Promise<ModelEntry> {
@@ -178,7 +212,7 @@ export class ModelsService {
   /** Provider, name and type stay; credentials, token limit and vision flag change. */
   async updateEntry(principal: SignedIn, id: string, input: Omit<ModelEntryInput, "provider" | "modelName" | "modelType">): Promise<ModelEntry> {
     const entry = await this.ownEntry(principal, id);
-    const checked = this.checkInput({ ...input, provider: entry.provider, modelName: entry.modelName, modelType: entry.modelType }, this.openSecrets(entry));
+    const checked = this.checkInput({ ...input, provider: entry.provider, modelName: entry.modelName, modelType: entry.modelType }, entry);
     await this.entries.update(
       { id },
       {
@@ -202,12 +236,12 @@ export class ModelsService {
 
   /**
    * Calls the model with a tiny request: a stored entry as saved, a new entry's input before saving,
-   * or a stored entry with edited settings (a secret left empty is the stored one).
+   * or a stored entry with edited settings (a secret left empty is the stored one, unless the address changed).
    */
   async testConnection(principal: SignedIn, source: { entryId?: string; input?: ModelEntryInput }): Promise<ConnectionTest> {
     let definition: ProviderDefinition;
     let modelType: ModelType;
-    let spec: { modelName: string; credentials: Record<string, string>; maxTokens?: number; vision?: boolean };
+    let spec: ModelSpec;
     const entry = source.entryId ? await this.ownEntry(principal, source.entryId) : null;
     if (!entry && !source.input) throw Invalid([{ field: "input", messageKey: "errors.invalidInput" }]);
     if (entry && !source.input) {
@@ -216,10 +250,10 @@ export class ModelsService {
       spec = this.specOf(entry);
     } else {
       const input = entry ? { ...source.input!, provider: entry.provider, modelName: entry.modelName, modelType: entry.modelType } : source.input!;
-      const checked = this.checkInput(input, entry ? this.openSecrets(entry) : {});
+      const checked = this.checkInput(input, entry ?? undefined);
       definition = checked.definition;
       modelType = checked.modelType;
-      spec = { modelName: checked.modelName, credentials: { ...checked.settings, ...checked.secrets }, vision: input.vision };
+      spec = { modelName: checked.modelName, credentials: { ...checked.settings, ...checked.secrets }, vision: input.vision, outbound: this.outbound };
     }
     const started = performance.now();
     const latencyMs = () => Math.round(performance.now() - started);
@@ -233,12 +267,13 @@ export class ModelsService {
     }
   }
 
-  private specOf(entry: ModelEntry) {
+  private specOf(entry: ModelEntry): ModelSpec {
     return {
       modelName: entry.modelName,
       credentials: { ...entry.settings, ...this.openSecrets(entry) },
       maxTokens: entry.maxTokens ?? undefined,
       vision: entry.vision,
+      outbound: this.outbound,
     };
   }
 
@@ -305,7 +340,7 @@ export class ModelsService {
     if (!parsed) throw NotFound("errors.model.noDefault", { type });
     const definition = findProvider(parsed.provider);
     if (!definition) throw NotFound("errors.model.providerUnknown", { provider: parsed.provider });
-    let spec: { modelName: string; credentials: Record<string, string>; maxTokens?: number; vision?: boolean } = { modelName: parsed.modelName, credentials: {} };
+    let spec: ModelSpec = { modelName: parsed.modelName, credentials: {}, outbound: this.outbound };
     let entry: ModelEntry | null = null;
     if (definition.name !== BUILTIN_PROVIDER) {
       entry = await this.entries.findOneBy({ tenantId, provider: definition.name, modelName: parsed.modelName, modelType: type });
@@ -366,6 +401,24 @@ function withUsageRecording<T extends ModelType>(type: T, client: ModelClients[T
     }),
   };
   return (clients[type] as unknown as (c: ModelClients[T]) => ModelClients[T])(client);
+}
+
+/** What an entry has stored in a field that is not secret; an entry saved before the field existed has its default. */
+function storedSetting(entry: ModelEntry, field: CredentialField): string {
+  return entry.settings[field.name] ?? field.default ?? "";
+}
+
+/** Two spellings of one address (`http://Host:11434/v1` and `http://host:11434/v1/`) are the same destination. */
+function sameUrl(a: string, b: string): boolean {
+  const normal = (value: string) => {
+    try {
+      // Paths are joined without their trailing slashes (joinUrl).
+      return new URL(value).href.replace(/\/+$/, "");
+    } catch {
+      return value;
+    }
+  };
+  return normal(a) === normal(b);
 }
 
 function isHttpUrl(value: string): boolean {

@@ -1,4 +1,5 @@
 import type { FieldProblem } from "../platform/errors";
+import type { OutboundPolicy } from "../platform/outbound";
 import type { ModelClients, ModelType } from "./model-types";
 
 /**
@@ -22,6 +23,11 @@ export function isSecretField(field: CredentialField): boolean {
   return field.kind === "secret" || field.kind === "base64";
 }
 
+/** A field that says where the secrets are sent: changing it means entering the secrets again. */
+export function isDestinationField(field: CredentialField): boolean {
+  return field.kind === "url";
+}
+
 /** A model the provider is known to offer, proposed in the settings page; users may name others. */
 export interface CatalogueModel {
   name: string;
@@ -36,6 +42,11 @@ export interface ModelSpec {
   credentials: Record<string, string>;
   maxTokens?: number;
   vision?: boolean;
+  /**
+   * Where this model's requests may go, from the operator's configuration; ModelsService always sets it.
+   * Left out (provider unit tests), loopback and private networks are allowed.
+   */
+  outbound?: OutboundPolicy;
 }
 
 /**

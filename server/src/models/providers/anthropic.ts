@@ -1,4 +1,5 @@
-import { callProvider, joinUrl, ModelCallError, serverSentEvents, type ModelFailure } from "../http";
+import type { OutboundPolicy } from "../../platform/outbound";
+import { callProvider, joinUrl, ModelCallError, notJson, serverSentEvents, type ModelFailure } from "../http";
 import type { ChatEvent, ChatMessage, ChatModel, GenerationOptions, TokenUsage } from "../model-types";
 import { apiKeyAndBaseUrl, type ModelSpec, type ProviderDefinition } from "../provider";
 import { catalogueOf, describeWithChat, pickClient } from "./shared";
@@ -11,6 +12,7 @@ export interface AnthropicEndpoint {
   apiKey: string;
   model: string;
   timeoutMs?: number;
+  outbound?: OutboundPolicy;
 }
 
 type ContentBlock =
@@ -82,6 +84,7 @@ export class AnthropicChatModel implements ChatModel {
     const response = await callProvider({
       provider: "Anthropic",
       url: joinUrl(endpoint.baseUrl, "v1/messages"),
+      outbound: endpoint.outbound,
       headers: { "x-api-key": endpoint.apiKey, "anthropic-version": ANTHROPIC_VERSION },
       body,
       signal: options.signal,
@@ -97,10 +100,10 @@ export class AnthropicChatModel implements ChatModel {
       try {
         event = JSON.parse(sse.data) as StreamEvent;
       } catch {
-        throw new ModelCallError("badRequest", "Anthropic", `the answer is not JSON: ${sse.data.slice(0, 200)}`);
+        throw notJson("Anthropic");
       }
       if (event.type === "error") {
-        throw new ModelCallError(STREAM_FAILURES[event.error?.type ?? ""] ?? "unavailable", "Anthropic", event.error?.message ?? sse.data);
+        throw new ModelCallError(STREAM_FAILURES[event.error?.type ?? ""] ?? "unavailable", "Anthropic", event.error?.message ?? "the stream reported an error");
       } else if (event.type === "message_start") {
         const usage = event.message?.usage;
         if (usage) {
@@ -141,7 +144,7 @@ export class AnthropicChatModel implements ChatModel {
 function endpointOf(spec: ModelSpec): AnthropicEndpoint {
   // The paths below carry the version; a base URL copied with /v1 on its end must not double it.
   const baseUrl = (spec.credentials.baseUrl || ANTHROPIC_BASE_URL).replace(/\/v1\/?$/, "");
-  return { baseUrl, apiKey: spec.credentials.apiKey ?? "", model: spec.modelName };
+  return { baseUrl, apiKey: spec.credentials.apiKey ?? "", model: spec.modelName, outbound: spec.outbound };
 }
 
 /** Anthropic's Claude models through the Messages API; every current Claude model reads images. */

@@ -150,7 +150,7 @@ class BaiduCalls {
     const cached = tokens.get(this.cacheKey());
     if (cached && cached.expiresAt > Date.now()) return cached.token;
     const query = new URLSearchParams({ grant_type: "client_credentials", client_id: this.spec.credentials.apiKey ?? "", client_secret: this.spec.credentials.secretKey ?? "" });
-    const fresh = await requestOAuthToken({ provider: PROVIDER, url: `${this.baseUrl}/oauth/2.0/token?${query}`, timeoutMs: this.options.timeoutMs, signal });
+    const fresh = await requestOAuthToken({ provider: PROVIDER, url: `${this.baseUrl}/oauth/2.0/token?${query}`, outbound: this.spec.outbound, timeoutMs: this.options.timeoutMs, signal });
     // Tokens live 30 days; renew a day early.
     tokens.set(this.cacheKey(), { token: fresh.token, expiresAt: fresh.expiresAt - 86_400_000 });
     return fresh.token;
@@ -176,7 +176,7 @@ class BaiduCalls {
   }
 
   private async postJson<R extends BaiduError>(url: string, body: unknown, signal?: AbortSignal): Promise<R> {
-    const answer = await callProviderJson<R>({ provider: PROVIDER, url, body, timeoutMs: this.options.timeoutMs, signal });
+    const answer = await callProviderJson<R>({ provider: PROVIDER, url, outbound: this.spec.outbound, body, timeoutMs: this.options.timeoutMs, signal });
     if (answer.error_code) throw TOKEN_EXPIRED_CODES.has(answer.error_code) ? new TokenRejected(answer) : baiduFailure(answer);
     return answer;
   }
@@ -195,7 +195,7 @@ class BaiduCalls {
       stop: options.stop?.length ? options.stop : undefined,
     };
     const response = await this.withToken(async (token) => {
-      const answer = await callProvider({ provider: PROVIDER, url: this.url("chat", endpointOf(CHAT_ENDPOINTS, this.spec.modelName), token), body, timeoutMs: this.options.timeoutMs, signal: options.signal });
+      const answer = await callProvider({ provider: PROVIDER, url: this.url("chat", endpointOf(CHAT_ENDPOINTS, this.spec.modelName), token), outbound: this.spec.outbound, body, timeoutMs: this.options.timeoutMs, signal: options.signal });
       // Refusals come as one JSON object instead of the event stream.
       if ((answer.headers.get("content-type") ?? "").includes("application/json")) {
         const error = JSON.parse(await answer.text()) as BaiduError;

@@ -1,6 +1,7 @@
 import type http from "node:http";
 import { EventStreamCodec } from "@smithy/eventstream-codec";
-import { ModelCallError } from "../http";
+import type { OutboundPolicy } from "../../platform/outbound";
+import { ModelCallError, modelOutboundPolicy } from "../http";
 import { completeChat, type ChatEvent } from "../model-types";
 import { collect, neverAnswer, sendJson, startVendorServer, unreachableUrl, writeSlowly, type RecordedRequest, type VendorServer } from "../../testing/vendor-servers";
 import { verifySigV4 } from "../../testing/vendor-signatures";
@@ -248,6 +249,25 @@ describe("AWS Bedrock", () => {
     const offline = bedrockProvider({ endpoint: await unreachableUrl(), timeoutMs: 2_000 });
     const embedding = offline.create("embedding", { modelName: "amazon.titan-embed-text-v2:0", credentials });
     await expect(embedding.embed(["x"])).rejects.toMatchObject({ reason: "network", params: { detail: "ECONNREFUSED" } });
+  });
+
+  it("connects through the outbound guard: a refused endpoint is never called, by address or by name", async () => {
+    const requestsBefore = server.requests.length;
+    const embed = (endpoint: string, outbound?: OutboundPolicy) =>
+      bedrockProvider({ endpoint, timeoutMs: 2_000 }).create("embedding", { modelName: "amazon.titan-embed-text-v2:0", credentials, outbound }).embed(["x"]);
+    await expect(embed("http://169.254.169.254")).rejects.toMatchObject({ reason: "addressRefused", params: { detail: "169.254.169.254" } });
+    await expect(embed(server.url, modelOutboundPolicy(false))).rejects.toMatchObject({ reason: "addressRefused", params: { detail: "127.0.0.1" } });
+    // A name is resolved by the guard inside the SDK's HTTP/2 connection.
+    const metadataByName: OutboundPolicy = { ...modelOutboundPolicy(true), resolve: async () => ["169.254.169.254"] };
+    await expect(embed(`http://bedrock.test:${new URL(server.url).port}`, metadataByName)).rejects.toMatchObject({ reason: "addressRefused", params: { detail: "bedrock.test" } });
+    // The SDK's own HTTP/2 connection is checked too: an answer that changes after the first check is refused when it connects.
+    let lookups = 0;
+    const rebinding: OutboundPolicy = { ...modelOutboundPolicy(true), resolve: async () => (lookups++ === 0 ? ["127.0.0.1"] : ["169.254.169.254"]) };
+    await expect(embed(`http://bedrock.test:${new URL(server.url).port}`, rebinding)).rejects.toBeInstanceOf(ModelCallError);
+    expect(lookups).toBe(2);
+    const loopbackByName: OutboundPolicy = { ...modelOutboundPolicy(true), resolve: async () => ["127.0.0.1"] };
+    await expect(embed(`http://bedrock.test:${new URL(server.url).port}`, loopbackByName)).resolves.toMatchObject({ vectors: [expect.any(Array)] });
+    expect(server.requests.length).toBe(requestsBefore + 1);
   });
 
   it("refuses embedding models whose request body it does not know, and rerank", async () => {

@@ -1,7 +1,8 @@
 import crypto from "node:crypto";
 import type * as BedrockSdk from "@aws-sdk/client-bedrock-runtime";
 import type { BedrockRuntimeClient, ContentBlock, ConverseStreamOutput, Message, SystemContentBlock } from "@aws-sdk/client-bedrock-runtime";
-import { ModelCallError, type ModelFailure } from "../http";
+import { checkDestination, guardedConnection, OutboundRefused, type OutboundPolicy } from "../../platform/outbound";
+import { ModelCallError, modelPolicyOr, notJson, refusedCall, type ModelFailure } from "../http";
 import type { ChatEvent, ChatMessage, ChatModel, GenerationOptions, ModelClients, ModelType, TokenUsage } from "../model-types";
 import type { ModelSpec, ProviderDefinition } from "../provider";
 import { describeWithChat, pickClient } from "./shared";
@@ -75,12 +76,20 @@ function bedrockSdk(): typeof BedrockSdk {
   return (sdk ??= require("@aws-sdk/client-bedrock-runtime") as typeof BedrockSdk);
 }
 
-// One SDK client (and its keep-alive sockets) per key, region and endpoint, rather than one per call.
+// One SDK client (and its keep-alive sockets) per key, region, endpoint and outbound policy, rather than one per call.
 const sdkClients = new Map<string, BedrockRuntimeClient>();
 const MAX_CACHED_CLIENTS = 32;
+const policyIds = new WeakMap<OutboundPolicy, number>();
+let nextPolicyId = 0;
 
-function sdkClient(accessKeyId: string, secretAccessKey: string, region: string, endpoint: string | undefined): BedrockRuntimeClient {
-  const key = crypto.createHash("sha256").update(JSON.stringify([accessKeyId, secretAccessKey, region, endpoint ?? ""])).digest("hex");
+/** Where the SDK sends a region's requests (it works that out itself; the guard needs it too). */
+function runtimeUrl(region: string, endpoint: string | undefined): string {
+  return endpoint ?? `https://bedrock-runtime.${region}.amazonaws.com`;
+}
+
+function sdkClient(accessKeyId: string, secretAccessKey: string, region: string, endpoint: string | undefined, outbound: OutboundPolicy): BedrockRuntimeClient {
+  if (!policyIds.has(outbound)) policyIds.set(outbound, nextPolicyId++);
+  const key = crypto.createHash("sha256").update(JSON.stringify([accessKeyId, secretAccessKey, region, endpoint ?? "", policyIds.get(outbound)])).digest("hex");
   let client = sdkClients.get(key);
   if (!client) {
     client = new (bedrockSdk().BedrockRuntimeClient)({
@@ -90,6 +99,11 @@ function sdkClient(accessKeyId: string, secretAccessKey: string, region: string,
       // Every other provider fails fast and lets the caller (a job, a chat turn) decide; the SDK's own
       // retries would triple a throttled call's wait.
       maxAttempts: 1,
+      // The SDK's HTTP/2 sessions connect through the outbound guard, like every other model call.
+      requestHandler: {
+        disableConcurrentStreams: true,
+        nodeHttp2ConnectOptions: guardedConnection(runtimeUrl(region, endpoint), outbound),
+      },
     });
     if (sdkClients.size >= MAX_CACHED_CLIENTS) {
       const oldest = sdkClients.keys().next().value as string;
@@ -142,23 +156,32 @@ export function converseMessages(messages: ChatMessage[]): { system: SystemConte
 }
 
 class BedrockCalls {
-  private readonly client: BedrockRuntimeClient;
   private readonly timeoutMs: number;
 
   constructor(
     private readonly spec: ModelSpec,
-    options: BedrockOptions,
+    private readonly options: BedrockOptions,
   ) {
-    const { accessKey = "", secretKey = "", region = "us-east-1" } = spec.credentials;
-    this.client = sdkClient(accessKey, secretKey, region, options.endpoint);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  /**
+   * The SDK client, checked before each call, inside its error handling: the SDK reports a connection
+   * the guard refused only as a cancelled HTTP/2 stream, so the endpoint is checked first for a clear
+   * error (and again by the guard when the SDK connects).
+   */
+  private async client(): Promise<BedrockRuntimeClient> {
+    const { accessKey = "", secretKey = "", region = "us-east-1" } = this.spec.credentials;
+    const outbound = modelPolicyOr(this.spec.outbound);
+    await checkDestination(runtimeUrl(region, this.options.endpoint), outbound);
+    return sdkClient(accessKey, secretKey, region, this.options.endpoint, outbound);
   }
 
   async *converseStream(messages: ChatMessage[], options: GenerationOptions = {}): AsyncGenerator<ChatEvent> {
     const { system, messages: turns } = converseMessages(messages);
     const limit = this.limit(options.signal);
     try {
-      const output = await this.client.send(
+      const output = await (await this.client()).send(
         new (bedrockSdk().ConverseStreamCommand)({
           modelId: this.spec.modelName,
           messages: turns,
@@ -205,7 +228,7 @@ class BedrockCalls {
     const limit = this.limit(signal);
     let text: string;
     try {
-      const output = await this.client.send(
+      const output = await (await this.client()).send(
         new (bedrockSdk().InvokeModelCommand)({ modelId: this.spec.modelName, contentType: "application/json", accept: "application/json", body: JSON.stringify(body) }),
         { abortSignal: limit.signal },
       );
@@ -218,7 +241,7 @@ class BedrockCalls {
     try {
       return JSON.parse(text) as Record<string, unknown>;
     } catch {
-      throw new ModelCallError("badRequest", PROVIDER, `the answer is not JSON: ${text.slice(0, 200)}`);
+      throw notJson(PROVIDER);
     }
   }
 
@@ -343,6 +366,7 @@ const NETWORK_CODE = /\b(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREAC
 
 /** What the SDK threw, as a ModelCallError: by the AWS error name first, then the HTTP status, then the socket error. */
 export function bedrockFailure(error: unknown): ModelCallError {
+  if (error instanceof OutboundRefused) return refusedCall(error, PROVIDER);
   const e = error as { name?: string; message?: string; code?: string; cause?: { code?: string }; $metadata?: { httpStatusCode?: number } };
   const message = e.message ?? String(error);
   const name = e.name ?? "";

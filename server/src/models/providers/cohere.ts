@@ -80,6 +80,7 @@ class CohereCalls {
     const response = await callProvider({
       provider: PROVIDER,
       url: joinUrl(this.baseUrl, "v2/chat"),
+      outbound: this.spec.outbound,
       headers: { ...this.headers, accept: "text/event-stream" },
       body: {
         model: this.spec.modelName,
@@ -118,6 +119,7 @@ class CohereCalls {
       const answer = await callProviderJson<{ embeddings?: { float?: number[][] }; meta?: { billed_units?: BilledUnits } }>({
         provider: PROVIDER,
         url: joinUrl(this.baseUrl, "v2/embed"),
+        outbound: this.spec.outbound,
         headers: this.headers,
         body: {
           model: this.spec.modelName,
@@ -140,6 +142,7 @@ class CohereCalls {
     const answer = await callProviderJson<{ results: { index: number; relevance_score: number }[]; meta?: { billed_units?: BilledUnits } }>({
       provider: PROVIDER,
       url: joinUrl(this.baseUrl, "v2/rerank"),
+      outbound: this.spec.outbound,
       headers: this.headers,
       body: { model: this.spec.modelName, query, documents, top_n: documents.length },
       timeoutMs: this.options.timeoutMs,

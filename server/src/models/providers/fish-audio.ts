@@ -1,4 +1,4 @@
-import { callProvider, joinUrl } from "../http";
+import { callProvider, joinUrl, speechOf } from "../http";
 import type { ModelClients, ModelType, SpeechResult } from "../model-types";
 import type { ModelSpec, ProviderDefinition } from "../provider";
 import { pickClient } from "./shared";
@@ -42,14 +42,11 @@ async function synthesize(spec: ModelSpec, options: FishAudioOptions, text: stri
   const response = await callProvider({
     provider: PROVIDER,
     url: joinUrl(spec.credentials.baseUrl || DEFAULT_BASE_URL, "v1/tts"),
+    outbound: spec.outbound,
     headers: { authorization: `Bearer ${spec.credentials.apiKey ?? ""}`, model: spec.modelName },
     body: { text, reference_id: referenceId, format: "mp3", mp3_bitrate: 128, normalize: true, latency: "normal", chunk_length: 200 },
     timeoutMs: options.timeoutMs,
     signal: ttsOptions.signal,
   });
-  async function* audio(): AsyncGenerator<Buffer> {
-    if (!response.body) return;
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) yield Buffer.from(chunk);
-  }
-  return { mimeType: "audio/mpeg", audio: audio() };
+  return speechOf(response, PROVIDER);
 }

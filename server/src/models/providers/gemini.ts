@@ -1,4 +1,5 @@
-import { callProvider, callProviderJson, joinUrl, ModelCallError, serverSentEvents, type ModelFailure } from "../http";
+import type { OutboundPolicy } from "../../platform/outbound";
+import { callProvider, callProviderJson, joinUrl, ModelCallError, notJson, serverSentEvents, type ModelFailure } from "../http";
 import type { ChatEvent, ChatMessage, ChatModel, EmbeddingModel, EmbeddingResult, GenerationOptions } from "../model-types";
 import { apiKeyAndBaseUrl, type ModelSpec, type ProviderDefinition } from "../provider";
 import { catalogueOf, describeWithChat, pickClient } from "./shared";
@@ -12,6 +13,7 @@ export interface GeminiEndpoint {
   apiKey: string;
   model: string;
   timeoutMs?: number;
+  outbound?: OutboundPolicy;
 }
 
 /** Gemini answers a wrong key with 400 INVALID_ARGUMENT; its reason says what it is. */
@@ -69,6 +71,7 @@ export class GeminiChatModel implements ChatModel {
     const response = await callProvider({
       provider: "Gemini",
       url: `${modelPath(endpoint, "streamGenerateContent")}?alt=sse`,
+      outbound: endpoint.outbound,
       headers: { "x-goog-api-key": endpoint.apiKey },
       body,
       signal: options.signal,
@@ -82,9 +85,9 @@ export class GeminiChatModel implements ChatModel {
       try {
         chunk = JSON.parse(event.data) as GenerateChunk;
       } catch {
-        throw new ModelCallError("badRequest", "Gemini", `the answer is not JSON: ${event.data.slice(0, 200)}`);
+        throw notJson("Gemini");
       }
-      if (chunk.error) throw new ModelCallError(chunk.error.code === 429 ? "quota" : "unavailable", "Gemini", chunk.error.message ?? event.data);
+      if (chunk.error) throw new ModelCallError(chunk.error.code === 429 ? "quota" : "unavailable", "Gemini", chunk.error.message ?? "the stream reported an error");
       if (chunk.promptFeedback?.blockReason) reason = "content_filter";
       const candidate = chunk.candidates?.[0];
       for (const part of candidate?.content?.parts ?? []) {
@@ -117,6 +120,7 @@ export class GeminiEmbeddingModel implements EmbeddingModel {
       const answer = await callProviderJson<{ embeddings?: { values: number[] }[] }>({
         provider: "Gemini",
         url: modelPath(endpoint, "batchEmbedContents"),
+        outbound: endpoint.outbound,
         headers: { "x-goog-api-key": endpoint.apiKey },
         body: { requests: batch.map((text) => ({ model, content: { parts: [{ text: text || " " }] }, ...(taskType ? { taskType } : {}) })) },
         signal: options.signal,
@@ -134,7 +138,7 @@ export class GeminiEmbeddingModel implements EmbeddingModel {
 }
 
 function endpointOf(spec: ModelSpec): GeminiEndpoint {
-  return { baseUrl: spec.credentials.baseUrl || GEMINI_BASE_URL, apiKey: spec.credentials.apiKey ?? "", model: spec.modelName };
+  return { baseUrl: spec.credentials.baseUrl || GEMINI_BASE_URL, apiKey: spec.credentials.apiKey ?? "", model: spec.modelName, outbound: spec.outbound };
 }
 
 /** Google's Gemini API (AI Studio keys). Vertex AI, with service accounts, is its own provider. */

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { FieldProblem } from "../../platform/errors";
+import type { OutboundPolicy } from "../../platform/outbound";
 import { callProvider, callProviderJson, ModelCallError, serverSentEvents } from "../http";
 import { requestOAuthToken, type OAuthToken } from "./oauth-token";
 import type { ChatEvent, ChatMessage, ChatModel, EmbeddingResult, GenerationOptions, ModelClients, ModelType, TokenUsage } from "../model-types";
@@ -170,7 +171,7 @@ class VertexCalls {
   }
 
   private async headers(signal?: AbortSignal): Promise<Record<string, string>> {
-    const token = await accessToken(this.spec.credentials.serviceAccountKey ?? "", this.options, signal);
+    const token = await accessToken(this.spec.credentials.serviceAccountKey ?? "", this.options, this.spec.outbound, signal);
     return { authorization: `Bearer ${token}` };
   }
 
@@ -178,6 +179,7 @@ class VertexCalls {
     const response = await callProvider({
       provider: PROVIDER,
       url: `${this.modelUrl("streamGenerateContent")}?alt=sse`,
+      outbound: this.spec.outbound,
       headers: await this.headers(options.signal),
       body: {
         ...geminiContents(messages),
@@ -224,6 +226,7 @@ class VertexCalls {
       const answer = await callProviderJson<{ predictions?: { embeddings: { values: number[]; statistics?: { token_count?: number } } }[] }>({
         provider: PROVIDER,
         url: this.modelUrl("predict"),
+        outbound: this.spec.outbound,
         headers: await this.headers(options.signal),
         body: { instances: texts.slice(start, start + batchSize).map((content) => ({ content, task_type: taskType })), parameters: { autoTruncate: true } },
         timeoutMs: this.timeoutMs,
@@ -241,13 +244,13 @@ class VertexCalls {
 // Access tokens live an hour; each is reused until a minute before it ends, per key (or for the default credentials).
 const tokens = new Map<string, OAuthToken | Promise<OAuthToken>>();
 
-async function accessToken(serviceAccountKey: string, options: GoogleCloudOptions, signal?: AbortSignal): Promise<string> {
+async function accessToken(serviceAccountKey: string, options: GoogleCloudOptions, outbound: OutboundPolicy | undefined, signal?: AbortSignal): Promise<string> {
   const env = options.env ?? process.env;
   const cacheKey = crypto.createHash("sha256").update(serviceAccountKey || `default:${env.GOOGLE_APPLICATION_CREDENTIALS ?? ""}:${env.CLOUDSDK_CONFIG ?? ""}:${env.GCE_METADATA_HOST ?? ""}`).digest("hex");
   const cached = tokens.get(cacheKey);
   if (cached && !(cached instanceof Promise) && cached.expiresAt - 60_000 > Date.now()) return cached.token;
   if (cached instanceof Promise) return (await cached).token;
-  const pending = fetchToken(serviceAccountKey, options, env, signal);
+  const pending = fetchToken(serviceAccountKey, { ...options, outbound }, env, signal);
   tokens.set(cacheKey, pending);
   try {
     const fresh = await pending;
@@ -259,7 +262,10 @@ async function accessToken(serviceAccountKey: string, options: GoogleCloudOption
   }
 }
 
-async function fetchToken(serviceAccountKey: string, options: GoogleCloudOptions, env: Record<string, string | undefined>, signal?: AbortSignal): Promise<OAuthToken> {
+/** The options of a token request: the provider's, and where the entry's requests may go. */
+type TokenOptions = GoogleCloudOptions & { outbound: OutboundPolicy | undefined };
+
+async function fetchToken(serviceAccountKey: string, options: TokenOptions, env: Record<string, string | undefined>, signal?: AbortSignal): Promise<OAuthToken> {
   if (serviceAccountKey) {
     const key = parseServiceAccountKey(serviceAccountKey);
     if (typeof key === "string") throw new ModelCallError("auth", PROVIDER, `the service-account key is ${key}`);
@@ -292,7 +298,7 @@ function defaultCredentialsFile(env: Record<string, string | undefined>): string
 }
 
 /** The OAuth 2.0 JWT-bearer grant (RFC 7523) that Google's service accounts use, signed RS256 with the key's private key. */
-async function exchangeJwt(key: ServiceAccountKey, options: GoogleCloudOptions, signal?: AbortSignal) {
+async function exchangeJwt(key: ServiceAccountKey, options: TokenOptions, signal?: AbortSignal) {
   const tokenUri = key.token_uri ?? GOOGLE_TOKEN_URI;
   const now = Math.floor(Date.now() / 1000);
   const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
@@ -302,25 +308,28 @@ async function exchangeJwt(key: ServiceAccountKey, options: GoogleCloudOptions, 
   return tokenRequest(tokenUri, body, options, signal);
 }
 
-function tokenRequest(url: string, form: URLSearchParams, options: GoogleCloudOptions, signal?: AbortSignal) {
-  return requestOAuthToken({ provider: PROVIDER, url, form, timeoutMs: options.timeoutMs, signal });
+function tokenRequest(url: string, form: URLSearchParams, options: TokenOptions, signal?: AbortSignal) {
+  return requestOAuthToken({ provider: PROVIDER, url, form, outbound: options.outbound, timeoutMs: options.timeoutMs, signal });
 }
 
 /** Tokens of the service account attached to the VM, Cloud Run service or GKE pod Cairn runs on. */
-async function metadataServerToken(env: Record<string, string | undefined>, options: GoogleCloudOptions, signal?: AbortSignal) {
+async function metadataServerToken(env: Record<string, string | undefined>, options: TokenOptions, signal?: AbortSignal) {
   const host = env.GCE_METADATA_HOST ?? "metadata.google.internal";
   try {
     return await requestOAuthToken({
       provider: PROVIDER,
       method: "GET",
       url: `http://${host}/computeMetadata/v1/instance/service-accounts/default/token?scopes=${encodeURIComponent(SCOPE)}`,
+      outbound: options.outbound,
       headers: { "metadata-flavor": "Google" },
       timeoutMs: Math.min(options.timeoutMs ?? 3_000, 3_000),
       signal,
     });
   } catch (error) {
-    // No metadata server: Cairn does not run on Google Cloud, and nothing else gave credentials.
-    if (error instanceof ModelCallError && (error.reason === "network" || error.reason === "timeout")) {
+    // No metadata server: Cairn does not run on Google Cloud, and nothing else gave credentials. On Google
+    // Cloud itself the outbound guard refuses the link-local metadata server: the machine's own identity
+    // is not lent to users' model entries (GOOGLE_APPLICATION_CREDENTIALS can be, by the operator's choice).
+    if (error instanceof ModelCallError && (error.reason === "network" || error.reason === "timeout" || error.reason === "addressRefused")) {
       throw new ModelCallError("auth", PROVIDER, "no service-account key is given and no default credentials were found (GOOGLE_APPLICATION_CREDENTIALS, gcloud, metadata server)");
     }
     throw error;

@@ -1,4 +1,5 @@
-import { callProvider, joinUrl, ModelCallError, type ModelFailure } from "../http";
+import type { OutboundPolicy } from "../../platform/outbound";
+import { callProvider, joinUrl, ModelCallError, notJson, type ModelFailure } from "../http";
 import type { EmbeddingResult, ModelClients, ModelType, RerankResult, TokenUsage } from "../model-types";
 import type { ModelSpec, ProviderDefinition } from "../provider";
 import { normaliseScores, OpenAiChatModel } from "./openai-compatible";
@@ -36,10 +37,10 @@ export function huggingFaceProvider(options: HuggingFaceOptions = {}): ProviderD
       if (!spec.credentials.baseUrl) throw new ModelCallError("badRequest", PROVIDER, "no base URL is set");
       const root = serverRoot(spec.credentials.baseUrl);
       const headers: Record<string, string> = spec.credentials.apiKey ? { authorization: `Bearer ${spec.credentials.apiKey}` } : {};
-      const tei = new TeiCalls(root, headers, options);
+      const tei = new TeiCalls(root, headers, options, spec.outbound);
       return pickClient(PROVIDER, type, {
         chat: () =>
-          new OpenAiChatModel({ provider: PROVIDER, url: (operation) => joinUrl(root, `v1/${operation}`), headers, model: spec.modelName, timeoutMs: options.timeoutMs }),
+          new OpenAiChatModel({ provider: PROVIDER, url: (operation) => joinUrl(root, `v1/${operation}`), headers, model: spec.modelName, timeoutMs: options.timeoutMs, outbound: spec.outbound }),
         embedding: () => ({ embed: (texts, embedOptions) => tei.embed(texts, embedOptions) }),
         rerank: () => ({ rerank: (query, documents, rerankOptions) => tei.rerank(query, documents, rerankOptions) }),
       });
@@ -64,17 +65,18 @@ class TeiCalls {
     private readonly root: string,
     private readonly headers: Record<string, string>,
     private readonly options: HuggingFaceOptions,
+    private readonly outbound: OutboundPolicy | undefined,
   ) {}
 
   /** One call; the answer and the tokens TEI counted, which it reports only in the x-compute-tokens header. */
   private async post<R>(path: string, body: unknown, signal: AbortSignal | undefined): Promise<{ answer: R; tokens: number }> {
-    const response = await callProvider({ provider: PROVIDER, url: joinUrl(this.root, path), headers: this.headers, body, timeoutMs: this.options.timeoutMs, signal, classify: overloaded });
+    const response = await callProvider({ provider: PROVIDER, url: joinUrl(this.root, path), outbound: this.outbound, headers: this.headers, body, timeoutMs: this.options.timeoutMs, signal, classify: overloaded });
     const text = await response.text();
     let answer: R;
     try {
       answer = JSON.parse(text) as R;
     } catch {
-      throw new ModelCallError("badRequest", PROVIDER, `the answer is not JSON: ${text.slice(0, 200)}`);
+      throw notJson(PROVIDER);
     }
     return { answer, tokens: Number(response.headers.get("x-compute-tokens")) || 0 };
   }
@@ -92,7 +94,7 @@ class TeiCalls {
       const batch = texts.slice(start, start + BATCH_SIZE).map((text) => text || " ");
       const { answer, tokens: used } = await this.post<unknown>("embed", { inputs: batch, truncate: true }, options.signal);
       if (!Array.isArray(answer) || answer.length !== batch.length || !answer.every(Array.isArray)) {
-        throw new ModelCallError("badRequest", PROVIDER, `expected ${batch.length} vectors, got ${JSON.stringify(answer).slice(0, 200)}`);
+        throw new ModelCallError("badRequest", PROVIDER, `expected ${batch.length} vectors, got ${Array.isArray(answer) ? answer.length : "something else"}`);
       }
       vectors.push(...(answer as number[][]));
       tokens += used;
@@ -108,7 +110,7 @@ class TeiCalls {
       const batch = documents.slice(start, start + BATCH_SIZE).map((text) => text || " ");
       // raw_scores: false asks for the sigmoid of the cross-encoder's logit, a score in 0..1.
       const { answer, tokens: used } = await this.post<unknown>("rerank", { query, texts: batch, raw_scores: false, truncate: true }, options.signal);
-      if (!Array.isArray(answer)) throw new ModelCallError("badRequest", PROVIDER, `the answer has no rerank results: ${JSON.stringify(answer).slice(0, 200)}`);
+      if (!Array.isArray(answer)) throw new ModelCallError("badRequest", PROVIDER, "the answer has no rerank results");
       for (const { index, score } of answer as { index: number; score: number }[]) {
         if (Number.isInteger(index) && index >= 0 && index < batch.length && typeof score === "number") scores[start + index] = score;
       }

@@ -1,8 +1,10 @@
+import type { OutboundPolicy } from "../../platform/outbound";
 import { callProviderJson, ModelCallError } from "../http";
 
 export interface OAuthTokenRequest {
   provider: string;
   url: string;
+  outbound: OutboundPolicy | undefined;
   method?: "GET" | "POST";
   headers?: Record<string, string>;
   /** A form (application/x-www-form-urlencoded) body, when the grant is sent in the body. */
@@ -28,6 +30,7 @@ export async function requestOAuthToken(request: OAuthTokenRequest): Promise<OAu
     const answer = await callProviderJson<{ access_token?: string; expires_in?: number }>({
       provider: request.provider,
       url: request.url,
+      outbound: request.outbound,
       method: request.method ?? "POST",
       headers: { ...(request.form ? { "content-type": "application/x-www-form-urlencoded" } : {}), ...request.headers },
       body: request.form?.toString(),

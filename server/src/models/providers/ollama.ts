@@ -1,3 +1,4 @@
+import type { OutboundPolicy } from "../../platform/outbound";
 import { callProvider, callProviderJson, joinUrl, jsonLines, ModelCallError } from "../http";
 import type { ChatEvent, ChatMessage, ChatModel, EmbeddingModel, EmbeddingResult, GenerationOptions } from "../model-types";
 import type { ModelSpec, ProviderDefinition } from "../provider";
@@ -11,6 +12,7 @@ export interface OllamaEndpoint {
   /** The context window to ask for (num_ctx); Ollama's own default is small and cuts long prompts silently. */
   contextTokens?: number;
   timeoutMs?: number;
+  outbound?: OutboundPolicy;
 }
 
 function headers(endpoint: OllamaEndpoint): Record<string, string> {
@@ -52,6 +54,7 @@ export class OllamaChatModel implements ChatModel {
     const response = await callProvider({
       provider: "Ollama",
       url: joinUrl(endpoint.baseUrl, "api/chat"),
+      outbound: endpoint.outbound,
       headers: headers(endpoint),
       body: {
         model: endpoint.model,
@@ -103,6 +106,7 @@ export class OllamaEmbeddingModel implements EmbeddingModel {
     const answer = await callProviderJson<{ embeddings?: number[][]; prompt_eval_count?: number }>({
       provider: "Ollama",
       url: joinUrl(endpoint.baseUrl, "api/embed"),
+      outbound: endpoint.outbound,
       headers: headers(endpoint),
       body: { model: endpoint.model, input: texts, truncate: true },
       signal: options.signal,
@@ -121,7 +125,7 @@ function endpointOf(spec: ModelSpec): OllamaEndpoint {
   // People paste the OpenAI-compatible address (…/v1) or the API root (…/api); the native paths start above both.
   const baseUrl = spec.credentials.baseUrl.replace(/\/(v1|api)\/?$/, "");
   // The entry's token limit is the model's context size (RAGFlow's "max tokens"): ask Ollama for that window.
-  return { baseUrl, apiKey: spec.credentials.apiKey, model: spec.modelName, contextTokens: spec.maxTokens };
+  return { baseUrl, apiKey: spec.credentials.apiKey, model: spec.modelName, contextTokens: spec.maxTokens, outbound: spec.outbound };
 }
 
 /** Models served by Ollama on the user's machine or network: no key, a base URL such as http://localhost:11434. */

@@ -3,7 +3,8 @@
  * `/rerank` endpoint that Jina, vLLM, Xinference, LocalAI and SiliconFlow share. Most vendors speak it;
  * their modules only say where they live, how they authenticate and which models they offer.
  */
-import { callProvider, callProviderJson, joinUrl, ModelCallError, serverSentEvents, type ModelFailure } from "../http";
+import type { OutboundPolicy } from "../../platform/outbound";
+import { callProvider, callProviderJson, joinUrl, ModelCallError, notJson, serverSentEvents, speechOf, type ModelFailure } from "../http";
 import type {
   AudioInput,
   ChatEvent,
@@ -35,6 +36,8 @@ export interface OpenAiEndpoint {
   /** The model named in request bodies: the model name, or a vendor's stand-in for it (VolcEngine's endpoint id). */
   model: string;
   timeoutMs?: number;
+  /** Where requests may go: the entry's ModelSpec.outbound. */
+  outbound?: OutboundPolicy;
 }
 
 /** A vendor's departures from the protocol. */
@@ -48,6 +51,8 @@ export interface OpenAiQuirks {
   rerankBody?(body: Record<string, unknown>): Record<string, unknown>;
   /** The voice when the caller names none; without one the field is left out and the server picks. */
   defaultVoice?(model: string): string | undefined;
+  /** The vendor sends speech as application/octet-stream rather than audio/*: it is the MP3 Cairn asked for. */
+  speechAsOctetStream?: boolean;
 }
 
 /** An endpoint at `baseUrl` with a bearer key; an empty key (local servers) sends no Authorization header. */
@@ -128,14 +133,14 @@ function streamedError(provider: string, error: unknown): ModelCallError {
   const record = (typeof error === "object" && error !== null ? error : { message: String(error) }) as { message?: string; code?: unknown; type?: string };
   const code = Number(record.code);
   const reason: ModelFailure = code === 401 || code === 403 ? "auth" : code === 429 ? "quota" : code === 404 ? "notFound" : code >= 400 && code < 500 ? "badRequest" : "unavailable";
-  return new ModelCallError(reason, provider, record.message ?? JSON.stringify(error));
+  return new ModelCallError(reason, provider, typeof record.message === "string" ? record.message : "the stream reported an error");
 }
 
 function parseJson<T>(provider: string, data: string): T {
   try {
     return JSON.parse(data) as T;
   } catch {
-    throw new ModelCallError("badRequest", provider, `the answer is not JSON: ${data.slice(0, 200)}`);
+    throw notJson(provider);
   }
 }
 
@@ -176,6 +181,7 @@ export class OpenAiChatModel implements ChatModel {
     const response = await callProvider({
       provider: endpoint.provider,
       url: endpoint.url("chat/completions"),
+      outbound: endpoint.outbound,
       headers: endpoint.headers,
       body: this.quirks.chatBody?.(body, endpoint.model) ?? body,
       signal: options.signal,
@@ -233,6 +239,7 @@ export class OpenAiEmbeddingModel implements EmbeddingModel {
       const answer = await callProviderJson<EmbeddingAnswer>({
         provider: endpoint.provider,
         url: endpoint.url("embeddings"),
+        outbound: endpoint.outbound,
         headers: endpoint.headers,
         body: quirks.embeddingBody?.(body, endpoint.model, options.purpose) ?? body,
         signal: options.signal,
@@ -278,6 +285,7 @@ export class CompatibleRerankModel implements RerankModel {
     const answer = await callProviderJson<RerankAnswer | { index: number; score: number }[]>({
       provider: endpoint.provider,
       url: endpoint.url("rerank"),
+      outbound: endpoint.outbound,
       headers: endpoint.headers,
       body: this.quirks.rerankBody?.(body) ?? body,
       signal: options.signal,
@@ -312,6 +320,7 @@ export class OpenAiTranscriptionModel implements Sequence2TxtModel {
     const answer = await callProviderJson<{ text?: string; usage?: OpenAiUsage & { type?: string } }>({
       provider: endpoint.provider,
       url: endpoint.url("audio/transcriptions"),
+      outbound: endpoint.outbound,
       headers: endpoint.headers,
       body: form,
       signal: options.signal,
@@ -322,12 +331,6 @@ export class OpenAiTranscriptionModel implements Sequence2TxtModel {
     const usage = answer.usage && answer.usage.type !== "duration" ? openAiUsage(answer.usage) : undefined;
     return { text: answer.text, usage };
   }
-}
-
-/** The bytes of a body as they arrive. */
-export async function* bodyChunks(response: Response): AsyncGenerator<Buffer> {
-  if (!response.body) return;
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) yield Buffer.from(chunk);
 }
 
 export class OpenAiSpeechModel implements TtsModel {
@@ -342,13 +345,13 @@ export class OpenAiSpeechModel implements TtsModel {
     const response = await callProvider({
       provider: endpoint.provider,
       url: endpoint.url("audio/speech"),
+      outbound: endpoint.outbound,
       headers: endpoint.headers,
       body: { model: endpoint.model, input: text, ...(voice ? { voice } : {}), response_format: "mp3" },
       signal: options.signal,
       timeoutMs: endpoint.timeoutMs,
     });
-    const type = response.headers.get("content-type")?.split(";")[0].trim() ?? "";
-    return { mimeType: type.startsWith("audio/") ? type : "audio/mpeg", audio: bodyChunks(response) };
+    return speechOf(response, endpoint.provider, { octetStreamAs: this.quirks.speechAsOctetStream ? "audio/mpeg" : undefined });
   }
 }
 
@@ -397,7 +400,7 @@ export function openAiCompatibleProvider(vendor: OpenAiCompatibleVendor): Provid
     create(type, spec) {
       if (!vendor.modelTypes.includes(type)) throw unsupportedType(vendor.name, type);
       const quirks = typeof vendor.quirks === "function" ? vendor.quirks(spec) : vendor.quirks;
-      return openAiClient(type, endpointOf(spec), quirks);
+      return openAiClient(type, { ...endpointOf(spec), outbound: spec.outbound }, quirks);
     },
   };
 }

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
-import { callProvider, ModelCallError, type ModelFailure } from "../http";
+import type { OutboundPolicy } from "../../platform/outbound";
+import { callProvider, ModelCallError, notJson, type ModelFailure } from "../http";
 
 /**
  * Tencent Cloud API 3.0, as Hunyuan and the speech services speak it: a JSON POST to `/` of the
@@ -21,6 +22,7 @@ export interface TencentApiCall {
   payload: unknown;
   timeoutMs?: number;
   signal?: AbortSignal;
+  outbound: OutboundPolicy | undefined;
 }
 
 const CONTENT_TYPE = "application/json; charset=utf-8";
@@ -49,6 +51,7 @@ export function callTencentApi(call: TencentApiCall): Promise<Response> {
   return callProvider({
     provider: call.provider,
     url: call.endpoint,
+    outbound: call.outbound,
     headers: {
       "content-type": CONTENT_TYPE,
       authorization: tc3Authorization({ secretId: call.secretId, secretKey: call.secretKey, service: call.service, host, action: call.action, body, timestamp }),
@@ -79,10 +82,10 @@ export function readTencentResponse<T>(provider: string, text: string): T {
   try {
     parsed = JSON.parse(text) as typeof parsed;
   } catch {
-    throw new ModelCallError("badRequest", provider, `the answer is not JSON: ${text.slice(0, 200)}`);
+    throw notJson(provider);
   }
   const answer = parsed.Response;
-  if (!answer) throw new ModelCallError("badRequest", provider, `the answer has no Response: ${text.slice(0, 200)}`);
+  if (!answer) throw new ModelCallError("badRequest", provider, "the answer has no Response");
   if (answer.Error) throw tencentFailure(provider, answer.Error);
   return answer;
 }

@@ -97,6 +97,7 @@ async function recognize(spec: ModelSpec, options: TencentCloudOptions, audio: A
     },
     timeoutMs: options.timeoutMs,
     signal,
+    outbound: spec.outbound,
   });
   return { text: answer.Result ?? "" };
 }

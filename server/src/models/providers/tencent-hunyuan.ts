@@ -85,6 +85,7 @@ async function* streamChat(spec: ModelSpec, options: HunyuanOptions, messages: C
     },
     timeoutMs: options.timeoutMs,
     signal: generation.signal,
+    outbound: spec.outbound,
   });
   // Refusals (bad signature, unknown model, arrears) arrive as a JSON answer instead of the stream.
   if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) {

@@ -22,6 +22,7 @@ export class DashScopeRerankModel implements RerankModel {
     const answer = await callProviderJson<{ output?: { results?: { index: number; relevance_score: number }[] }; usage?: { total_tokens?: number } }>({
       provider: "Tongyi-Qianwen",
       url: `${origin}/api/v1/services/rerank/text-rerank/text-rerank`,
+      outbound: this.spec.outbound,
       headers: { authorization: `Bearer ${this.spec.credentials.apiKey ?? ""}` },
       body: { model: this.spec.modelName, input: { query, documents }, parameters: { return_documents: false, top_n: documents.length } },
       signal: options.signal,

@@ -30,7 +30,7 @@ export function voyageAiProvider(options: VoyageOptions = {}): ProviderDefinitio
       const baseUrl = spec.credentials.baseUrl || DEFAULT_BASE_URL;
       const headers = { authorization: `Bearer ${spec.credentials.apiKey ?? ""}` };
       const post = <R>(path: string, body: unknown, signal?: AbortSignal) =>
-        callProviderJson<R>({ provider: PROVIDER, url: joinUrl(baseUrl, path), headers, body, timeoutMs: options.timeoutMs, signal, classify: unknownModel });
+        callProviderJson<R>({ provider: PROVIDER, url: joinUrl(baseUrl, path), outbound: spec.outbound, headers, body, timeoutMs: options.timeoutMs, signal, classify: unknownModel });
       return pickClient(PROVIDER, type, {
         embedding: () => ({
           // 128 texts per call keeps a batch of chunks well under Voyage's 1,000-text and per-call token limits.

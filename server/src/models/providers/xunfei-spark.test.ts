@@ -1,6 +1,7 @@
 import type http from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
+import { modelOutboundPolicy } from "../http";
 import { completeChat } from "../model-types";
 import { collect, neverAnswer, refuseUpgrade, sendJson, sseBody, startVendorServer, unreachableUrl, writeSlowly, type RecordedRequest, type VendorServer } from "../../testing/vendor-servers";
 import { verifyXfyunUrl } from "../../testing/vendor-signatures";
@@ -155,5 +156,16 @@ describe("XunFei Spark", () => {
     await expect(speak(credentials, undefined, provider(200))).rejects.toMatchObject({ reason: "timeout" });
     const offline = xunfeiSparkProvider({ ttsUrl: `${(await unreachableUrl()).replace("http", "ws")}/v2/tts` });
     await expect(speak(credentials, undefined, offline)).rejects.toMatchObject({ reason: "network", params: { detail: "ECONNREFUSED" } });
+  });
+
+  it("opens its speech WebSocket through the outbound guard", async () => {
+    const upgradesBefore = server.requests.length;
+    const metadata = xunfeiSparkProvider({ ttsUrl: "ws://169.254.169.254/v2/tts" }).create("tts", { modelName: "xiaoyan", credentials });
+    await expect(metadata.synthesize("你好")).rejects.toMatchObject({ reason: "addressRefused", params: { detail: "169.254.169.254" } });
+    const byName = xunfeiSparkProvider({ ttsUrl: `ws://tts.test:${new URL(server.url).port}/v2/tts` });
+    const metadataByName = { ...modelOutboundPolicy(true), resolve: async () => ["::ffff:169.254.169.254"] };
+    const tts = byName.create("tts", { modelName: "xiaoyan", credentials, outbound: metadataByName });
+    await expect(tts.synthesize("你好")).rejects.toMatchObject({ reason: "addressRefused", params: { detail: "tts.test" } });
+    expect(server.requests.length).toBe(upgradesBefore);
   });
 });

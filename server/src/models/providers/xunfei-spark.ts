@@ -1,7 +1,8 @@
 import crypto from "node:crypto";
 import WebSocket from "ws";
 import type { FieldProblem } from "../../platform/errors";
-import { callProvider, joinUrl, ModelCallError, serverSentEvents, type ModelFailure } from "../http";
+import { guardedConnection, OutboundRefused } from "../../platform/outbound";
+import { callProvider, joinUrl, ModelCallError, modelPolicyOr, refusedCall, serverSentEvents, vendorMessage, type ModelFailure } from "../http";
 import type { ChatEvent, ChatMessage, GenerationOptions, ModelClients, ModelType, SpeechResult, TokenUsage } from "../model-types";
 import type { ModelSpec, ProviderDefinition } from "../provider";
 import { pickClient } from "./shared";
@@ -106,6 +107,7 @@ async function* streamChat(spec: ModelSpec, options: SparkOptions, messages: Cha
   const response = await callProvider({
     provider: PROVIDER,
     url: joinUrl(options.chatBaseUrl ?? CHAT_BASE_URL, "chat/completions"),
+    outbound: spec.outbound,
     headers: { authorization: `Bearer ${password}` },
     body: {
       model: SPARK_MODELS[spec.modelName] ?? spec.modelName,
@@ -180,7 +182,13 @@ async function synthesize(spec: ModelSpec, options: SparkOptions, text: string, 
   if (!appId || !apiKey || !apiSecret) throw new ModelCallError("auth", PROVIDER, "Spark speech synthesis needs the app id, API key and API secret");
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const url = signedSparkUrl(options.ttsUrl ?? TTS_URL, apiKey, apiSecret);
-  const socket = new WebSocket(url, { handshakeTimeout: timeoutMs });
+  let connection: ReturnType<typeof guardedConnection>;
+  try {
+    connection = guardedConnection(url, modelPolicyOr(spec.outbound));
+  } catch (error) {
+    throw error instanceof OutboundRefused ? refusedCall(error, PROVIDER) : error;
+  }
+  const socket = new WebSocket(url, { handshakeTimeout: timeoutMs, ...connection });
 
   const frames: Buffer[] = [];
   let failure: unknown;
@@ -213,19 +221,14 @@ async function synthesize(spec: ModelSpec, options: SparkOptions, text: string, 
     const chunks: Buffer[] = [];
     response.on("data", (chunk: Buffer) => chunks.push(chunk));
     response.on("end", () => {
-      const body = Buffer.concat(chunks).toString("utf8");
-      let message = body;
-      try {
-        message = (JSON.parse(body) as { message?: string }).message ?? body;
-      } catch {
-        // not JSON
-      }
+      const message = vendorMessage(Buffer.concat(chunks).toString("utf8"));
       const status = response.statusCode ?? 0;
       const reason: ModelFailure = status === 401 || status === 403 ? "auth" : status === 429 ? "quota" : status === 404 ? "notFound" : status >= 500 ? "unavailable" : "badRequest";
-      fail(new ModelCallError(reason, PROVIDER, `HTTP ${status}: ${message}`));
+      fail(new ModelCallError(reason, PROVIDER, message ? `HTTP ${status}: ${message}` : `HTTP ${status}`));
     });
   });
   socket.on("error", (error: Error & { code?: string }) => {
+    if (error instanceof OutboundRefused) return fail(refusedCall(error, PROVIDER));
     const timedOut = /handshake has timed out/i.test(error.message);
     fail(new ModelCallError(timedOut ? "timeout" : "network", PROVIDER, timedOut ? `no answer within ${timeoutMs} ms` : (error.code ?? error.message)));
   });

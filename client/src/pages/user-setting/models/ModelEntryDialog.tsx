@@ -72,8 +72,23 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-/** The server's checks that need no round trip; it makes them all again. */
-function checkDraft(provider: ModelProviderInfoFragment, draft: Draft, storedSecrets: Record<string, string>): FieldProblems {
+/** Two spellings of one address (a trailing slash, the host's case) are the same destination, as the server sees it. */
+function sameAddress(a: string, b: string): boolean {
+  const normal = (value: string) => {
+    try {
+      return new URL(value.trim()).href.replace(/\/+$/, "");
+    } catch {
+      return value.trim();
+    }
+  };
+  return normal(a) === normal(b);
+}
+
+/**
+ * The server's checks that need no round trip; it makes them all again. An empty secret field keeps the
+ * stored secret, unless the address changed: a saved key only goes where it was saved for.
+ */
+function checkDraft(provider: ModelProviderInfoFragment, draft: Draft, storedSecrets: Record<string, string>, addressChanged: boolean): FieldProblems {
   const problems: FieldProblems = {};
   if (!draft.modelType) problems.modelType = { key: "errors.model.typeRequired" };
   if (!draft.modelName.trim()) problems.modelName = { key: "errors.model.nameRequired" };
@@ -83,7 +98,9 @@ function checkDraft(provider: ModelProviderInfoFragment, draft: Draft, storedSec
   }
   for (const field of provider.credentialFields) {
     const value = (draft.credentials[field.name] ?? "").trim();
-    if (field.required && !value && !field.default && !storedSecrets[field.name]) {
+    if (addressChanged && !value && storedSecrets[field.name]) {
+      problems[field.name] = { key: "errors.model.secretForNewAddress", params: { field: field.name } };
+    } else if (field.required && !value && !field.default && !storedSecrets[field.name]) {
       problems[field.name] = { key: "errors.model.fieldRequired", params: { field: field.name } };
     } else if (value && field.kind === "url" && !isHttpUrl(value)) {
       problems[field.name] = { key: "errors.model.urlInvalid" };
@@ -129,6 +146,9 @@ function ModelEntryForm({ provider, entry, onDone, onBusyChange }: ModelEntryFor
     () => Object.fromEntries((entry?.credentials ?? []).filter((c) => c.secret && c.value).map((c) => [c.name, c.value])),
     [entry],
   );
+  /** An edited entry whose base URL (or another address field) changed: its saved secrets must be typed again. */
+  const addressChanged =
+    entry !== null && provider.credentialFields.some((field) => field.kind === "url" && !sameAddress(draft.credentials[field.name] ?? "", initial.credentials[field.name] ?? ""));
   const suggestions = useMemo(
     () => provider.catalogue.filter((model) => model.type === draft.modelType).map((model) => model.name),
     [provider, draft.modelType],
@@ -157,7 +177,7 @@ function ModelEntryForm({ provider, entry, onDone, onBusyChange }: ModelEntryFor
   }
 
   function checked(): boolean {
-    const found = checkDraft(provider, draft, storedSecrets);
+    const found = checkDraft(provider, draft, storedSecrets, addressChanged);
     setProblems(found);
     return hasNoProblems(found);
   }
@@ -287,14 +307,18 @@ function ModelEntryForm({ provider, entry, onDone, onBusyChange }: ModelEntryFor
                   key={field.name}
                   label={fieldLabel(t, field.name)}
                   error={problem(field.name)}
-                  helper={storedSecrets[field.name] ? t("models.dialog.keepSecret") : fieldHelp(i18n, field.name, field.required)}
+                  helper={
+                    storedSecrets[field.name]
+                      ? t(addressChanged ? "models.dialog.secretForNewAddress" : "models.dialog.keepSecret")
+                      : fieldHelp(i18n, field.name, field.required)
+                  }
                   required={field.required && !field.default}
                 >
                   <CredentialInput
                     field={field}
                     value={draft.credentials[field.name] ?? ""}
                     onChange={(value) => editCredential(field.name, value)}
-                    storedSecret={storedSecrets[field.name]}
+                    storedSecret={addressChanged ? undefined : storedSecrets[field.name]}
                   />
                 </FormField>
               ))}
