@@ -1,3 +1,4 @@
+import { authorizeAccountAction } from "../auth/account-guard";
 import type { SignedIn } from "../auth/principal";
 import { Tenant } from "../auth/tenant.entity";
 import { Conflict, DomainError, FieldChecks, Invalid, NotFound, type FieldProblem } from "../platform/errors";
@@ -138,6 +139,7 @@ export class ModelsService {
   }
 
   async addEntry(principal: SignedIn, input: ModelEntryInput): Promise<ModelEntry> {
+    authorizeAccountAction(principal, "manageModelProviders");
     const checked = this.checkInput(input);
     const identity = { tenantId: principal.tenantId, provider: checked.definition.name, modelName: checked.modelName, modelType: checked.modelType };
     if (await this.entries.findOneBy(identity)) {
@@ -158,6 +160,7 @@ export class ModelsService {
 
   /** Adds (or re-keys) every catalogue model of a provider with one set of credentials, as RAGFlow's set_api_key does. */
   async addCatalogue(principal: SignedIn, providerName: string, credentials: Record<string, string>): Promise<void> {
+    authorizeAccountAction(principal, "manageModelProviders");
     const provider = findProvider(providerName);
     if (!provider) throw NotFound("errors.model.providerUnknown", { provider: providerName });
     const existing = await this.listEntries(principal);
@@ -177,6 +180,7 @@ export class ModelsService {
 
   /** Provider, name and type stay; credentials, token limit and vision flag change. */
   async updateEntry(principal: SignedIn, id: string, input: Omit<ModelEntryInput, "provider" | "modelName" | "modelType">): Promise<ModelEntry> {
+    authorizeAccountAction(principal, "manageModelProviders");
     const entry = await this.ownEntry(principal, id);
     const checked = this.checkInput({ ...input, provider: entry.provider, modelName: entry.modelName, modelType: entry.modelType }, this.openSecrets(entry));
     await this.entries.update(
@@ -193,6 +197,7 @@ export class ModelsService {
 
   /** Deleting an entry also clears it as a default, so that nothing points at a model that is gone. */
   async deleteEntry(principal: SignedIn, id: string): Promise<void> {
+    authorizeAccountAction(principal, "manageModelProviders");
     const entry = await this.ownEntry(principal, id);
     const column = DEFAULT_COLUMNS[entry.modelType];
     const tenants = this.platform.db.getRepository(Tenant);
@@ -205,6 +210,7 @@ export class ModelsService {
    * or a stored entry with edited settings (a secret left empty is the stored one).
    */
   async testConnection(principal: SignedIn, source: { entryId?: string; input?: ModelEntryInput }): Promise<ConnectionTest> {
+    authorizeAccountAction(principal, "manageModelProviders");
     let definition: ProviderDefinition;
     let modelType: ModelType;
     let spec: { modelName: string; credentials: Record<string, string>; maxTokens?: number; vision?: boolean };
@@ -281,6 +287,7 @@ export class ModelsService {
 
   /** Sets some defaults; each must name an available model of its type ("" goes back to the built-in one). */
   async setDefaults(principal: SignedIn, choices: Partial<Record<ModelType, string>>): Promise<DefaultModels> {
+    authorizeAccountAction(principal, "manageModelProviders");
     const available = await this.availableModels(principal.tenantId);
     const checks = new FieldChecks();
     const changes: Partial<Tenant> = {};

@@ -5,6 +5,7 @@ import { ChatAssistants1764000000000 } from "./1764000000000-chat-assistants";
 import { ChatConversations1764000000001 } from "./1764000000001-chat-conversations";
 import { SearchPostings1764100000000 } from "./1764100000000-search-postings";
 import { ReanalyseSearchTerms1764200000000 } from "./1764200000000-reanalyse-search-terms";
+import { Credentials1764310000000 } from "./1764310000000-credentials";
 
 /** In order of their timestamps; TypeORM records which ran in the `migrations` table. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   ChatConversations1764000000001,
   SearchPostings1764100000000,
   ReanalyseSearchTerms1764200000000,
+  Credentials1764310000000,
 ];
