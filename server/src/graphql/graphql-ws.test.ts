@@ -1,6 +1,7 @@
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
 import { LOGIN, signUpAndIn, startTestServer, type TestServer } from "../testing/app";
+import { startRedis, type TestRedis } from "../testing/redis";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -8,9 +9,9 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function wsClient(authorization?: string): Client {
+function wsClient(authorization?: string, target: TestServer = server): Client {
   return createClient({
-    url: `${server.url.replace("http", "ws")}/graphql`,
+    url: `${target.url.replace("http", "ws")}/graphql`,
     webSocketImpl: WebSocket,
     connectionParams: authorization ? { authorization } : {},
     retryAttempts: 0,
@@ -51,8 +52,8 @@ describe("an open subscription ends when its credential is revoked", () => {
   }
 
   /** Subscribes to a knowledge base's progress with `authorization`, and waits until the server has authenticated the socket. */
-  async function watch(authorization: string, knowledgeBaseId: string): Promise<Watch> {
-    const client = wsClient(authorization);
+  async function watch(authorization: string, knowledgeBaseId: string, target: TestServer = server): Promise<Watch> {
+    const client = wsClient(authorization, target);
     let settled = false;
     const ended = new Promise<number | "completed">((resolve, reject) => {
       client.subscribe(
@@ -79,8 +80,8 @@ describe("an open subscription ends when its credential is revoked", () => {
     return { client, ended, settled: () => settled };
   }
 
-  async function knowledgeBase(session: string): Promise<string> {
-    const created = await server.graphql<{ createKnowledgeBase: { id: string } }>(`mutation { createKnowledgeBase(input: { name: "watched" }) { id } }`, {}, session);
+  async function knowledgeBase(session: string, target: TestServer = server): Promise<string> {
+    const created = await target.graphql<{ createKnowledgeBase: { id: string } }>(`mutation { createKnowledgeBase(input: { name: "watched" }) { id } }`, {}, session);
     return created.data!.createKnowledgeBase.id;
   }
 
@@ -132,5 +133,26 @@ describe("an open subscription ends when its credential is revoked", () => {
     expect(await script.ended).toBe(4401);
     expect(Date.now()).toBeGreaterThanOrEqual(new Date(expiresAt).getTime());
     await script.client.dispose();
+  });
+
+  describe("with the pub/sub on Redis, as between server processes", () => {
+    let redis: TestRedis;
+    let scaled: TestServer;
+    beforeAll(async () => {
+      redis = await startRedis();
+      scaled = await startTestServer({ REDIS_URL: redis.url });
+    });
+    afterAll(async () => {
+      await scaled.close();
+      await redis.stop();
+    });
+
+    it("when its session signs out", async () => {
+      const { token } = await signUpAndIn(scaled);
+      const watched = await watch(`Bearer ${token}`, await knowledgeBase(token, scaled), scaled);
+      expect((await scaled.graphql(`mutation { logout }`, {}, token)).data).toEqual({ logout: true });
+      expect(await watched.ended).toBe(4401);
+      await watched.client.dispose();
+    });
   });
 });
