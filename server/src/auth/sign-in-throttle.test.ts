@@ -1,3 +1,5 @@
+import { createClient } from "graphql-ws";
+import WebSocket from "ws";
 import { REGISTER, startTestServer, type GraphQLResponse, type TestServer } from "../testing/app";
 
 const LOGIN = `mutation Login($input: LoginInput!) { login(input: $input) { token } }`;
@@ -129,5 +131,33 @@ describe("sign-in throttling", () => {
     expect((await restSignIn(PASSWORD)).message).toMatch(/^Too many failed sign-in attempts/);
     expect(outcome(await signIn("100.64.77.1", email, PASSWORD))).toBe("TOO_MANY_REQUESTS");
     expect(outcome(await signIn("100.64.78.1", email, PASSWORD))).toBe("SIGNED_IN");
+  });
+
+  it("reads the client address of a graphql-ws connection the same way", async () => {
+    const email = await newAccount();
+    class ForwardedWebSocket extends WebSocket {
+      constructor(url: string, protocols?: string | string[]) {
+        super(url, protocols, { headers: { "x-forwarded-for": "100.64.88.1" } });
+      }
+    }
+    const client = createClient({ url: `${server.url.replace("http", "ws")}/graphql`, webSocketImpl: ForwardedWebSocket, retryAttempts: 0 });
+    const wsSignIn = async (password: string) => {
+      const iterator = client.iterate({ query: LOGIN, variables: { input: { email, password } } });
+      const { value } = await iterator.next();
+      await iterator.return?.();
+      return outcome(value as GraphQLResponse<unknown>);
+    };
+    try {
+      expect([await wsSignIn("wrong"), await wsSignIn("wrong"), await wsSignIn("wrong"), await wsSignIn(PASSWORD)]).toEqual([
+        "UNAUTHENTICATED",
+        "UNAUTHENTICATED",
+        "UNAUTHENTICATED",
+        "TOO_MANY_REQUESTS",
+      ]);
+    } finally {
+      await client.dispose();
+    }
+    expect(outcome(await signIn("100.64.88.1", email, PASSWORD))).toBe("TOO_MANY_REQUESTS");
+    expect(outcome(await signIn("100.64.89.1", email, PASSWORD))).toBe("SIGNED_IN");
   });
 });
