@@ -152,7 +152,7 @@ export default function ApiPage() {
         open={choosingExpiry}
         creating={creating}
         onClose={() => setChoosingExpiry(false)}
-        onCreate={(expiresAt) => void create(expiresAt).then((created) => created && setChoosingExpiry(false))}
+        onCreate={create}
       />
       <CreatedTokenDialog token={createdToken} onClose={() => setCreatedToken(null)} />
       <ConfirmDeleteDialog

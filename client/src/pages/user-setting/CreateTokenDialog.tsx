@@ -20,15 +20,33 @@ function expiresAtOf(expiry: Expiry, date: string): Date | null {
 }
 
 /** Settings → API: a new key's expiry, asked before the key is created. */
-export function CreateTokenDialog({ open, creating, onClose, onCreate }: { open: boolean; creating: boolean; onClose: () => void; onCreate: (expiresAt: Date | null) => void }) {
+export function CreateTokenDialog({
+  open,
+  creating,
+  onClose,
+  onCreate,
+}: {
+  open: boolean;
+  creating: boolean;
+  onClose: () => void;
+  /** Resolves true once the key exists, which closes the dialog. */
+  onCreate: (expiresAt: Date | null) => Promise<boolean>;
+}) {
   const { t } = useTranslation();
   const [expiry, setExpiry] = useState<Expiry>("never");
   const [date, setDate] = useState("");
   const tomorrow = dateInputValue(new Date(Date.now() + DAY_MS));
   const incomplete = expiry === "date" && date < tomorrow;
 
+  // Each new key starts from "never", whatever the previous one was given.
+  function close() {
+    setExpiry("never");
+    setDate("");
+    onClose();
+  }
+
   return (
-    <Dialog.Root open={open} onOpenChange={(event) => !event.open && onClose()} placement="center" size="sm">
+    <Dialog.Root open={open} onOpenChange={(event) => !event.open && close()} placement="center" size="sm">
       <Portal>
         <Dialog.Backdrop />
         <Dialog.Positioner>
@@ -63,10 +81,10 @@ export function CreateTokenDialog({ open, creating, onClose, onCreate }: { open:
               </Stack>
             </Dialog.Body>
             <Dialog.Footer>
-              <Button variant="outline" onClick={onClose}>
+              <Button variant="outline" onClick={close}>
                 {t("common.cancel")}
               </Button>
-              <Button colorPalette="brand" loading={creating} disabled={incomplete} onClick={() => onCreate(expiresAtOf(expiry, date))} data-testid="confirm-create-api-token">
+              <Button colorPalette="brand" loading={creating} disabled={incomplete} onClick={() => void onCreate(expiresAtOf(expiry, date)).then((created) => created && close())} data-testid="confirm-create-api-token">
                 {t("api.create")}
               </Button>
             </Dialog.Footer>
