@@ -173,7 +173,8 @@ export class AuthService {
     const rule = (freeEvents: number): ThrottleRule => ({ freeEvents, baseLockSeconds, maxLockSeconds, forgetAfterSeconds: SIGN_IN_MEMORY_SECONDS });
     const network = networkOf(origin.address);
     return {
-      account: { key: `signin:account:${email}|${network}`, rule: rule(accountFreeAttempts) },
+      // Hashed: what strangers type as an e-mail address (a password, at times) is not kept in the clear.
+      account: { key: `signin:account:${tokenHash(email)}|${network}`, rule: rule(accountFreeAttempts) },
       sources: [
         { key: `signin:address:${canonicalAddress(origin.address)}`, rule: rule(addressFreeAttempts) },
         { key: `signin:network:${network}`, rule: rule(networkFreeAttempts) },

@@ -1,5 +1,6 @@
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
+import { tokenHash } from "../platform/secrets";
 import { REGISTER, startTestServer, type GraphQLResponse, type TestServer } from "../testing/app";
 
 const LOGIN = `mutation Login($input: LoginInput!) { login(input: $input) { token } }`;
@@ -82,9 +83,9 @@ describe("sign-in throttling", () => {
     const email = await newAccount();
     // Guesses far past the free ones: a stored counter as if the stranger had kept going for a day.
     for (let i = 0; i < 3; i++) await signIn("100.64.9.9", email, "wrong guess");
-    await server.platform.db.query(`UPDATE throttle_counter SET events = 500, locked_until = NULL WHERE key LIKE $1`, [`signin:account:${email}|%`]);
+    await server.platform.db.query(`UPDATE throttle_counter SET events = 500, locked_until = NULL WHERE key LIKE $1`, [`signin:account:${tokenHash(email.toLowerCase())}|%`]);
     await signIn("100.64.9.9", email, "wrong guess");
-    const [row] = await server.platform.db.query(`SELECT locked_until FROM throttle_counter WHERE key LIKE $1`, [`signin:account:${email}|%`]);
+    const [row] = await server.platform.db.query(`SELECT locked_until FROM throttle_counter WHERE key LIKE $1`, [`signin:account:${tokenHash(email.toLowerCase())}|%`]);
     expect(new Date(row.locked_until).getTime() - Date.now()).toBeLessThanOrEqual(15 * 60 * 1000);
     expect(new Date(row.locked_until).getTime() - Date.now()).toBeGreaterThan(14 * 60 * 1000);
   });
