@@ -94,6 +94,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
 
   const wsServer = new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH });
   const revocableSockets = new RevocableSockets(platform.pubsub);
+  wsServer.once("close", () => void revocableSockets.close());
   const wsCleanup = useServer<Record<string, unknown>>(
     {
       schema,
@@ -122,7 +123,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
       ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
-      { serverWillStart: async () => ({ drainServer: async () => Promise.all([wsCleanup.dispose(), revocableSockets.close()]).then(() => undefined) }) },
+      { serverWillStart: async () => ({ drainServer: async () => wsCleanup.dispose() }) },
     ],
   });
   await apollo.start();
