@@ -16,6 +16,7 @@ import type { Config } from "./config";
 import type { GraphQLContext } from "./graphql/context";
 import { formatExecutionErrors, formatGraphQLError } from "./graphql/errors";
 import { createSchema } from "./graphql/schema";
+import { RevocableSockets } from "./graphql/ws-revocation";
 import { resumeInterruptedParsing } from "./ingestion/parse.job";
 import { closeBuiltinModels } from "./models/builtin/builtin.provider";
 import { createPlatform, type Platform } from "./platform";
@@ -40,6 +41,11 @@ function connectionAuthorization(params: Record<string, unknown> | undefined): s
 function visitorIdOf(value: unknown): string | null {
   const id = Array.isArray(value) ? value[0] : value;
   return typeof id === "string" && id.trim() !== "" ? id.trim().slice(0, 255) : null;
+}
+
+/** A WebSocket upgrade's client address by express's own `trust proxy` rule, as `req.ip` reads it for HTTP requests. */
+function upgradeAddress(app: express.Express, request: http.IncomingMessage): string | undefined {
+  return (Object.create(app.request, { headers: { value: request.headers }, socket: { value: request.socket } }) as express.Request).ip;
 }
 
 /** The built client, with every unknown GET path answered by index.html so that client-side routes survive a reload. */
@@ -97,14 +103,21 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const httpServer = http.createServer(app);
 
   const wsServer = new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH });
+  const revocableSockets = new RevocableSockets(platform.pubsub);
+  wsServer.once("close", () => void revocableSockets.close());
   const wsCleanup = useServer<Record<string, unknown>>(
     {
       schema,
-      context: async (ctx): Promise<GraphQLContext> => ({
-        services,
-        principal: await services.principalFor(connectionAuthorization(ctx.connectionParams)),
-        visitorId: visitorIdOf(ctx.connectionParams?.["x-visitor-id"] ?? ctx.connectionParams?.["X-Visitor-Id"]),
-      }),
+      context: async (ctx): Promise<GraphQLContext> => {
+        const principal = await services.principalFor(connectionAuthorization(ctx.connectionParams));
+        revocableSockets.track(ctx.extra.socket, principal);
+        return {
+          services,
+          principal,
+          visitorId: visitorIdOf(ctx.connectionParams?.["x-visitor-id"] ?? ctx.connectionParams?.["X-Visitor-Id"]),
+          clientAddress: upgradeAddress(app, ctx.extra.request),
+        };
+      },
       onNext: (_ctx, _id, _payload, _args, result) =>
         "errors" in result && result.errors ? { ...result, errors: formatExecutionErrors(result.errors) } : result,
     },
@@ -136,6 +149,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         services,
         principal: await services.principalFor(req.headers.authorization),
         visitorId: visitorIdOf(req.headers["x-visitor-id"]),
+        clientAddress: req.ip,
       }),
     }),
   );

@@ -78,4 +78,15 @@ describe("configuration", () => {
       ]);
     }
   });
+
+  it("reads the registration limits: open to all and uncapped by default, domains lower-cased and checked", () => {
+    expect(loadConfig({})).toMatchObject({ registrationEmailDomains: [], registrationMaxUsers: 0 });
+    expect(loadConfig({ REGISTRATION_EMAIL_DOMAINS: " Example.ORG, @team.example.org ,", REGISTRATION_MAX_USERS: "500" })).toMatchObject({
+      registrationEmailDomains: ["example.org", "team.example.org"],
+      registrationMaxUsers: 500,
+    });
+    expect(() => loadConfig({ REGISTRATION_EMAIL_DOMAINS: "example.org, not a domain" })).toThrow(
+      'REGISTRATION_EMAIL_DOMAINS: "not a domain" is not a domain name such as example.com',
+    );
+  });
 });

@@ -20,6 +20,10 @@ export interface Config {
   sessionTtlHours: number;
   rememberMeDays: number;
   registrationEnabled: boolean;
+  /** Lower-case e-mail domains that may sign up; empty lets any address sign up (a hosted deployment for one organisation lists its own). */
+  registrationEmailDomains: string[];
+  /** Accounts beyond which sign-up closes; 0 for no cap (a hosted trial that must not grow without bound sets one). */
+  registrationMaxUsers: number;
   /** Lets web crawls reach private, loopback and link-local addresses (off: a crawl cannot probe the internal network). */
   crawlPrivateAddresses: boolean;
   /** Lets model base URLs be on loopback and private networks (local Ollama, vLLM, …); hosted deployments turn it off. */
@@ -28,7 +32,14 @@ export interface Config {
   secretKey?: string;
   /** Where the generated key lives: DATA_DIR/secret.key unless SECRET_KEY_FILE keeps it apart from the data (backups, volumes). */
   secretKeyFile: string;
-  signInThrottle: { freeAttempts: number; baseLockSeconds: number; maxLockSeconds: number };
+  /**
+   * Failed sign-ins are counted per account on one network, per client address and per network (/24, /64):
+   * guessing one account's password, and spraying one password over many accounts, are both slowed, while the
+   * owner signing in from elsewhere is not locked out by a stranger's failures.
+   */
+  signInThrottle: { accountFreeAttempts: number; addressFreeAttempts: number; networkFreeAttempts: number; baseLockSeconds: number; maxLockSeconds: number };
+  /** Sign-ups allowed per client address and per network before further ones wait, so that accounts cannot be mass-created. */
+  signUpThrottle: { addressFreeSignUps: number; networkFreeSignUps: number };
   /** Limits of one document's parse process (ingestion/sandbox): past them it is ended and the document fails with the reason. */
   parsing: { timeoutSeconds: number; stepTimeoutSeconds: number; memoryMb: number };
   /** Origins that may frame the share page; empty lets any website embed a shared assistant, as the embed dialog offers. */
@@ -119,6 +130,14 @@ class EnvReader {
     return origins;
   }
 
+  /** A comma-separated list, trimmed and lower-cased, empty entries dropped. */
+  list(name: string): string[] {
+    return (this.optional(name) ?? "")
+      .split(",")
+      .map((item) => item.trim().toLowerCase())
+      .filter(Boolean);
+  }
+
   url(name: string, protocols: string[]): string | undefined {
     const raw = this.optional(name);
     if (raw === undefined) return undefined;
@@ -160,6 +179,14 @@ function readS3(reader: EnvReader): S3Config | undefined {
   };
 }
 
+function readEmailDomains(reader: EnvReader): string[] {
+  const domains = reader.list("REGISTRATION_EMAIL_DOMAINS").map((domain) => domain.replace(/^@/, ""));
+  for (const domain of domains) {
+    if (!/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain)) reader.problems.push(`REGISTRATION_EMAIL_DOMAINS: "${domain}" is not a domain name such as example.com`);
+  }
+  return domains;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const reader = new EnvReader(env);
   const config: Config = {
@@ -175,12 +202,17 @@ export function loadConfig(env: Env = process.env): Config {
     sessionTtlHours: reader.integer("SESSION_TTL_HOURS", 24, 1, 24 * 30),
     rememberMeDays: reader.integer("SESSION_REMEMBER_DAYS", 30, 1, 365),
     registrationEnabled: reader.boolean("REGISTRATION_ENABLED", true),
+    registrationEmailDomains: readEmailDomains(reader),
+    registrationMaxUsers: reader.integer("REGISTRATION_MAX_USERS", 0, 0, 10_000_000),
     crawlPrivateAddresses: reader.boolean("CRAWL_PRIVATE_ADDRESSES", false),
     modelPrivateAddresses: reader.boolean("MODEL_PRIVATE_ADDRESSES", true),
     secretKey: reader.secretKey("SECRET_KEY"),
     secretKeyFile: path.resolve(reader.string("SECRET_KEY_FILE", path.join(reader.string("DATA_DIR", "./data"), "secret.key"))),
     signInThrottle: {
-      freeAttempts: reader.integer("SIGNIN_FREE_ATTEMPTS", 5, 1, 100),
+      accountFreeAttempts: reader.integer("SIGNIN_FREE_ATTEMPTS", 5, 1, 100),
+      // An office or a carrier-grade NAT shares one address among many people who mistype: higher than one account's.
+      addressFreeAttempts: reader.integer("SIGNIN_ADDRESS_FREE_ATTEMPTS", 20, 1, 10_000),
+      networkFreeAttempts: reader.integer("SIGNIN_NETWORK_FREE_ATTEMPTS", 60, 1, 100_000),
       baseLockSeconds: reader.integer("SIGNIN_LOCK_SECONDS", 30, 1, 3600),
       maxLockSeconds: 15 * 60,
     },
@@ -198,6 +230,10 @@ export function loadConfig(env: Env = process.env): Config {
       perTenant: reader.integer("UPLOADS_PER_TENANT", 8, 1, 1000),
       // Off by default: a self-hosted installation usually trusts its users with its disk.
       tenantQuotaBytes: reader.optional("TENANT_STORAGE_QUOTA_MB") === undefined ? undefined : reader.integer("TENANT_STORAGE_QUOTA_MB", 0, 1, 1024 * 1024 * 1024) * 1024 * 1024,
+    },
+    signUpThrottle: {
+      addressFreeSignUps: reader.integer("SIGNUP_ADDRESS_FREE", 5, 1, 10_000),
+      networkFreeSignUps: reader.integer("SIGNUP_NETWORK_FREE", 20, 1, 100_000),
     },
   };
   if (config.secretKey && reader.optional("SECRET_KEY_FILE")) reader.problems.push("set SECRET_KEY or SECRET_KEY_FILE, not both");

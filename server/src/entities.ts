@@ -1,6 +1,6 @@
 import { ApiToken } from "./api/api-token.entity";
 import { AuthSession } from "./auth/auth-session.entity";
-import { SignInThrottle } from "./auth/sign-in-throttle.entity";
+import { ThrottleCounter } from "./auth/throttle-counter.entity";
 import { TenantMember } from "./auth/tenant-member.entity";
 import { Tenant } from "./auth/tenant.entity";
 import { User } from "./auth/user.entity";
@@ -14,4 +14,4 @@ import { KnowledgeBase } from "./knowledge/knowledge-base.entity";
 import { ModelEntry } from "./models/model-entry.entity";
 
 /** Every TypeORM entity; the schema itself is created by the migrations in platform/migrations. */
-export const entities = [Tenant, User, TenantMember, AuthSession, SignInThrottle, ApiToken, ModelEntry, KnowledgeBase, Document, Chunk, ChatAssistant, ChatShare, Conversation, Message];
+export const entities = [Tenant, User, TenantMember, AuthSession, ThrottleCounter, ApiToken, ModelEntry, KnowledgeBase, Document, Chunk, ChatAssistant, ChatShare, Conversation, Message];

@@ -34,8 +34,8 @@ export interface Services {
 }
 
 export function createServices(platform: Platform): Services {
-  const auth = new AuthService(platform);
   const apiTokens = new ApiTokenService(platform);
+  const auth = new AuthService(platform, apiTokens);
   const models = new ModelsService(platform);
   const knowledgeBases = new KnowledgeBaseService(platform, models);
   const documents = new DocumentService(platform, knowledgeBases);

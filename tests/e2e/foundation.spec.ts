@@ -71,6 +71,8 @@ test("a new user signs up, signs in, keeps language and theme, uses an API key a
   await page.goto("/user-setting/api");
   await expect(page.getByTestId("api-token-empty")).toBeVisible();
   await page.getByTestId("create-api-token").click();
+  await page.getByTestId("create-token-dialog").locator('select[name="expiry"]').selectOption("90");
+  await page.getByTestId("confirm-create-api-token").click();
   const shownToken = page.getByTestId("new-api-token");
   await expect(shownToken).toHaveText(/^ragflow-\S{20,}$/);
   const apiKey = (await shownToken.textContent())?.trim() ?? "";

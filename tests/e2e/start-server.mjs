@@ -24,7 +24,18 @@ if (prepared.status !== 0) process.exit(1);
 const server = spawn(process.execPath, [join(root, "server/dist/main.js")], {
   cwd: root,
   stdio: "inherit",
-  env: { ...process.env, DATA_DIR: dataDir, MODEL_CACHE_DIR: modelCacheDir, PORT: process.env.PORT ?? "9399", HOST: "127.0.0.1" },
+  // Every browser test signs up from 127.0.0.1: the sign-up limits per address and network would stop the run after a few.
+  env: {
+    ...process.env,
+    DATA_DIR: dataDir,
+    MODEL_CACHE_DIR: modelCacheDir,
+    PORT: process.env.PORT ?? "9399",
+    HOST: "127.0.0.1",
+    SIGNUP_ADDRESS_FREE: "10000",
+    SIGNUP_NETWORK_FREE: "100000",
+    SIGNIN_ADDRESS_FREE_ATTEMPTS: "10000",
+    SIGNIN_NETWORK_FREE_ATTEMPTS: "100000",
+  },
 });
 
 function removeDataDir() {

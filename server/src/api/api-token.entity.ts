@@ -30,4 +30,9 @@ export class ApiToken {
   @Field(() => Date, { nullable: true })
   @Column({ type: "timestamptz", nullable: true })
   lastUsedAt: Date | null;
+
+  /** After this moment the key authenticates as nobody; null: it never expires. */
+  @Field(() => Date, { nullable: true, description: "When the key stops working; null if it never expires." })
+  @Column({ type: "timestamptz", nullable: true })
+  expiresAt: Date | null;
 }

@@ -1,4 +1,4 @@
-import { Arg, Ctx, Field, ID, Mutation, ObjectType, Query, Resolver } from "type-graphql";
+import { Arg, Ctx, Field, ID, InputType, Mutation, ObjectType, Query, Resolver } from "type-graphql";
 import { signedIn, type GraphQLContext } from "../graphql/context";
 import { ApiToken } from "./api-token.entity";
 
@@ -11,6 +11,12 @@ class CreatedApiToken {
   apiToken: ApiToken;
 }
 
+@InputType()
+class ApiTokenInput {
+  @Field(() => Date, { nullable: true, description: "When the key stops working (in the future, at most ten years ahead); absent or null: never." })
+  expiresAt?: Date | null;
+}
+
 @Resolver()
 export class ApiTokenResolver {
   @Query(() => [ApiToken], { description: "The service-API keys of the current tenant, newest first." })
@@ -18,9 +24,12 @@ export class ApiTokenResolver {
     return context.services.apiTokens.list(signedIn(context));
   }
 
-  @Mutation(() => CreatedApiToken)
-  createApiToken(@Ctx() context: GraphQLContext): Promise<CreatedApiToken> {
-    return context.services.apiTokens.create(signedIn(context));
+  @Mutation(() => CreatedApiToken, { description: "Only a password session can create keys: an API key cannot." })
+  createApiToken(
+    @Arg("input", () => ApiTokenInput, { nullable: true }) input: ApiTokenInput | null,
+    @Ctx() context: GraphQLContext,
+  ): Promise<CreatedApiToken> {
+    return context.services.apiTokens.create(signedIn(context), { expiresAt: input?.expiresAt ?? null });
   }
 
   @Mutation(() => Boolean)

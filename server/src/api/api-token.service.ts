@@ -1,20 +1,30 @@
-import { NotFound } from "../platform/errors";
+import { In } from "typeorm";
+import { authorizeAccountAction } from "../auth/account-guard";
+import type { SignedIn } from "../auth/principal";
+import { publishRevoked } from "../auth/revocation";
+import { User } from "../auth/user.entity";
+import { FieldChecks, NotFound } from "../platform/errors";
 import { newId, randomToken } from "../platform/ids";
 import { tokenHash } from "../platform/secrets";
 import type { Platform } from "../platform";
-import type { SignedIn } from "../auth/principal";
-import { User } from "../auth/user.entity";
 import { ApiToken } from "./api-token.entity";
 
 /** RAGFlow's key format, kept so that its SDKs and scripts take our keys unchanged. */
 const TOKEN_PREFIX = "ragflow-";
 /** lastUsedAt is a hint for the user, written at most once a minute per key to keep reads cheap. */
 const LAST_USED_RESOLUTION_MS = 60_000;
+/** The furthest expiry a key may be given: beyond it, "never" says the same more honestly. */
+const MAX_LIFETIME_MS = 10 * 366 * 86_400_000;
 
 export interface CreatedApiToken {
   apiToken: ApiToken;
   /** The only time the whole token leaves the server. */
   token: string;
+}
+
+export interface ApiTokenOptions {
+  /** When the key stops working; absent or null: never. */
+  expiresAt?: Date | null;
 }
 
 export class ApiTokenService {
@@ -24,7 +34,11 @@ export class ApiTokenService {
     return this.platform.db.getRepository(ApiToken);
   }
 
-  async create(principal: SignedIn): Promise<CreatedApiToken> {
+  async create(principal: SignedIn, options: ApiTokenOptions = {}): Promise<CreatedApiToken> {
+    authorizeAccountAction(principal, "manageApiKeys");
+    const expiresAt = options.expiresAt ?? null;
+    const valid = expiresAt === null || (!Number.isNaN(expiresAt.getTime()) && expiresAt.getTime() > Date.now() && expiresAt.getTime() - Date.now() <= MAX_LIFETIME_MS);
+    new FieldChecks().check(valid, "expiresAt", "errors.apiTokenExpiryInvalid").throwIfAny();
     const token = TOKEN_PREFIX + randomToken(32);
     const apiToken = this.tokens.create({
       id: newId(),
@@ -33,6 +47,7 @@ export class ApiTokenService {
       tokenHash: tokenHash(token),
       hint: `${token.slice(0, TOKEN_PREFIX.length + 4)}…${token.slice(-4)}`,
       lastUsedAt: null,
+      expiresAt,
     });
     await this.tokens.insert(apiToken);
     return { apiToken: await this.tokens.findOneByOrFail({ id: apiToken.id }), token };
@@ -43,20 +58,32 @@ export class ApiTokenService {
   }
 
   async delete(principal: SignedIn, id: string): Promise<void> {
+    authorizeAccountAction(principal, "manageApiKeys");
     const { affected } = await this.tokens.delete({ id, tenantId: principal.tenantId });
     if (!affected) throw NotFound("errors.apiTokenNotFound");
+    publishRevoked(this.platform.pubsub, [{ kind: "apiToken", id }]);
   }
 
-  /** The tenant and user behind an API token, or null when no such token exists. */
+  /** Deletes every key the user created, in every tenant (a password change that suspects a leak); returns how many. */
+  async deleteAllCreatedBy(userId: string): Promise<number> {
+    const ids = (await this.tokens.find({ select: { id: true }, where: { createdBy: userId } })).map((t) => t.id);
+    if (ids.length === 0) return 0;
+    await this.tokens.delete({ id: In(ids) });
+    publishRevoked(this.platform.pubsub, ids.map((id) => ({ kind: "apiToken", id })));
+    return ids.length;
+  }
+
+  /** The tenant and user behind an API token, or null when no such token exists or it has expired. */
   async authenticate(token: string): Promise<SignedIn | null> {
     if (!token.startsWith(TOKEN_PREFIX)) return null;
     const apiToken = await this.tokens.findOneBy({ tokenHash: tokenHash(token) });
     if (!apiToken) return null;
+    if (apiToken.expiresAt && apiToken.expiresAt.getTime() <= Date.now()) return null;
     const user = await this.platform.db.getRepository(User).findOneBy({ id: apiToken.createdBy });
     if (!user || !user.isActive) return null;
     if (!apiToken.lastUsedAt || Date.now() - apiToken.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
       await this.tokens.update({ id: apiToken.id }, { lastUsedAt: new Date() });
     }
-    return { kind: "apiToken", user, tenantId: apiToken.tenantId, tokenId: apiToken.id };
+    return { kind: "apiToken", user, tenantId: apiToken.tenantId, tokenId: apiToken.id, expiresAt: apiToken.expiresAt };
   }
 }

@@ -48,6 +48,9 @@ class ChangePasswordInput {
   @Field()
   @MaxLength(256)
   confirmPassword: string;
+
+  @Field({ defaultValue: false, description: "Also delete every API key this user created." })
+  revokeApiKeys: boolean;
 }
 
 @InputType({ description: "Only the fields given are changed. The e-mail address cannot change after registration." })
@@ -80,6 +83,18 @@ class AuthPayload {
   user: User;
 }
 
+@ObjectType({ description: "Whether accounts can be created here, as the sign-up page must tell before anyone fills it in." })
+class SignUpPolicyType {
+  @Field()
+  open: boolean;
+
+  @Field(() => String, { nullable: true, description: "disabled (by the operator) or full (the configured number of accounts is reached); null when open." })
+  closedReason: string | null;
+
+  @Field(() => [String], { description: "The e-mail domains that may sign up; empty: any." })
+  emailDomains: string[];
+}
+
 @Resolver()
 export class AuthResolver {
   @Query(() => User, { description: "The signed-in user." })
@@ -87,14 +102,19 @@ export class AuthResolver {
     return signedIn(context).user;
   }
 
+  @Query(() => SignUpPolicyType, { description: "Open to everyone, signed in or not." })
+  signUpPolicy(@Ctx() { services }: GraphQLContext): Promise<SignUpPolicyType> {
+    return services.auth.signUpPolicy();
+  }
+
   @Mutation(() => User, { description: "Creates an account and its personal tenant. Sign in afterwards with `login`." })
-  register(@Arg("input") input: RegisterInput, @Ctx() { services }: GraphQLContext): Promise<User> {
-    return services.auth.register(input);
+  register(@Arg("input") input: RegisterInput, @Ctx() { services, clientAddress }: GraphQLContext): Promise<User> {
+    return services.auth.register(input, { address: clientAddress });
   }
 
   @Mutation(() => AuthPayload)
-  login(@Arg("input") input: LoginInput, @Ctx() { services }: GraphQLContext): Promise<AuthPayload> {
-    return services.auth.login(input);
+  login(@Arg("input") input: LoginInput, @Ctx() { services, clientAddress }: GraphQLContext): Promise<AuthPayload> {
+    return services.auth.login(input, { address: clientAddress });
   }
 
   @Mutation(() => Boolean, { description: "Ends the current session; its token stops working at once." })
@@ -103,7 +123,7 @@ export class AuthResolver {
     return true;
   }
 
-  @Mutation(() => Boolean, { description: "Changes the password and signs out every other session." })
+  @Mutation(() => Boolean, { description: "Changes the password and signs out every other session; an API key cannot." })
   async changePassword(@Arg("input") input: ChangePasswordInput, @Ctx() context: GraphQLContext): Promise<boolean> {
     await context.services.auth.changePassword(signedIn(context), input);
     return true;

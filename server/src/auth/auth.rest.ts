@@ -51,12 +51,12 @@ function signedInAnswer(res: Response, session: SignedInSession, message: string
 }
 
 export const authRestRoutes: RestRoute[] = [
-  openRoute("POST", "/v1/user/register", async ({ services, body, res }) => {
+  openRoute("POST", "/v1/user/register", async ({ services, body, req, res }) => {
     const missing = missingArguments(body, ["nickname", "email", "password"]);
     if (missing) return missing;
     const input = { email: String(body.email ?? ""), nickname: String(body.nickname ?? ""), password: String(body.password ?? "") };
     try {
-      await services.auth.register(input);
+      await services.auth.register(input, { address: req.ip });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       const message =
@@ -67,13 +67,13 @@ export const authRestRoutes: RestRoute[] = [
             : error.message;
       return jsonResult(RETURN_CODES.OPERATING_ERROR, message);
     }
-    const session = await services.auth.login({ email: input.email, password: input.password });
+    const session = await services.auth.login({ email: input.email, password: input.password }, { address: req.ip });
     return signedInAnswer(res, session, `${session.user.nickname}, welcome aboard!`);
   }),
 
-  openRoute("POST", "/v1/user/login", async ({ services, body, res }) => {
+  openRoute("POST", "/v1/user/login", async ({ services, body, req, res }) => {
     try {
-      const session = await services.auth.login({ email: String(body.email ?? ""), password: String(body.password ?? "") });
+      const session = await services.auth.login({ email: String(body.email ?? ""), password: String(body.password ?? "") }, { address: req.ip });
       return signedInAnswer(res, session, "Welcome back!");
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;

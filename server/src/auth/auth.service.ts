@@ -1,16 +1,20 @@
-import { LessThan } from "typeorm";
+import { LessThan, Not } from "typeorm";
+import type { ApiTokenService } from "../api/api-token.service";
 import type { Config } from "../config";
-import { Conflict, DomainError, FieldChecks, TooManyRequests, Unauthenticated } from "../platform/errors";
+import { Conflict, DomainError, FieldChecks, Forbidden, Unauthenticated } from "../platform/errors";
 import { newId, randomToken } from "../platform/ids";
 import { tokenHash } from "../platform/secrets";
 import type { Platform } from "../platform";
+import { authorizeAccountAction } from "./account-guard";
 import { AuthSession } from "./auth-session.entity";
-import { hashPassword, verifyPassword } from "./password";
+import { canonicalAddress, networkOf, type RequestOrigin } from "./client-network";
+import { hashPassword, verifyAgainstDecoy, verifyPassword } from "./password";
 import type { SignedIn } from "./principal";
 import { AVATAR_MAX_BYTES, AVATAR_PATTERN, COLOR_SCHEMAS, isLanguage, isTimezone } from "./profile-options";
-import { SignInThrottle } from "./sign-in-throttle.entity";
+import { publishRevoked } from "./revocation";
 import { TenantMember } from "./tenant-member.entity";
 import { Tenant } from "./tenant.entity";
+import { Throttle, type ThrottleKey, type ThrottleRule } from "./throttle";
 import { User } from "./user.entity";
 
 /** The spec's rule: a new password must be longer than 8 characters. */
@@ -35,6 +39,8 @@ export interface ChangePasswordInput {
   currentPassword: string;
   newPassword: string;
   confirmPassword: string;
+  /** Also delete every API key the user created (the password may have leaked with them). */
+  revokeApiKeys?: boolean;
 }
 
 export interface ProfileInput {
@@ -51,16 +57,35 @@ export interface SignedInSession {
   user: User;
 }
 
+/** Whether the sign-up page should offer its form, and to which addresses. */
+export interface SignUpPolicy {
+  open: boolean;
+  /** Why it is closed: switched off by the operator, or the configured number of accounts is reached. */
+  closedReason: "disabled" | "full" | null;
+  /** The e-mail domains that may sign up; empty: any. */
+  emailDomains: string[];
+}
+
 function emailKey(email: string): string {
   return email.trim().toLowerCase();
 }
 
+/** A counter forgets after an hour without failures: longer than the longest sign-in lock, so waiting it out gains nothing. */
+const SIGN_IN_MEMORY_SECONDS = 3600;
+/** Sign-ups beyond the free ones wait ten minutes, doubling up to a day; the count is kept for a day. */
+const SIGN_UP_LOCK = { baseLockSeconds: 600, maxLockSeconds: 86_400, forgetAfterSeconds: 86_400 };
+
 /** Accounts: sign-up with a personal tenant, sign-in with throttling, sessions, password and profile. */
 export class AuthService {
   private readonly config: Config;
+  private readonly throttle: Throttle;
 
-  constructor(private readonly platform: Platform) {
+  constructor(
+    private readonly platform: Platform,
+    private readonly apiTokens: ApiTokenService,
+  ) {
     this.config = platform.config;
+    this.throttle = new Throttle(platform.db, Math.max(SIGN_IN_MEMORY_SECONDS, SIGN_UP_LOCK.forgetAfterSeconds));
   }
 
   private get users() {
@@ -69,18 +94,37 @@ export class AuthService {
   private get sessions() {
     return this.platform.db.getRepository(AuthSession);
   }
-  private get throttles() {
-    return this.platform.db.getRepository(SignInThrottle);
-  }
 
   findUserByEmail(email: string): Promise<User | null> {
     return this.users.createQueryBuilder("u").where("lower(u.email) = :key", { key: emailKey(email) }).getOne();
   }
 
-  async register(input: RegisterInput): Promise<User> {
-    if (!this.config.registrationEnabled) throw new DomainError("FORBIDDEN", "errors.registrationDisabled");
+  async signUpPolicy(): Promise<SignUpPolicy> {
+    const { registrationEnabled, registrationMaxUsers, registrationEmailDomains } = this.config;
+    const full = registrationMaxUsers > 0 && (await this.users.count()) >= registrationMaxUsers;
+    const closedReason = !registrationEnabled ? "disabled" : full ? "full" : null;
+    return { open: closedReason === null, closedReason, emailDomains: registrationEmailDomains };
+  }
+
+  private refuseClosedSignUp(policy: SignUpPolicy): void {
+    if (policy.closedReason === "disabled") throw Forbidden("errors.registrationDisabled");
+    if (policy.closedReason === "full") throw Forbidden("errors.registrationFull");
+  }
+
+  /** Sign-ups are counted per client address and per network, whatever their outcome once the input is valid. */
+  private signUpKeys(origin: RequestOrigin): ThrottleKey[] {
+    const { addressFreeSignUps, networkFreeSignUps } = this.config.signUpThrottle;
+    return [
+      { key: `signup:address:${canonicalAddress(origin.address)}`, rule: { freeEvents: addressFreeSignUps, ...SIGN_UP_LOCK } },
+      { key: `signup:network:${networkOf(origin.address)}`, rule: { freeEvents: networkFreeSignUps, ...SIGN_UP_LOCK } },
+    ];
+  }
+
+  async register(input: RegisterInput, origin: RequestOrigin = {}): Promise<User> {
+    this.refuseClosedSignUp(await this.signUpPolicy());
     const email = input.email?.trim() ?? "";
     const nickname = input.nickname?.trim() ?? "";
+    const domains = this.config.registrationEmailDomains;
     new FieldChecks()
       .check(email !== "", "email", "errors.emailRequired")
       .check(EMAIL_PATTERN.test(email) && email.length <= 255, "email", "errors.emailInvalid", { email })
@@ -89,13 +133,23 @@ export class AuthService {
       .check(!!input.password, "password", "errors.passwordRequired")
       .check((input.password ?? "").length >= PASSWORD_MIN_LENGTH, "password", "errors.passwordTooShort")
       .check(input.language === undefined || isLanguage(input.language), "language", "errors.languageInvalid")
+      .check(domains.length === 0 || domains.includes(email.slice(email.lastIndexOf("@") + 1).toLowerCase()), "email", "errors.emailDomainNotAllowed", {
+        domains: domains.join(", "),
+      })
       .throwIfAny();
+    await this.throttle.admit(this.signUpKeys(origin), "errors.signUpThrottled");
     if (await this.findUserByEmail(email)) throw Conflict("errors.emailTaken", { email });
 
     const passwordHash = await hashPassword(input.password);
     const id = newId();
+    const maxUsers = this.config.registrationMaxUsers;
     try {
       await this.platform.db.transaction(async (tx) => {
+        if (maxUsers > 0) {
+          // Concurrent sign-ups queue here, so that the cap holds exactly.
+          await tx.query(`LOCK TABLE app_user IN SHARE ROW EXCLUSIVE MODE`);
+          if ((await tx.count(User)) >= maxUsers) throw Forbidden("errors.registrationFull");
+        }
         // The personal tenant shares the user's id, as RAGFlow's API expects (tenant_id == user id).
         await tx.insert(Tenant, { id, name: `${nickname}‘s Kingdom` });
         await tx.insert(User, { id, email, nickname, passwordHash, language: input.language ?? "en" });
@@ -109,38 +163,42 @@ export class AuthService {
     return this.users.findOneByOrFail({ id });
   }
 
-  async login(input: LoginInput): Promise<SignedInSession> {
+  /**
+   * The counters a sign-in attempt goes under: the account as tried from this network (guessing one password;
+   * it locks only that network out of that account, never the owner elsewhere), the client address and its
+   * network (one password sprayed over many accounts).
+   */
+  private signInKeys(email: string, origin: RequestOrigin): { account: ThrottleKey; sources: ThrottleKey[] } {
+    const { accountFreeAttempts, addressFreeAttempts, networkFreeAttempts, baseLockSeconds, maxLockSeconds } = this.config.signInThrottle;
+    const rule = (freeEvents: number): ThrottleRule => ({ freeEvents, baseLockSeconds, maxLockSeconds, forgetAfterSeconds: SIGN_IN_MEMORY_SECONDS });
+    const network = networkOf(origin.address);
+    return {
+      // Hashed: what strangers type as an e-mail address (a password, at times) is not kept in the clear.
+      account: { key: `signin:account:${tokenHash(email)}|${network}`, rule: rule(accountFreeAttempts) },
+      sources: [
+        { key: `signin:address:${canonicalAddress(origin.address)}`, rule: rule(addressFreeAttempts) },
+        { key: `signin:network:${network}`, rule: rule(networkFreeAttempts) },
+      ],
+    };
+  }
+
+  async login(input: LoginInput, origin: RequestOrigin = {}): Promise<SignedInSession> {
     const key = emailKey(input.email ?? "");
     new FieldChecks()
       .check(key !== "", "email", "errors.emailRequired")
       .check(!!input.password, "password", "errors.passwordRequired")
       .throwIfAny();
-    await this.refuseWhileLocked(key);
+    const { account, sources } = this.signInKeys(key, origin);
+    // Counted as a failure until the password proves right; an unknown address is a failure like any other.
+    await this.throttle.admit([account, ...sources], "errors.signInThrottled");
     const user = await this.findUserByEmail(key);
-    const valid = user !== null && (await verifyPassword(input.password, user.passwordHash));
-    if (!user || !valid) {
-      await this.recordFailure(key);
-      throw Unauthenticated("errors.signInFailed");
-    }
+    const valid = user ? await verifyPassword(input.password, user.passwordHash) : await verifyAgainstDecoy(input.password);
+    if (!user || !valid) throw Unauthenticated("errors.signInFailed");
+    await this.throttle.clear([account.key]);
+    await this.throttle.uncount(sources.map((s) => s.key));
     if (!user.isActive) throw new DomainError("FORBIDDEN", "errors.accountDisabled");
-    await this.throttles.delete({ emailKey: key });
     await this.users.update({ id: user.id }, { lastLoginAt: new Date() });
     return this.openSession(user, input.remember === true);
-  }
-
-  private async refuseWhileLocked(key: string): Promise<void> {
-    const throttle = await this.throttles.findOneBy({ emailKey: key });
-    const wait = throttle?.lockedUntil ? Math.ceil((throttle.lockedUntil.getTime() - Date.now()) / 1000) : 0;
-    if (wait > 0) throw TooManyRequests("errors.signInThrottled", { seconds: wait });
-  }
-
-  /** After the free attempts, each further failure locks the address for twice as long as the one before. */
-  private async recordFailure(key: string): Promise<void> {
-    const { freeAttempts, baseLockSeconds, maxLockSeconds } = this.config.signInThrottle;
-    const failures = ((await this.throttles.findOneBy({ emailKey: key }))?.failures ?? 0) + 1;
-    const lockSeconds = failures >= freeAttempts ? Math.min(maxLockSeconds, baseLockSeconds * 2 ** (failures - freeAttempts)) : 0;
-    const lockedUntil = lockSeconds > 0 ? new Date(Date.now() + lockSeconds * 1000) : null;
-    await this.throttles.upsert({ emailKey: key, failures, lockedUntil }, ["emailKey"]);
   }
 
   private async openSession(user: User, remember: boolean): Promise<SignedInSession> {
@@ -162,7 +220,7 @@ export class AuthService {
     }
     const user = await this.users.findOneBy({ id: session.userId });
     if (!user || !user.isActive) return null;
-    return { kind: "session", user, tenantId: user.id, sessionId: session.id };
+    return { kind: "session", user, tenantId: user.id, sessionId: session.id, expiresAt: session.expiresAt };
   }
 
   tenantOf(principal: SignedIn): Promise<Tenant> {
@@ -170,11 +228,14 @@ export class AuthService {
   }
 
   async logout(principal: SignedIn): Promise<void> {
-    if (principal.kind === "session") await this.sessions.delete({ id: principal.sessionId });
+    if (principal.kind !== "session") return;
+    await this.sessions.delete({ id: principal.sessionId });
+    publishRevoked(this.platform.pubsub, [{ kind: "session", id: principal.sessionId }]);
   }
 
-  /** Changes the password and signs out every other session of the user. */
+  /** Changes the password and signs out every other session of the user; deletes the user's API keys when asked. */
   async changePassword(principal: SignedIn, input: ChangePasswordInput): Promise<void> {
+    authorizeAccountAction(principal, "changePassword");
     new FieldChecks()
       .check(!!input.currentPassword, "currentPassword", "errors.currentPasswordRequired")
       .check(!!input.newPassword, "newPassword", "errors.newPasswordRequired")
@@ -188,8 +249,12 @@ export class AuthService {
     }
     const passwordHash = await hashPassword(input.newPassword);
     await this.users.update({ id: user.id }, { passwordHash });
-    const keep = principal.kind === "session" ? principal.sessionId : "";
-    await this.sessions.createQueryBuilder().delete().where("user_id = :userId AND id <> :keep", { userId: user.id, keep }).execute();
+    const ended = await this.sessions.find({ select: { id: true }, where: { userId: user.id, id: Not(principal.sessionId) } });
+    if (ended.length > 0) {
+      await this.sessions.delete(ended.map((s) => s.id));
+      publishRevoked(this.platform.pubsub, ended.map((s) => ({ kind: "session", id: s.id })));
+    }
+    if (input.revokeApiKeys) await this.apiTokens.deleteAllCreatedBy(user.id);
   }
 
   /** Username, photo, colour schema, time zone and language. The e-mail address is not part of a profile change. */

@@ -137,6 +137,34 @@ describe("changing the password", () => {
   });
 });
 
+describe("changing the password with its option to revoke API keys", () => {
+  const CREATE_KEY = `mutation { createApiToken { token } }`;
+  const TENANT_INFO = "/v1/user/tenant_info";
+
+  async function change(token: string, password: string, revokeApiKeys?: boolean) {
+    const newPassword = `${password} renewed`;
+    const input = { currentPassword: password, newPassword, confirmPassword: newPassword, ...(revokeApiKeys === undefined ? {} : { revokeApiKeys }) };
+    return server.graphql(CHANGE_PASSWORD, { input }, token);
+  }
+
+  it("deletes every API key of the user when asked, and they stop working at once", async () => {
+    const { token, password, userId } = await signUpAndIn(server);
+    const keys = await Promise.all([1, 2].map(async () => (await server.graphql<{ createApiToken: { token: string } }>(CREATE_KEY, {}, token)).data!.createApiToken.token));
+    expect((await server.rest("GET", TENANT_INFO, { token: keys[0] })).status).toBe(200);
+    expect((await change(token, password, true)).data).toEqual({ changePassword: true });
+    for (const key of keys) expect((await server.rest("GET", TENANT_INFO, { token: key })).status).toBe(401);
+    expect(await server.platform.db.query(`SELECT id FROM api_token WHERE created_by = $1`, [userId])).toEqual([]);
+    expect((await server.graphql(ME, {}, token)).errors).toBeUndefined();
+  });
+
+  it("keeps the API keys when not asked", async () => {
+    const { token, password } = await signUpAndIn(server);
+    const key = (await server.graphql<{ createApiToken: { token: string } }>(CREATE_KEY, {}, token)).data!.createApiToken.token;
+    expect((await change(token, password)).data).toEqual({ changePassword: true });
+    expect((await server.rest("GET", TENANT_INFO, { token: key })).status).toBe(200);
+  });
+});
+
 describe("the profile", () => {
   it("saves username, colour schema, time zone, language and photo", async () => {
     const { token, email } = await signUpAndIn(server);

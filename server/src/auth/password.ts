@@ -29,3 +29,15 @@ export async function verifyPassword(password: string, stored: string): Promise<
   });
   return timingSafeEqual(key, expected);
 }
+
+let decoyHash: Promise<string> | undefined;
+
+/**
+ * Checks a password against a hash that matches nothing, in the time a real check takes: an unknown account
+ * is then refused as slowly as a wrong password, so the time of the answer does not tell which accounts exist.
+ */
+export async function verifyAgainstDecoy(password: string): Promise<false> {
+  decoyHash ??= hashPassword(randomBytes(16).toString("base64"));
+  await verifyPassword(password, await decoyHash);
+  return false;
+}

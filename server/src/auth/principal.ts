@@ -3,11 +3,13 @@ import type { User } from "./user.entity";
 /**
  * Who is making a request: nobody, a signed-in browser session, a script holding an API token, or a
  * visitor of a shared assistant's page (spec §1, §6), who may chat with that one assistant and nothing else.
+ * `kind` says how the request authenticated, which decides what it may do (auth/account-guard.ts); `expiresAt`
+ * is when the credential stops working by itself (null: never), so that open subscriptions end with it.
  */
 export type Principal =
   | { kind: "anonymous" }
-  | { kind: "session"; user: User; tenantId: string; sessionId: string }
-  | { kind: "apiToken"; user: User; tenantId: string; tokenId: string }
+  | { kind: "session"; user: User; tenantId: string; sessionId: string; expiresAt: Date }
+  | { kind: "apiToken"; user: User; tenantId: string; tokenId: string; expiresAt: Date | null }
   | SharePrincipal;
 
 /** The bearer of a share token: no user, no tenant access, only the shared assistant's chat operations. */

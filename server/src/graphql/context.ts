@@ -7,6 +7,8 @@ export interface GraphQLContext {
   principal: Principal;
   /** The share page's visitor id (header or graphql-ws connection parameter `x-visitor-id`): scopes a share principal's conversations. */
   visitorId?: string | null;
+  /** The client's address as express reads it (`trust proxy`), for the sign-in and sign-up throttles. */
+  clientAddress?: string | null;
 }
 
 /**

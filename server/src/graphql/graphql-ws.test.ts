@@ -1,6 +1,7 @@
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
-import { signUpAndIn, startTestServer, type TestServer } from "../testing/app";
+import { LOGIN, signUpAndIn, startTestServer, type TestServer } from "../testing/app";
+import { startRedis, type TestRedis } from "../testing/redis";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -8,9 +9,9 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function wsClient(authorization?: string): Client {
+function wsClient(authorization?: string, target: TestServer = server): Client {
   return createClient({
-    url: `${server.url.replace("http", "ws")}/graphql`,
+    url: `${target.url.replace("http", "ws")}/graphql`,
     webSocketImpl: WebSocket,
     connectionParams: authorization ? { authorization } : {},
     retryAttempts: 0,
@@ -37,5 +38,121 @@ describe("graphql-ws", () => {
   it("treats a connection without a token as anonymous, with the same error format as HTTP", async () => {
     const result = await once(wsClient(), "{ me { email } }");
     expect(result.errors?.[0].extensions).toMatchObject({ code: "UNAUTHENTICATED", httpStatus: 401, messageKey: "errors.unauthenticated" });
+  });
+});
+
+describe("an open subscription ends when its credential is revoked", () => {
+  const PROGRESS = `subscription Progress($id: ID!) { documentProgress(knowledgeBaseId: $id) { documentId } }`;
+
+  interface Watch {
+    client: Client;
+    /** Settles with the close code the server ended the subscription with, or "completed" when it ended without one. */
+    ended: Promise<number | "completed">;
+    settled: () => boolean;
+  }
+
+  /** Subscribes to a knowledge base's progress with `authorization`, and waits until the server has authenticated the socket. */
+  async function watch(authorization: string, knowledgeBaseId: string, target: TestServer = server): Promise<Watch> {
+    const client = wsClient(authorization, target);
+    let settled = false;
+    const ended = new Promise<number | "completed">((resolve, reject) => {
+      client.subscribe(
+        { query: PROGRESS, variables: { id: knowledgeBaseId } },
+        {
+          next: () => undefined,
+          error: (error) => {
+            settled = true;
+            if ((error as { code?: number }).code !== undefined) resolve((error as { code: number }).code);
+            else reject(new Error(`the subscription failed otherwise: ${JSON.stringify(error)}`));
+          },
+          complete: () => {
+            settled = true;
+            resolve("completed");
+          },
+        },
+      );
+    });
+    // A query on the same socket: once it is answered, the socket is known under its credential.
+    const iterator = client.iterate({ query: "{ me { id } }" });
+    const { value } = await iterator.next();
+    await iterator.return?.();
+    expect((value as { errors?: unknown }).errors).toBeUndefined();
+    return { client, ended, settled: () => settled };
+  }
+
+  async function knowledgeBase(session: string, target: TestServer = server): Promise<string> {
+    const created = await target.graphql<{ createKnowledgeBase: { id: string } }>(`mutation { createKnowledgeBase(input: { name: "watched" }) { id } }`, {}, session);
+    return created.data!.createKnowledgeBase.id;
+  }
+
+  it("when its session signs out, and not the other sessions of the user", async () => {
+    const { token, email, password } = await signUpAndIn(server);
+    const other = (await server.graphql<{ login: { token: string } }>(LOGIN, { input: { email, password } })).data!.login.token;
+    const kb = await knowledgeBase(token);
+    const signingOut = await watch(`Bearer ${token}`, kb);
+    const staying = await watch(`Bearer ${other}`, kb);
+    expect((await server.graphql(`mutation { logout }`, {}, token)).data).toEqual({ logout: true });
+    expect(await signingOut.ended).toBe(4401);
+    expect(staying.settled()).toBe(false);
+    await Promise.all([signingOut.client.dispose(), staying.client.dispose()]);
+  });
+
+  it("when a password change ends its session", async () => {
+    const { token, email, password } = await signUpAndIn(server);
+    const other = (await server.graphql<{ login: { token: string } }>(LOGIN, { input: { email, password } })).data!.login.token;
+    const kb = await knowledgeBase(token);
+    const ended = await watch(`Bearer ${other}`, kb);
+    const newPassword = "a new password here";
+    const change = `mutation Change($input: ChangePasswordInput!) { changePassword(input: $input) }`;
+    expect((await server.graphql(change, { input: { currentPassword: password, newPassword, confirmPassword: newPassword } }, token)).errors).toBeUndefined();
+    expect(await ended.ended).toBe(4401);
+    await ended.client.dispose();
+  });
+
+  it("when its API key is deleted", async () => {
+    const { token } = await signUpAndIn(server);
+    const kb = await knowledgeBase(token);
+    const created = await server.graphql<{ createApiToken: { token: string; apiToken: { id: string } } }>(`mutation { createApiToken { token apiToken { id } } }`, {}, token);
+    const { token: apiKey, apiToken } = created.data!.createApiToken;
+    const script = await watch(`Bearer ${apiKey}`, kb);
+    expect((await server.graphql(`mutation Delete($id: ID!) { deleteApiToken(id: $id) }`, { id: apiToken.id }, token)).data).toEqual({ deleteApiToken: true });
+    expect(await script.ended).toBe(4401);
+    await script.client.dispose();
+  });
+
+  it("when its API key expires", async () => {
+    const { token } = await signUpAndIn(server);
+    const kb = await knowledgeBase(token);
+    const expiresAt = new Date(Date.now() + 3000).toISOString();
+    const created = await server.graphql<{ createApiToken: { token: string } }>(
+      `mutation Create($input: ApiTokenInput) { createApiToken(input: $input) { token } }`,
+      { input: { expiresAt } },
+      token,
+    );
+    const script = await watch(`Bearer ${created.data!.createApiToken.token}`, kb);
+    expect(await script.ended).toBe(4401);
+    expect(Date.now()).toBeGreaterThanOrEqual(new Date(expiresAt).getTime());
+    await script.client.dispose();
+  });
+
+  describe("with the pub/sub on Redis, as between server processes", () => {
+    let redis: TestRedis;
+    let scaled: TestServer;
+    beforeAll(async () => {
+      redis = await startRedis();
+      scaled = await startTestServer({ REDIS_URL: redis.url });
+    });
+    afterAll(async () => {
+      await scaled.close();
+      await redis.stop();
+    });
+
+    it("when its session signs out", async () => {
+      const { token } = await signUpAndIn(scaled);
+      const watched = await watch(`Bearer ${token}`, await knowledgeBase(token, scaled), scaled);
+      expect((await scaled.graphql(`mutation { logout }`, {}, token)).data).toEqual({ logout: true });
+      expect(await watched.ended).toBe(4401);
+      await watched.client.dispose();
+    });
   });
 });

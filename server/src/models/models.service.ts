@@ -1,3 +1,4 @@
+import { authorizeAccountAction } from "../auth/account-guard";
 import type { SignedIn } from "../auth/principal";
 import { Tenant } from "../auth/tenant.entity";
 import { Conflict, DomainError, FieldChecks, Invalid, NotFound, type FieldProblem } from "../platform/errors";
@@ -172,6 +173,7 @@ export class ModelsService {
   }
 
   async addEntry(principal: SignedIn, input: ModelEntryInput): Promise<ModelEntry> {
+    authorizeAccountAction(principal, "manageModelProviders");
     const checked = this.checkInput(input);
     const identity = { tenantId: principal.tenantId, provider: checked.definition.name, modelName: checked.modelName, modelType: checked.modelType };
     if (await this.entries.findOneBy(identity)) {
@@ -192,6 +194,7 @@ export class ModelsService {
 
   /** Adds (or re-keys) every catalogue model of a provider with one set of credentials, as RAGFlow's set_api_key does. */
   async addCatalogue(principal: SignedIn, providerName: string, credentials: Record<string, string>): Promise<void> {
+    authorizeAccountAction(principal, "manageModelProviders");
     const provider = findProvider(providerName);
     if (!provider) throw NotFound("errors.model.providerUnknown", { provider: providerName });
     const existing = await this.listEntries(principal);
@@ -211,6 +214,7 @@ export class ModelsService {
 
   /** Provider, name and type stay; credentials, token limit and vision flag change. */
   async updateEntry(principal: SignedIn, id: string, input: Omit<ModelEntryInput, "provider" | "modelName" | "modelType">): Promise<ModelEntry> {
+    authorizeAccountAction(principal, "manageModelProviders");
     const entry = await this.ownEntry(principal, id);
     const checked = this.checkInput({ ...input, provider: entry.provider, modelName: entry.modelName, modelType: entry.modelType }, entry);
     await this.entries.update(
@@ -227,6 +231,7 @@ export class ModelsService {
 
   /** Deleting an entry also clears it as a default, so that nothing points at a model that is gone. */
   async deleteEntry(principal: SignedIn, id: string): Promise<void> {
+    authorizeAccountAction(principal, "manageModelProviders");
     const entry = await this.ownEntry(principal, id);
     const column = DEFAULT_COLUMNS[entry.modelType];
     const tenants = this.platform.db.getRepository(Tenant);
@@ -239,6 +244,7 @@ export class ModelsService {
    * or a stored entry with edited settings (a secret left empty is the stored one, unless the address changed).
    */
   async testConnection(principal: SignedIn, source: { entryId?: string; input?: ModelEntryInput }): Promise<ConnectionTest> {
+    authorizeAccountAction(principal, "manageModelProviders");
     let definition: ProviderDefinition;
     let modelType: ModelType;
     let spec: ModelSpec;
@@ -316,6 +322,7 @@ export class ModelsService {
 
   /** Sets some defaults; each must name an available model of its type ("" goes back to the built-in one). */
   async setDefaults(principal: SignedIn, choices: Partial<Record<ModelType, string>>): Promise<DefaultModels> {
+    authorizeAccountAction(principal, "manageModelProviders");
     const available = await this.availableModels(principal.tenantId);
     const checks = new FieldChecks();
     const changes: Partial<Tenant> = {};

@@ -40,7 +40,7 @@ describe("the embedded database (PGlite in DATA_DIR)", () => {
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`,
     );
     expect(tables.map((t) => t.table_name)).toEqual(
-      expect.arrayContaining(["api_token", "app_user", "auth_session", "migrations", "sign_in_throttle", "tenant", "tenant_member"]),
+      expect.arrayContaining(["api_token", "app_user", "auth_session", "migrations", "throttle_counter", "tenant", "tenant_member"]),
     );
     const ran = await query<{ name: string }>(`SELECT name FROM migrations`);
     expect(ran.map((m) => m.name)).toEqual(migrations.map((m) => m.name));

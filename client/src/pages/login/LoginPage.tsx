@@ -1,5 +1,5 @@
-import { Box, Button, Checkbox, Flex, Grid, Heading, HStack, Input, Link as ChakraLink, Stack, Text } from "@chakra-ui/react";
-import { useApolloClient, useMutation } from "@apollo/client/react";
+import { Alert, Box, Button, Checkbox, Flex, Grid, Heading, HStack, Input, Link as ChakraLink, Stack, Text } from "@chakra-ui/react";
+import { useApolloClient, useMutation, useQuery } from "@apollo/client/react";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useLocation, useNavigate, useSearchParams } from "react-router-dom";
@@ -18,7 +18,7 @@ import {
   problemText,
   type FieldProblems,
 } from "../../errors";
-import { LoginDocument, MeDocument, RegisterDocument, type SignedInUserFragment } from "../../graphql/gql/graphql";
+import { LoginDocument, MeDocument, RegisterDocument, SignUpPolicyDocument, type SignedInUserFragment } from "../../graphql/gql/graphql";
 import { currentLanguage, isLanguage } from "../../i18n";
 import { authStore } from "../../session/authStore";
 import { RETURN_TO_PARAM, safeReturnTo } from "../../session/returnTo";
@@ -66,6 +66,9 @@ export default function LoginPage() {
   const [problems, setProblems] = useState<FieldProblems>({});
   const [login, { loading: signingIn }] = useMutation(LoginDocument);
   const [register, { loading: signingUp }] = useMutation(RegisterDocument);
+  // Asked when the sign-up form is shown, and again each time, since accounts may fill the server meanwhile.
+  const { data: policyData } = useQuery(SignUpPolicyDocument, { skip: mode !== "signUp", fetchPolicy: "network-only" });
+  const signUpPolicy = policyData?.signUpPolicy;
 
   // Someone already signed in has no business here; the address they were heading for is where they go.
   if (arrivedSignedIn) return <Navigate to={returnTo} replace />;
@@ -137,6 +140,8 @@ export default function LoginPage() {
 
   const busy = signingIn || signingUp;
   const isSignUp = mode === "signUp";
+  const signUpClosed = isSignUp && signUpPolicy?.open === false;
+  const domainHint = isSignUp && signUpPolicy?.emailDomains.length ? t("login.signUpDomains", { domains: signUpPolicy.emailDomains.join(", ") }) : undefined;
 
   return (
     <Grid templateColumns={{ base: "1fr", lg: "minmax(0, 1.1fr) minmax(0, 1fr)" }} minHeight="100dvh">
@@ -164,58 +169,68 @@ export default function LoginPage() {
               </Heading>
               <Text color="fg.muted">{isSignUp ? t("login.signUpSubtitle") : t("login.signInSubtitle")}</Text>
             </Stack>
-            <form onSubmit={(event) => void submit(event)} noValidate data-testid={isSignUp ? "sign-up-form" : "sign-in-form"}>
-              <Stack gap="5">
-                <FormField label={t("login.email")} error={problemText(i18n, problems.email)} required>
-                  <Input
-                    name="email"
-                    type="email"
-                    autoComplete="email"
-                    placeholder={t("login.emailPlaceholder")}
-                    value={credentials.email}
-                    onChange={(event) => edit("email", event.target.value)}
-                    size="lg"
-                  />
-                </FormField>
-                {isSignUp && (
-                  <FormField label={t("login.nickname")} error={problemText(i18n, problems.nickname)} required>
+            {signUpClosed ? (
+              <Alert.Root status="info" variant="subtle" data-testid="sign-up-closed">
+                <Alert.Indicator />
+                <Alert.Content>
+                  <Alert.Title>{t("login.signUpClosedTitle")}</Alert.Title>
+                  <Alert.Description>{signUpPolicy?.closedReason === "full" ? t("login.signUpClosedFull") : t("login.signUpClosedDisabled")}</Alert.Description>
+                </Alert.Content>
+              </Alert.Root>
+            ) : (
+              <form onSubmit={(event) => void submit(event)} noValidate data-testid={isSignUp ? "sign-up-form" : "sign-in-form"}>
+                <Stack gap="5">
+                  <FormField label={t("login.email")} error={problemText(i18n, problems.email)} helper={domainHint} required>
                     <Input
-                      name="nickname"
-                      autoComplete="nickname"
-                      placeholder={t("login.nicknamePlaceholder")}
-                      value={credentials.nickname}
-                      onChange={(event) => edit("nickname", event.target.value)}
+                      name="email"
+                      type="email"
+                      autoComplete="email"
+                      placeholder={t("login.emailPlaceholder")}
+                      value={credentials.email}
+                      onChange={(event) => edit("email", event.target.value)}
                       size="lg"
                     />
                   </FormField>
-                )}
-                <FormField
-                  label={t("login.password")}
-                  error={problemText(i18n, problems.password)}
-                  helper={isSignUp ? t("login.passwordHint") : undefined}
-                  required
-                >
-                  <PasswordInput
-                    name="password"
-                    autoComplete={isSignUp ? "new-password" : "current-password"}
-                    placeholder={t("login.passwordPlaceholder")}
-                    value={credentials.password}
-                    onChange={(event) => edit("password", event.target.value)}
-                    size="lg"
-                  />
-                </FormField>
-                {!isSignUp && (
-                  <Checkbox.Root checked={remember} onCheckedChange={(event) => setRemember(event.checked === true)} colorPalette="brand">
-                    <Checkbox.HiddenInput name="remember" />
-                    <Checkbox.Control />
-                    <Checkbox.Label>{t("login.rememberMe")}</Checkbox.Label>
-                  </Checkbox.Root>
-                )}
-                <Button type="submit" colorPalette="brand" size="lg" loading={busy} mt="1">
-                  {isSignUp ? t("login.signUp") : t("login.signIn")}
-                </Button>
-              </Stack>
-            </form>
+                  {isSignUp && (
+                    <FormField label={t("login.nickname")} error={problemText(i18n, problems.nickname)} required>
+                      <Input
+                        name="nickname"
+                        autoComplete="nickname"
+                        placeholder={t("login.nicknamePlaceholder")}
+                        value={credentials.nickname}
+                        onChange={(event) => edit("nickname", event.target.value)}
+                        size="lg"
+                      />
+                    </FormField>
+                  )}
+                  <FormField
+                    label={t("login.password")}
+                    error={problemText(i18n, problems.password)}
+                    helper={isSignUp ? t("login.passwordHint") : undefined}
+                    required
+                  >
+                    <PasswordInput
+                      name="password"
+                      autoComplete={isSignUp ? "new-password" : "current-password"}
+                      placeholder={t("login.passwordPlaceholder")}
+                      value={credentials.password}
+                      onChange={(event) => edit("password", event.target.value)}
+                      size="lg"
+                    />
+                  </FormField>
+                  {!isSignUp && (
+                    <Checkbox.Root checked={remember} onCheckedChange={(event) => setRemember(event.checked === true)} colorPalette="brand">
+                      <Checkbox.HiddenInput name="remember" />
+                      <Checkbox.Control />
+                      <Checkbox.Label>{t("login.rememberMe")}</Checkbox.Label>
+                    </Checkbox.Root>
+                  )}
+                  <Button type="submit" colorPalette="brand" size="lg" loading={busy} mt="1">
+                    {isSignUp ? t("login.signUp") : t("login.signIn")}
+                  </Button>
+                </Stack>
+              </form>
+            )}
             <Text mt="8" textAlign="center" color="fg.muted" fontSize="sm">
               {isSignUp ? t("login.haveAccount") : t("login.noAccount")}{" "}
               <ChakraLink

@@ -1,4 +1,5 @@
 import { Badge, Box, Button, Center, Code, Flex, HStack, Icon, IconButton, Skeleton, Stack, Table, Text } from "@chakra-ui/react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LuKeyRound, LuPlus, LuRefreshCw, LuTrash2 } from "react-icons/lu";
 import { ConfirmDeleteDialog } from "../../components/ConfirmDeleteDialog";
@@ -7,6 +8,7 @@ import { describeError } from "../../errors";
 import { useFormatters } from "../../format";
 import { useCurrentUser } from "../../session/useCurrentUser";
 import { CreatedTokenDialog } from "./CreatedTokenDialog";
+import { CreateTokenDialog } from "./CreateTokenDialog";
 import type { ApiTokenRowFragment } from "../../graphql/gql/graphql";
 import { SettingsCard } from "./SettingsCard";
 import { useApiTokens } from "./useApiTokens";
@@ -45,6 +47,7 @@ function TokenTable({ tokens, onDelete }: { tokens: ApiTokenRowFragment[]; onDel
           <Table.ColumnHeader>{t("api.key")}</Table.ColumnHeader>
           <Table.ColumnHeader>{t("api.created")}</Table.ColumnHeader>
           <Table.ColumnHeader>{t("api.lastUsed")}</Table.ColumnHeader>
+          <Table.ColumnHeader>{t("api.expires")}</Table.ColumnHeader>
           <Table.ColumnHeader textAlign="end">{t("api.action")}</Table.ColumnHeader>
         </Table.Row>
       </Table.Header>
@@ -63,6 +66,9 @@ function TokenTable({ tokens, onDelete }: { tokens: ApiTokenRowFragment[]; onDel
             <Table.Cell color="fg.muted">
               {token.lastUsedAt ? format.dateTime(token.lastUsedAt) : <Badge variant="subtle">{t("api.neverUsed")}</Badge>}
             </Table.Cell>
+            <Table.Cell color="fg.muted" data-testid="api-token-expiry">
+              <TokenExpiry expiresAt={token.expiresAt} format={format.dateTime} />
+            </Table.Cell>
             <Table.Cell textAlign="end">
               <IconButton variant="ghost" size="sm" colorPalette="red" aria-label={t("common.delete")} title={t("common.delete")} onClick={() => onDelete(token)} data-testid="delete-api-token">
                 <LuTrash2 />
@@ -75,9 +81,23 @@ function TokenTable({ tokens, onDelete }: { tokens: ApiTokenRowFragment[]; onDel
   );
 }
 
+function TokenExpiry({ expiresAt, format }: { expiresAt: string | null | undefined; format: (value: string) => string }) {
+  const { t } = useTranslation();
+  if (!expiresAt) return <Badge variant="subtle">{t("api.neverExpires")}</Badge>;
+  if (new Date(expiresAt).getTime() <= Date.now()) {
+    return (
+      <Badge variant="subtle" colorPalette="red" title={format(expiresAt)}>
+        {t("api.expired")}
+      </Badge>
+    );
+  }
+  return <>{format(expiresAt)}</>;
+}
+
 export default function ApiPage() {
   const { t, i18n } = useTranslation();
   const { data, tokens, loading, error, refetch, creating, create, remove, createdToken, setCreatedToken, deleting, setDeleting } = useApiTokens();
+  const [choosingExpiry, setChoosingExpiry] = useState(false);
   const format = useFormatters();
 
   return (
@@ -98,7 +118,7 @@ export default function ApiPage() {
               {t("api.keysHint")}
             </Text>
           </Stack>
-          <Button colorPalette="brand" size="sm" loading={creating} onClick={() => void create()} data-testid="create-api-token">
+          <Button colorPalette="brand" size="sm" onClick={() => setChoosingExpiry(true)} data-testid="create-api-token">
             <LuPlus /> {t("api.create")}
           </Button>
         </Flex>
@@ -128,6 +148,12 @@ export default function ApiPage() {
           <TokenTable tokens={tokens} onDelete={setDeleting} />
         )}
       </SettingsCard>
+      <CreateTokenDialog
+        open={choosingExpiry}
+        creating={creating}
+        onClose={() => setChoosingExpiry(false)}
+        onCreate={create}
+      />
       <CreatedTokenDialog token={createdToken} onClose={() => setCreatedToken(null)} />
       <ConfirmDeleteDialog
         open={deleting !== null}

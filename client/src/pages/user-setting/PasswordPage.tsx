@@ -1,4 +1,4 @@
-import { Button, HStack, Stack } from "@chakra-ui/react";
+import { Button, Checkbox, HStack, Stack, Text } from "@chakra-ui/react";
 import { useMutation } from "@apollo/client/react";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -36,6 +36,7 @@ export default function PasswordPage() {
   const { t, i18n } = useTranslation();
   const [draft, setDraft] = useState<PasswordDraft>(EMPTY);
   const [problems, setProblems] = useState<FieldProblems>({});
+  const [revokeApiKeys, setRevokeApiKeys] = useState(false);
   const [changePassword, { loading }] = useMutation(ChangePasswordDocument);
   const user = useCurrentUser();
 
@@ -50,8 +51,15 @@ export default function PasswordPage() {
     setProblems(found);
     if (!hasNoProblems(found)) return;
     try {
-      await changePassword({ variables: { input: draft } });
+      await changePassword({
+        variables: { input: { ...draft, revokeApiKeys } },
+        update(cache) {
+          // The deleted keys must not linger in the API page's list.
+          if (revokeApiKeys) cache.evict({ id: "ROOT_QUERY", fieldName: "apiTokens" });
+        },
+      });
       setDraft(EMPTY);
+      setRevokeApiKeys(false);
       notify.success("modified");
     } catch (error) {
       const fieldProblems = fieldProblemsOf(error);
@@ -82,6 +90,16 @@ export default function PasswordPage() {
               />
             </FormField>
           ))}
+          <Stack gap="1">
+            <Checkbox.Root checked={revokeApiKeys} onCheckedChange={(event) => setRevokeApiKeys(event.checked === true)} colorPalette="brand" data-testid="revoke-api-keys">
+              <Checkbox.HiddenInput name="revokeApiKeys" />
+              <Checkbox.Control />
+              <Checkbox.Label>{t("password.revokeApiKeys")}</Checkbox.Label>
+            </Checkbox.Root>
+            <Text fontSize="sm" color="fg.muted" ps="6">
+              {t("password.revokeApiKeysHint")}
+            </Text>
+          </Stack>
         </Stack>
       </SettingsCard>
       <HStack justify="flex-end" mt="5">

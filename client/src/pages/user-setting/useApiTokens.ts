@@ -22,13 +22,16 @@ export function useApiTokens(options: { skip?: boolean } = {}) {
   });
   const [deleteToken] = useMutation(DeleteApiTokenDocument);
 
-  async function create() {
+  /** Creates a key that stops working at `expiresAt` (never when absent); true when it was created. */
+  async function create(expiresAt: Date | null = null): Promise<boolean> {
     try {
-      const { data: created } = await createToken();
+      const { data: created } = await createToken({ variables: { input: { expiresAt: expiresAt?.toISOString() ?? null } } });
       if (created) setCreatedToken(created.createApiToken.token);
       notify.success("created");
+      return true;
     } catch (failure) {
       notify.error(describeError(failure, i18n));
+      return false;
     }
   }
 

@@ -6,6 +6,7 @@ import { ChatConversations1764000000001 } from "./1764000000001-chat-conversatio
 import { SearchPostings1764100000000 } from "./1764100000000-search-postings";
 import { ReanalyseSearchTerms1764200000000 } from "./1764200000000-reanalyse-search-terms";
 import { ParseAttempts1764300000000 } from "./1764300000000-parse-attempts";
+import { Credentials1764310000000 } from "./1764310000000-credentials";
 
 /** In order of their timestamps; TypeORM records which ran in the `migrations` table. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   SearchPostings1764100000000,
   ReanalyseSearchTerms1764200000000,
   ParseAttempts1764300000000,
+  Credentials1764310000000,
 ];
