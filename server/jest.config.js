@@ -1,7 +1,8 @@
 /** Jest runs the TypeScript sources through swc, which emits the decorator metadata TypeGraphQL and TypeORM need. */
 module.exports = {
   testEnvironment: "node",
-  roots: ["<rootDir>/src"],
+  // tests/hostile drives a whole server process through the hostile-input corpus
+  roots: ["<rootDir>/src", "<rootDir>/../tests/hostile"],
   testMatch: ["**/*.test.ts"],
   setupFiles: ["reflect-metadata"],
   testTimeout: 60000,

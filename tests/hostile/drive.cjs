@@ -86,6 +86,7 @@ function healthProbe(url, everyMs = 200) {
     }
   })();
   return {
+    answers: () => answers,
     async stop() {
       stopped = true;
       await done;

@@ -133,25 +133,28 @@ export async function runIngestion(services: Services, documentId: string, runId
     .where("d.id = :documentId", { documentId })
     .getOne();
   if (!found || found.runId !== runId || found.run !== RUN.running) return;
-  // Counted before the attempt starts: if it takes the process down, the next start still knows it was made.
-  const [counted]: [{ parse_attempts: number }[], number] = await db.query(
-    `UPDATE document SET parse_attempts = parse_attempts + 1 WHERE id = $1 AND run_id = $2 RETURNING parse_attempts`,
-    [documentId, runId],
+  const { knowledgeBase: kb, ...fields } = found as Document & { knowledgeBase: KnowledgeBase };
+  const document = Object.assign(new Document(), fields);
+  // Counted, and said in the log, before the attempt starts: if it takes the process down, the next start knows.
+  const attempt = document.parseAttempts + 1;
+  if (attempt === 1) document.progressMsg = appendLog(document.progressMsg, "Task has been received.");
+  else if (attempt <= PARSE_ATTEMPTS) document.progressMsg = appendLog(document.progressMsg, `Task has been received again (attempt ${attempt} of ${PARSE_ATTEMPTS}).`);
+  const [counted]: [unknown[], number] = await db.query(
+    `UPDATE document SET parse_attempts = $3, progress_msg = $4 WHERE id = $1 AND run_id = $2 AND parse_attempts = $5 RETURNING id`,
+    [documentId, runId, attempt, document.progressMsg, document.parseAttempts],
   );
   if (counted.length === 0) return;
-  if (counted[0].parse_attempts > PARSE_ATTEMPTS) {
+  if (attempt > PARSE_ATTEMPTS) {
     await failDocument(services, documentId, runId, ParseError.because("errors.parsing.tooManyAttempts", { attempts: PARSE_ATTEMPTS }));
     return;
   }
-  const { knowledgeBase: kb, ...fields } = found as Document & { knowledgeBase: KnowledgeBase };
-  const document = Object.assign(new Document(), fields);
   const config = document.parserConfig;
   const progress = new Progress(services, document, runId);
   const abort = new AbortController();
   const startedAt = document.processBeginAt ? new Date(document.processBeginAt).getTime() : Date.now();
 
   try {
-    await progress.report(0.01, "Task has been received.");
+    await progress.report(0.01);
     // A retried or resumed job may have stored part of its chunks before it stopped.
     if (document.chunkCount > 0) await db.transaction((m) => deleteChunks(m, document.id, document.knowledgeBaseId));
 
