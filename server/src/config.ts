@@ -25,6 +25,27 @@ export interface Config {
   /** Key that seals model-provider secrets; without it one is generated into DATA_DIR. */
   secretKey?: string;
   signInThrottle: { freeAttempts: number; baseLockSeconds: number; maxLockSeconds: number };
+  /** NODE_ENV=production: what only a developer needs (the GraphQL explorer, introspection) is off unless asked for. */
+  production: boolean;
+  /** GraphQL introspection and the Apollo Sandbox at /graphql: on in development, off in production unless turned on. */
+  graphqlIntrospection: boolean;
+  graphqlBudget: GraphQLBudget;
+  heavyWork: HeavyWorkLimits;
+}
+
+/** What one GraphQL operation may ask for, over HTTP and graphql-ws alike (graphql/budget.ts). */
+export interface GraphQLBudget {
+  maxDepth: number;
+  maxAliases: number;
+  /** Points of graphql/field-costs.ts: roughly rows read, with retrieval and model calls priced by their real work. */
+  maxCost: number;
+  timeoutMs: number;
+}
+
+/** The fair share of heavy database work (platform/fair-scheduler.ts). */
+export interface HeavyWorkLimits {
+  slots: number;
+  slotsPerTenant: number;
 }
 
 export interface S3Config {
@@ -132,6 +153,7 @@ function readS3(reader: EnvReader): S3Config | undefined {
 
 export function loadConfig(env: Env = process.env): Config {
   const reader = new EnvReader(env);
+  const production = reader.string("NODE_ENV", "development") === "production";
   const config: Config = {
     port: reader.integer("PORT", 9380, 0, 65535),
     host: reader.string("HOST", "0.0.0.0"),
@@ -151,6 +173,25 @@ export function loadConfig(env: Env = process.env): Config {
       freeAttempts: reader.integer("SIGNIN_FREE_ATTEMPTS", 5, 1, 100),
       baseLockSeconds: reader.integer("SIGNIN_LOCK_SECONDS", 30, 1, 3600),
       maxLockSeconds: 15 * 60,
+    },
+    production,
+    // A production server does not describe its schema to strangers unless its operator wants it to.
+    graphqlIntrospection: reader.boolean("GRAPHQL_INTROSPECTION", !production),
+    graphqlBudget: {
+      // The client's deepest operation nests 6 levels; introspection is not counted.
+      maxDepth: reader.integer("GRAPHQL_MAX_DEPTH", 12, 2, 100),
+      // Aliases let one request repeat an expensive field; the client uses none.
+      maxAliases: reader.integer("GRAPHQL_MAX_ALIASES", 20, 0, 1000),
+      // The client's costliest operation (a document's every chunk) estimates about 2,000; one retrieval is about 600.
+      maxCost: reader.integer("GRAPHQL_MAX_COST", 5000, 100, 1_000_000),
+      // An answer no one waits for any more only holds resources.
+      timeoutMs: reader.integer("GRAPHQL_TIMEOUT_SECONDS", 30, 1, 3600) * 1000,
+    },
+    heavyWork: {
+      // The embedded database has one connection: a few slots keep everyone else's queries a short wait away.
+      slots: reader.integer("HEAVY_WORK_SLOTS", 4, 1, 256),
+      // Below the total, so one tenant's flood always leaves a slot for the others.
+      slotsPerTenant: reader.integer("HEAVY_WORK_SLOTS_PER_TENANT", 2, 1, 256),
     },
   };
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
