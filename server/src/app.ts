@@ -15,7 +15,7 @@ import { restRoutes } from "./api/rest/routes";
 import { createRestRouter, REST_PREFIXES } from "./api/rest/router";
 import type { Config } from "./config";
 import type { GraphQLContext } from "./graphql/context";
-import { budgetedOperation, budgetPlugin, operationRules, PARSE_OPTIONS } from "./graphql/budget";
+import { budgetedOperation, budgetPlugin, operationRules, PARSE_OPTIONS, tooLong } from "./graphql/budget";
 import { limitExecutionTime } from "./graphql/deadline";
 import { formatExecutionErrors, formatGraphQLError } from "./graphql/errors";
 import { createSchema } from "./graphql/schema";
@@ -81,6 +81,13 @@ function serveClient(app: express.Express, clientDir: string): void {
     res.setHeader("Cache-Control", "no-cache");
     res.sendFile(index);
   });
+}
+
+/** Over HTTP, the budget's document limit is checked before Apollo parses, which has no hook that could answer it. */
+function refuseLongDocuments(req: express.Request, res: express.Response, next: express.NextFunction): void {
+  const error = tooLong((req.body as { query?: unknown } | undefined)?.query ?? req.query.query);
+  if (!error) return next();
+  res.status(error.httpStatus).json({ errors: [{ message: error.message, extensions: error.extensions }] });
 }
 
 /**
@@ -160,6 +167,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   app.use(
     GRAPHQL_PATH,
     express.json({ limit: "16mb" }),
+    refuseLongDocuments,
     expressMiddleware(apollo, {
       context: async ({ req }) => ({
         services,

@@ -178,7 +178,7 @@ export function loadConfig(env: Env = process.env): Config {
     // A production server does not describe its schema to strangers unless its operator wants it to.
     graphqlIntrospection: reader.boolean("GRAPHQL_INTROSPECTION", !production),
     graphqlBudget: {
-      // The client's deepest operation nests 6 levels; introspection is not counted.
+      // The client's deepest operation nests 4 levels; introspection is not counted.
       maxDepth: reader.integer("GRAPHQL_MAX_DEPTH", 12, 2, 100),
       // Aliases let one request repeat an expensive field; the client uses none.
       maxAliases: reader.integer("GRAPHQL_MAX_ALIASES", 20, 0, 1000),

@@ -14,9 +14,12 @@ import {
   isListType,
   isObjectType,
   Kind,
+  Lexer,
   NoSchemaIntrospectionCustomRule,
   parse,
+  Source,
   specifiedRules,
+  TokenKind,
   validate,
   type DocumentNode,
   type ExecutionArgs,
@@ -37,7 +40,7 @@ import { FIELD_COSTS } from "./field-costs";
 /**
  * The one budget of a GraphQL operation, applied to HTTP (Apollo: parse options, validation rules and a
  * plugin) and to graphql-ws (`budgetedOperation` in onSubscribe) alike, before any resolver runs:
- * - a document of at most MAX_DOCUMENT_TOKENS tokens, which bounds repeated fields (and the work of
+ * - a document of at most MAX_DOCUMENT_TOKENS tokens (checked before Apollo by app.ts), which bounds repeated fields (and the work of
  *   graphql-js's field-merging check, which grows with the square of a field's repetitions);
  * - at most `maxDepth` levels of nested fields and `maxAliases` aliases;
  * - at most `maxCost` points (graphql/field-costs.ts), children counted once per row of their page.
@@ -46,7 +49,22 @@ import { FIELD_COSTS } from "./field-costs";
 
 /** The client's largest operation is under 500 tokens. Measured: 3,000 tokens of one repeated field validate in about 0.1 s. */
 export const MAX_DOCUMENT_TOKENS = 3000;
+/** graphql-js's own stop, behind `tooLong`: an untranslated syntax error, should anything reach the parser unchecked. */
 export const PARSE_OPTIONS: ParseOptions = { maxTokens: MAX_DOCUMENT_TOKENS };
+
+/** A document over MAX_DOCUMENT_TOKENS, counted before it is parsed (a lexer pass, stopped at the limit). */
+export function tooLong(query: unknown): DomainError | null {
+  if (typeof query !== "string") return null;
+  const lexer = new Lexer(new Source(query));
+  try {
+    for (let tokens = 0; lexer.advance().kind !== TokenKind.EOF; tokens++) {
+      if (tokens >= MAX_DOCUMENT_TOKENS) return OverBudget("errors.graphql.tooLong", { limit: MAX_DOCUMENT_TOKENS });
+    }
+  } catch {
+    return null; // a syntax error, which the parser reports
+  }
+  return null;
+}
 
 /** Arguments that say how many rows a field returns; `pageSize` may also sit in an input object (retrieve's input). */
 const SIZE_ARGUMENTS = ["first", "last", "limit", "pageSize", "size"];
@@ -213,6 +231,8 @@ export function budgetedOperation(
   rules: ValidationRule[],
   payload: { query: string; operationName?: string | null; variables?: Record<string, unknown> | null },
 ): ExecutionArgs | readonly GraphQLError[] {
+  const long = tooLong(payload.query);
+  if (long) return [overBudget(long)];
   let document: DocumentNode;
   try {
     document = parse(payload.query, PARSE_OPTIONS);
