@@ -166,8 +166,8 @@ function requestedRows(definition: GraphQLField<unknown, unknown>, args: Record<
   return undefined;
 }
 
+/** Inline fragments and spreads are counted on the parent type: the schema has no interfaces or unions. */
 function selectionCost(
-  schema: GraphQLSchema,
   selectionSet: SelectionSetNode,
   parentType: GraphQLNamedType,
   fragments: Fragments,
@@ -189,7 +189,7 @@ function selectionCost(
     const rows = requestedRows(definition, argumentsOf(definition, field, variables));
     const isList = isListType(getNullableType(definition.type));
     const multiplier = rows ?? (isList && !rowsCounted ? DEFAULT_LIST_SIZE : 1);
-    cost += (own ?? 1) + multiplier * selectionCost(schema, field.selectionSet, type, fragments, variables, rows !== undefined);
+    cost += (own ?? 1) + multiplier * selectionCost(field.selectionSet, type, fragments, variables, rows !== undefined);
   }
   return cost;
 }
@@ -201,7 +201,7 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, ope
   if (!operation || !rootType) return 0;
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
   if (!coerced.coerced) return 0;
-  return selectionCost(schema, operation.selectionSet, rootType, fragmentsOf(document), coerced.coerced, false);
+  return selectionCost(operation.selectionSet, rootType, fragmentsOf(document), coerced.coerced, false);
 }
 
 function costError(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | undefined, budget: GraphQLBudget): GraphQLError | null {

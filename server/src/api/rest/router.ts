@@ -95,8 +95,6 @@ function reportError(route: RestRoute, res: Response, error: unknown): void {
   res.json(jsonResult(RETURN_CODES.EXCEPTION_ERROR, unexpectedError(`rest ${route.method} ${route.path}`, error).message));
 }
 
-
-
 /**
  * The REST facade: one dispatcher over the registered routes, so that an unknown path and a known path
  * with the wrong method are answered as RAGFlow answers them, whichever module the route belongs to.
