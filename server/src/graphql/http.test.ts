@@ -6,7 +6,14 @@ let development: TestServer;
 let production: TestServer;
 
 beforeAll(async () => {
-  [development, production] = await Promise.all([startTestServer(), startTestServer({ NODE_ENV: "production" })]);
+  // Jest runs with NODE_ENV=test, under which Apollo hides stack traces by itself; a server started by hand has none.
+  const jestEnvironment = process.env.NODE_ENV;
+  delete process.env.NODE_ENV;
+  try {
+    [development, production] = await Promise.all([startTestServer(), startTestServer({ NODE_ENV: "production" })]);
+  } finally {
+    process.env.NODE_ENV = jestEnvironment;
+  }
 }, 60_000);
 afterAll(async () => {
   await Promise.all([development?.close(), production?.close()]);
