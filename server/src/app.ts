@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginDrainHttpServer } from "@apollo/server/plugin/drainHttpServer";
+import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import { ApolloServerPluginLandingPageLocalDefault } from "@apollo/server/plugin/landingPage/default";
 import { expressMiddleware } from "@as-integrations/express5";
 import compression from "compression";
@@ -14,6 +15,8 @@ import { restRoutes } from "./api/rest/routes";
 import { createRestRouter, REST_PREFIXES } from "./api/rest/router";
 import type { Config } from "./config";
 import type { GraphQLContext } from "./graphql/context";
+import { budgetedOperation, budgetPlugin, operationRules, PARSE_OPTIONS, tooLong } from "./graphql/budget";
+import { limitExecutionTime } from "./graphql/deadline";
 import { formatExecutionErrors, formatGraphQLError } from "./graphql/errors";
 import { createSchema } from "./graphql/schema";
 import { RevocableSockets } from "./graphql/ws-revocation";
@@ -21,9 +24,17 @@ import { resumeInterruptedParsing } from "./ingestion/parse.job";
 import { closeBuiltinModels } from "./models/builtin/builtin.provider";
 import { createPlatform, type Platform } from "./platform";
 import { inlineScriptsOf, securityHeaders } from "./security-headers";
+import { DomainError, unexpectedError } from "./platform/errors";
 import { createServices, type Services } from "./services";
 
 export const GRAPHQL_PATH = "/graphql";
+/**
+ * The largest graphql-ws message, checked by ws before anything reads it, authenticated or not. The largest
+ * legitimate one is a query with its variables (documents are at most 3,000 tokens: graphql/budget.ts).
+ */
+const MAX_WEBSOCKET_MESSAGE_BYTES = 1024 * 1024;
+/** A socket that has not sent connection_init by then is closed (4408), so idle sockets cannot pile up. */
+const CONNECTION_INIT_TIMEOUT_MS = 3000;
 
 export interface RunningServer {
   url: string;
@@ -79,6 +90,30 @@ function serveClient(app: express.Express, clientDir: string): void {
   });
 }
 
+/** Over HTTP, the budget's document limit is checked before Apollo parses, which has no hook that could answer it. */
+function refuseLongDocuments(req: express.Request, res: express.Response, next: express.NextFunction): void {
+  const error = tooLong((req.body as { query?: unknown } | undefined)?.query ?? req.query.query);
+  if (!error) return next();
+  res.status(error.httpStatus).json({ errors: [{ message: error.message, extensions: error.extensions }] });
+}
+
+/**
+ * The last word on an error that nothing before answered: express's own (a path that is not valid
+ * percent-encoding, a GraphQL body that is not JSON or too large) and any unexpected one. Express's default
+ * handler would answer with the message and, outside production, the stack; this answers as GraphQL does.
+ */
+function answerUnhandledError(error: unknown, _req: express.Request, res: express.Response, next: express.NextFunction): void {
+  if (res.headersSent) return next(error);
+  const status = (error as { status?: unknown }).status;
+  const answer =
+    status === 413
+      ? new DomainError("PAYLOAD_TOO_LARGE", "httpStatus.413")
+      : typeof status === "number" && status >= 400 && status < 500
+        ? new DomainError("BAD_REQUEST", "httpStatus.400")
+        : unexpectedError("http", error);
+  res.status(answer.httpStatus).json({ errors: [{ message: answer.message, extensions: answer.extensions }] });
+}
+
 /**
  * Boots one server process: the platform ports, the domain services, GraphQL over HTTP and graphql-ws,
  * the REST facade, the built client and the in-process job workers, all on one port.
@@ -86,7 +121,8 @@ function serveClient(app: express.Express, clientDir: string): void {
 export async function startServer(config: Config): Promise<RunningServer> {
   const platform = await createPlatform(config);
   const services = createServices(platform);
-  const schema = await createSchema(platform.pubsub);
+  const schema = limitExecutionTime(await createSchema(platform.pubsub), config.graphqlBudget.timeoutMs);
+  const rules = operationRules(config.graphqlBudget, config.graphqlIntrospection);
 
   const app = express();
   app.disable("x-powered-by");
@@ -102,12 +138,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
   );
   const httpServer = http.createServer(app);
 
-  const wsServer = new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH });
+  const wsServer = new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH, maxPayload: MAX_WEBSOCKET_MESSAGE_BYTES });
   const revocableSockets = new RevocableSockets(platform.pubsub);
   wsServer.once("close", () => void revocableSockets.close());
   const wsCleanup = useServer<Record<string, unknown>>(
     {
       schema,
+      connectionInitWaitTimeout: CONNECTION_INIT_TIMEOUT_MS,
+      onSubscribe: (_ctx, _id, payload) => budgetedOperation(schema, config.graphqlBudget, rules, payload),
       context: async (ctx): Promise<GraphQLContext> => {
         const principal = await services.principalFor(connectionAuthorization(ctx.connectionParams));
         revocableSockets.track(ctx.extra.socket, principal);
@@ -129,10 +167,18 @@ export async function startServer(config: Config): Promise<RunningServer> {
     // main.ts stops the whole server on SIGINT/SIGTERM; Apollo's own handler would race it and never settle.
     stopOnTerminationSignals: false,
     formatError: formatGraphQLError,
+    // formatGraphQLError decides what of an error leaves the server; stack traces never do, they are logged.
+    includeStacktraceInErrorResponses: false,
+    parseOptions: PARSE_OPTIONS,
+    validationRules: rules,
+    // Refused or not by `rules` (config.graphqlIntrospection), the same way over graphql-ws.
     introspection: true,
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
-      ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
+      config.graphqlIntrospection
+        ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })
+        : ApolloServerPluginLandingPageDisabled(),
+      budgetPlugin(config.graphqlBudget),
       { serverWillStart: async () => ({ drainServer: async () => wsCleanup.dispose() }) },
     ],
   });
@@ -144,6 +190,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   app.use(
     GRAPHQL_PATH,
     express.json({ limit: "16mb" }),
+    refuseLongDocuments,
     expressMiddleware(apollo, {
       context: async ({ req }) => ({
         services,
@@ -155,6 +202,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   );
   app.use(createRestRouter(services, restRoutes));
   serveClient(app, config.clientDir);
+  app.use(answerUnhandledError);
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);

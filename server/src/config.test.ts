@@ -30,6 +30,24 @@ describe("configuration", () => {
     });
   });
 
+  it("keeps GraphQL introspection and the explorer for development, and off in production unless asked for", () => {
+    expect(loadConfig({}).graphqlIntrospection).toBe(true);
+    expect(loadConfig({ NODE_ENV: "production" })).toMatchObject({ production: true, graphqlIntrospection: false });
+    expect(loadConfig({ NODE_ENV: "production", GRAPHQL_INTROSPECTION: "true" }).graphqlIntrospection).toBe(true);
+    expect(loadConfig({ GRAPHQL_INTROSPECTION: "off" }).graphqlIntrospection).toBe(false);
+  });
+
+  it("gives every GraphQL operation a budget and heavy work fair slots, both adjustable", () => {
+    expect(loadConfig({})).toMatchObject({
+      graphqlBudget: { maxDepth: 12, maxAliases: 20, maxCost: 5000, timeoutMs: 30_000 },
+      heavyWork: { slots: 4, slotsPerTenant: 2 },
+    });
+    expect(loadConfig({ GRAPHQL_MAX_COST: "20000", GRAPHQL_TIMEOUT_SECONDS: "5", HEAVY_WORK_SLOTS: "8" })).toMatchObject({
+      graphqlBudget: { maxCost: 20_000, timeoutMs: 5000 },
+      heavyWork: { slots: 8, slotsPerTenant: 2 },
+    });
+  });
+
   it("names every bad value in one error", () => {
     const attempt = () =>
       loadConfig({ PORT: "eighty", DATABASE_URL: "mysql://x", S3_ENDPOINT: "http://minio:9000", S3_BUCKET: "A", REGISTRATION_ENABLED: "maybe" });

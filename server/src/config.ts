@@ -45,6 +45,12 @@ export interface Config {
   /** Origins that may frame the share page; empty lets any website embed a shared assistant, as the embed dialog offers. */
   embedAllowedOrigins: string[];
   uploads: UploadLimits;
+  /** NODE_ENV=production: what only a developer needs (the GraphQL explorer, introspection) is off unless asked for. */
+  production: boolean;
+  /** GraphQL introspection and the Apollo Sandbox at /graphql: on in development, off in production unless turned on. */
+  graphqlIntrospection: boolean;
+  graphqlBudget: GraphQLBudget;
+  heavyWork: HeavyWorkLimits;
 }
 
 /** Bounds on uploads, which stream to the object store as they arrive. */
@@ -55,6 +61,21 @@ export interface UploadLimits {
   perTenant: number;
   /** The most bytes of documents a tenant may store; undefined: no quota. */
   tenantQuotaBytes?: number;
+}
+
+/** What one GraphQL operation may ask for, over HTTP and graphql-ws alike (graphql/budget.ts). */
+export interface GraphQLBudget {
+  maxDepth: number;
+  maxAliases: number;
+  /** Points of graphql/field-costs.ts: roughly rows read, with retrieval and model calls priced by their real work. */
+  maxCost: number;
+  timeoutMs: number;
+}
+
+/** The fair share of heavy database work (platform/fair-scheduler.ts). */
+export interface HeavyWorkLimits {
+  slots: number;
+  slotsPerTenant: number;
 }
 
 export interface S3Config {
@@ -189,6 +210,7 @@ function readEmailDomains(reader: EnvReader): string[] {
 
 export function loadConfig(env: Env = process.env): Config {
   const reader = new EnvReader(env);
+  const production = reader.string("NODE_ENV", "development") === "production";
   const config: Config = {
     port: reader.integer("PORT", 9380, 0, 65535),
     host: reader.string("HOST", "0.0.0.0"),
@@ -234,6 +256,25 @@ export function loadConfig(env: Env = process.env): Config {
     signUpThrottle: {
       addressFreeSignUps: reader.integer("SIGNUP_ADDRESS_FREE", 5, 1, 10_000),
       networkFreeSignUps: reader.integer("SIGNUP_NETWORK_FREE", 20, 1, 100_000),
+    },
+    production,
+    // A production server does not describe its schema to strangers unless its operator wants it to.
+    graphqlIntrospection: reader.boolean("GRAPHQL_INTROSPECTION", !production),
+    graphqlBudget: {
+      // The client's deepest operation nests 4 levels; introspection is not counted.
+      maxDepth: reader.integer("GRAPHQL_MAX_DEPTH", 12, 2, 100),
+      // Aliases let one request repeat an expensive field; the client uses none.
+      maxAliases: reader.integer("GRAPHQL_MAX_ALIASES", 20, 0, 1000),
+      // The client's costliest operation (a document's every chunk) estimates about 2,000; one retrieval is about 600.
+      maxCost: reader.integer("GRAPHQL_MAX_COST", 5000, 100, 1_000_000),
+      // An answer no one waits for any more only holds resources.
+      timeoutMs: reader.integer("GRAPHQL_TIMEOUT_SECONDS", 30, 1, 3600) * 1000,
+    },
+    heavyWork: {
+      // The embedded database has one connection: a few slots keep everyone else's queries a short wait away.
+      slots: reader.integer("HEAVY_WORK_SLOTS", 4, 1, 256),
+      // Below the total, so one tenant's flood always leaves a slot for the others.
+      slotsPerTenant: reader.integer("HEAVY_WORK_SLOTS_PER_TENANT", 2, 1, 256),
     },
   };
   if (config.secretKey && reader.optional("SECRET_KEY_FILE")) reader.problems.push("set SECRET_KEY or SECRET_KEY_FILE, not both");

@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   prepareBuiltinModels().catch((error) => console.error("[models] could not prepare the built-in models:", error));
   console.log(`Cairn is listening on ${server.url} (ready in ${Math.round(performance.now() - startedAt)} ms)`);
   for (const line of server.platform.describe()) console.log(`  ${line}`);
-  console.log(`  GraphQL and its explorer: ${server.url}/graphql`);
+  console.log(`  GraphQL${server.platform.config.graphqlIntrospection ? " and its explorer" : ""}: ${server.url}/graphql`);
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -3,7 +3,7 @@ import type { AssistantService } from "./assistant.service";
 import type { SharePrincipal, SignedIn } from "../auth/principal";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import type { ModelsService } from "../models/models.service";
-import { DomainError, FieldChecks, NotFound } from "../platform/errors";
+import { DomainError, FieldChecks, messageForClient, NotFound } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { englishMessage } from "../platform/messages";
 import type { Platform } from "../platform";
@@ -359,8 +359,7 @@ export class ConversationService {
       } catch (error) {
         if (isAbort(error, controller.signal)) final = { status: "stopped", content: state.content };
         else {
-          if (!(error instanceof DomainError)) console.error(`[chat] answer ${answer.id} failed:`, error);
-          final = { status: "failed", content: state.content, error: error instanceof Error ? error.message : String(error) };
+          final = { status: "failed", content: state.content, error: messageForClient(`chat answer ${answer.id}`, error) };
         }
       }
       emit(await this.writer.finish(state, final));

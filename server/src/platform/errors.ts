@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { englishMessage } from "./messages";
 
 /**
@@ -15,6 +16,10 @@ export const ERROR_KINDS = {
   TOO_MANY_REQUESTS: { graphqlCode: "TOO_MANY_REQUESTS", httpStatus: 429, restCode: 102 },
   // A storage quota is used up (507, as WebDAV servers such as Nextcloud answer a full quota).
   INSUFFICIENT_STORAGE: { graphqlCode: "INSUFFICIENT_STORAGE", httpStatus: 507, restCode: 102 },
+  // A GraphQL operation over its depth, alias or cost limit: refused before any of it runs.
+  OVER_BUDGET: { graphqlCode: "QUERY_BUDGET_EXCEEDED", httpStatus: 400, restCode: 101 },
+  // An operation that outlived its time limit; its answer is abandoned.
+  TIMEOUT: { graphqlCode: "TIMEOUT", httpStatus: 503, restCode: 100 },
   // A model provider refused or failed a call: the user's configuration or the vendor is at fault, not Cairn.
   MODEL_PROVIDER: { graphqlCode: "MODEL_PROVIDER_ERROR", httpStatus: 502, restCode: 102 },
   INTERNAL: { graphqlCode: "INTERNAL_SERVER_ERROR", httpStatus: 500, restCode: 100 },
@@ -69,6 +74,23 @@ export const NotFound = (messageKey = "errors.notFound", params?: Record<string,
 export const Conflict = (messageKey: string, params?: Record<string, unknown>) => new DomainError("CONFLICT", messageKey, params);
 export const TooManyRequests = (messageKey: string, params?: Record<string, unknown>) =>
   new DomainError("TOO_MANY_REQUESTS", messageKey, params);
+
+export const OverBudget = (messageKey: string, params: Record<string, unknown>) => new DomainError("OVER_BUDGET", messageKey, params);
+
+/**
+ * An unexpected failure, logged here under a new reference; the client gets that reference only, never the
+ * message, stack or path of the original (`bigint out of range`, a file name), which are the server's business.
+ */
+export function unexpectedError(where: string, error: unknown): DomainError {
+  const reference = randomUUID();
+  console.error(`[${where}] unexpected error (reference ${reference}):`, error);
+  return new DomainError("INTERNAL", "errors.internal", { reference });
+}
+
+/** The text a client may read of any failure: a DomainError's own message; anything else is logged as unexpected. */
+export function messageForClient(where: string, error: unknown): string {
+  return error instanceof DomainError ? error.message : unexpectedError(where, error).message;
+}
 
 /** Invalid input: one error naming every bad field, so a form can show all its messages at once. */
 export function Invalid(fields: FieldProblem[]): DomainError {

@@ -4,6 +4,7 @@ import type { Config } from "../config";
 import { jobDefinitions } from "../jobs/registry";
 import type { Services } from "../services";
 import { openDatabase, type Database } from "./database";
+import { FairScheduler } from "./fair-scheduler";
 import { createMemoryPubSub, createRedisPubSub, type PubSub } from "./pubsub";
 import { InProcessQueue, RedisQueue, type JobQueue } from "./queue";
 import { ensurePrivateDirectory } from "./private-files";
@@ -16,6 +17,8 @@ export interface Platform {
   pubsub: PubSub;
   storage: ObjectStore;
   queue: JobQueue<Services>;
+  /** Slots for heavy database work, shared fairly across tenants. */
+  heavyWork: FairScheduler;
   /** One line per port saying which implementation runs. */
   describe(): string[];
   close(): Promise<void>;
@@ -35,6 +38,7 @@ export async function createPlatform(config: Config): Promise<Platform> {
     pubsub,
     storage,
     queue,
+    heavyWork: new FairScheduler(config.heavyWork),
     describe: () => [
       `database: ${database.description}`,
       `pub/sub: ${config.redisUrl ? "Redis" : "in-process"}`,

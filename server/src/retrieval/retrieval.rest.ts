@@ -8,6 +8,7 @@ import { presentChunk } from "../knowledge/rest/presenters";
 import { answering, documentIn, pythonInt, pythonTypeName, refuse, usableDataset } from "../knowledge/rest/scope";
 import { tokenize } from "../models/builtin/text-analysis";
 import type { Services } from "../services";
+import { messageForClient } from "../platform/errors";
 import { documentsMatching, parseMetadataCondition } from "./metadata-condition";
 import { RETRIEVAL_DEFAULTS, type RetrievalHit } from "./retrieval.service";
 
@@ -238,7 +239,7 @@ async function difyRetrieval(context: RestContext): Promise<unknown> {
       })),
     };
   } catch (error) {
-    return difyError(context, 500, error instanceof PythonException || error instanceof Error ? error.message : String(error));
+    return difyError(context, 500, error instanceof PythonException ? error.message : messageForClient("rest dify retrieval", error));
   }
 }
 

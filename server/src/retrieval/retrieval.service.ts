@@ -113,11 +113,19 @@ export class RetrievalService {
     return this.search(kbs, request);
   }
 
-  /** Retrieval over knowledge bases the caller may already use (checked by `retrieve`, or by a chat assistant's owner). */
+  /**
+   * Retrieval over knowledge bases the caller may already use (checked by `retrieve`, or by a chat assistant's
+   * owner). It is the heaviest database work there is, so it waits for a fair slot of its tenant's
+   * (platform/fair-scheduler.ts): the testing page, the REST API and every chat answer alike.
+   */
   async search(kbs: KnowledgeBase[], request: RetrievalRequest): Promise<RetrievalResult> {
+    if (!request.question.trim() || kbs.length === 0) return empty();
+    return this.platform.heavyWork.run(kbs[0].tenantId, () => this.scoreAndLoad(kbs, request));
+  }
+
+  private async scoreAndLoad(kbs: KnowledgeBase[], request: RetrievalRequest): Promise<RetrievalResult> {
     const started = performance.now();
     const question = request.question.trim();
-    if (!question || kbs.length === 0) return empty();
     const { db } = this.platform;
     const terms = await weightedQueryTerms(question);
     const page = request.page ?? RETRIEVAL_DEFAULTS.page;

@@ -141,15 +141,43 @@ describe("bodies and errors", () => {
     expect((await probe("DELETE", "/api/v1/probe/1/missing", { authorization: auth() })).body).toEqual({ code: 102, message: "This record does not exist." });
   });
 
-  it("an unexpected error is code 100 with the exception's repr", async () => {
+  it("an unexpected error is code 100 with a reference to the server's log, never its message", async () => {
     const logged = jest.spyOn(console, "error").mockImplementation(() => undefined);
-    expect((await probe("POST", "/api/v1/probe/boom", { authorization: auth() })).body).toEqual({
+    const { body } = await probe("POST", "/api/v1/probe/boom", { authorization: auth() });
+    expect(body).toEqual({ code: 100, message: expect.stringMatching(/^Something went wrong on the server\. Quote this reference when you report it: [0-9a-f-]{36}$/), data: null });
+    const reference = body.message.split(": ")[1];
+    expect(logged).toHaveBeenCalledTimes(1);
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining(reference), expect.objectContaining({ message: "it's broken" }));
+    logged.mockRestore();
+  });
+
+  it("a path parameter that is not valid percent-encoding is a Bad Request, not an internal error", async () => {
+    expect((await probe("GET", "/api/v1/probe/%E0%A4%A", { authorization: auth() })).body).toEqual({
       code: 100,
-      message: "Exception(\"it's broken\")",
+      message: "<BadRequest '400: Bad Request'>",
       data: null,
     });
-    expect(logged).toHaveBeenCalledTimes(1);
-    logged.mockRestore();
+  });
+});
+
+describe("what the real routes reveal of a hostile request", () => {
+  const internals = /URI malformed|bigint|out of range|\.ts:\d|node_modules|stack/i;
+
+  it.each([
+    ["a malformed percent-encoding in a dataset path", "PUT", "/api/v1/datasets/%E0%A4%A"],
+    ["a malformed percent-encoding in a nested path", "GET", "/api/v1/datasets/%E0%A4%A/documents"],
+    ["a page number beyond any integer column", "GET", "/api/v1/datasets?page=99999999999999999999"],
+    ["a page size beyond any integer column", "GET", "/api/v1/chats?page_size=99999999999999999999&page=99999999999999999999"],
+  ])("%s answers in the envelope without the internal message", async (_, method, path) => {
+    const logged = jest.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const response = await fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, body: method === "PUT" ? "{}" : undefined });
+      const text = await response.text();
+      expect(JSON.parse(text)).toEqual(expect.objectContaining({ code: expect.any(Number) }));
+      expect(text).not.toMatch(internals);
+    } finally {
+      logged.mockRestore();
+    }
   });
 });
 

@@ -1,9 +1,9 @@
 import express, { type Request, type Response } from "express";
 import { ANONYMOUS, isSignedIn, type Principal } from "../../auth/principal";
-import { DomainError } from "../../platform/errors";
+import { DomainError, unexpectedError } from "../../platform/errors";
 import type { Services } from "../../services";
 import { failure, jsonResult, RETURN_CODES } from "./envelope";
-import { PythonException, pythonExceptionRepr } from "./python-repr";
+import { PythonException } from "./python-repr";
 import type { RestRoute } from "./rest-route";
 
 /** Path prefixes the REST facade answers for: RAGFlow's service API and the few web-API endpoints its clients bootstrap with. */
@@ -32,10 +32,15 @@ function compile(route: RestRoute): CompiledRoute {
   return { route, pattern: new RegExp(`^${source}/?$`), names };
 }
 
+/** The path's parameters, decoded; null when one is not valid percent-encoding (the client's mistake: a Bad Request). */
 function matchParams(compiled: CompiledRoute, path: string): Record<string, string> | null {
-  const match = compiled.pattern.exec(path);
-  if (!match) return null;
-  return Object.fromEntries(compiled.names.map((name, i) => [name, decodeURIComponent(match[i + 1])]));
+  const match = compiled.pattern.exec(path) ?? [];
+  try {
+    return Object.fromEntries(compiled.names.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? "")]));
+  } catch (error) {
+    if (error instanceof URIError) return null;
+    throw error;
+  }
 }
 
 /**
@@ -87,9 +92,7 @@ function reportError(route: RestRoute, res: Response, error: unknown): void {
     res.json(jsonResult(RETURN_CODES.EXCEPTION_ERROR, error.repr));
     return;
   }
-  console.error(`[rest] ${route.method} ${route.path} failed:`, error);
-  const message = error instanceof Error ? error.message : String(error);
-  res.json(jsonResult(RETURN_CODES.EXCEPTION_ERROR, pythonExceptionRepr("Exception", message)));
+  res.json(jsonResult(RETURN_CODES.EXCEPTION_ERROR, unexpectedError(`rest ${route.method} ${route.path}`, error).message));
 }
 
 /**
@@ -126,6 +129,11 @@ export function createRestRouter(services: Services, routes: RestRoute[]): expre
       return;
     }
     const { route } = found;
+    const params = matchParams(found, req.path);
+    if (!params) {
+      res.json(jsonResult(RETURN_CODES.EXCEPTION_ERROR, BAD_REQUEST));
+      return;
+    }
     try {
       const principal = await authenticate(services, route, req.headers.authorization);
       if (refuseAuthentication(route, req, res, principal)) return;
@@ -137,7 +145,7 @@ export function createRestRouter(services: Services, routes: RestRoute[]): expre
         services,
         req,
         res,
-        params: matchParams(found, req.path) ?? {},
+        params,
         query: Object.fromEntries(Object.entries(req.query).map(([k, v]) => [k, String(Array.isArray(v) ? v[0] : v)])),
         body: route.rawBody || req.is("multipart/form-data") ? {} : requestBody(req),
         principal,
@@ -148,12 +156,14 @@ export function createRestRouter(services: Services, routes: RestRoute[]): expre
     }
   });
 
-  // express.json rejects unparseable JSON before the dispatcher; RAGFlow answers that with code 100 (contract §1.6 b).
+  // The body parsers reject a body before the dispatcher (unparseable, too large, an unknown charset); RAGFlow
+  // answers those with code 100 (contract §1.6 b). Anything else here is unexpected.
   router.use((error: unknown, req: Request, res: Response, next: express.NextFunction) => {
     if (!REST_PREFIXES.some((prefix) => req.path.startsWith(prefix))) return next(error);
     const status = (error as { status?: number }).status;
     if (status === 413) res.status(413).json(jsonResult(413, "Request Entity Too Large"));
-    else res.json(jsonResult(RETURN_CODES.EXCEPTION_ERROR, BAD_REQUEST));
+    else if (status !== undefined && status >= 400 && status < 500) res.json(jsonResult(RETURN_CODES.EXCEPTION_ERROR, BAD_REQUEST));
+    else res.json(jsonResult(RETURN_CODES.EXCEPTION_ERROR, unexpectedError(`rest ${req.method} ${req.path}`, error).message));
   });
   return router;
 }

@@ -4,7 +4,7 @@ import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } fro
 import type { SignedIn } from "../../auth/principal";
 import type { KnowledgeBase } from "../../knowledge/knowledge-base.entity";
 import { answering, refuse } from "../../knowledge/rest/scope";
-import { DomainError } from "../../platform/errors";
+import { DomainError, messageForClient } from "../../platform/errors";
 import { parseMetadataCondition } from "../../retrieval/metadata-condition";
 import type { Services } from "../../services";
 import type { AnswerEvent } from "../answer-stream";
@@ -30,7 +30,7 @@ const RESERVED = new Set(["question", "stream", "session_id", "name", "user_id",
 /** RAGFlow streams str(KeyError(...)): the message in quotes. */
 function errorText(error: unknown): string {
   if (error instanceof DomainError && error.messageKey === "errors.conversation.missParameter") return `'${error.message}'`;
-  return error instanceof Error ? error.message : String(error);
+  return error instanceof PythonException ? error.message : messageForClient("rest completions", error);
 }
 
 function streamFlag(value: unknown): boolean {

@@ -3,6 +3,7 @@ import { openRoute, type RestContext, type RestRoute } from "../../api/rest/rest
 import { isSignedIn, type SignedIn } from "../../auth/principal";
 import { answering, refuse } from "../../knowledge/rest/scope";
 import { countTokens } from "../../models/tokens";
+import { messageForClient } from "../../platform/errors";
 import { generateAnswer, type Turn } from "../answer/pipeline";
 import type { MessageReference } from "../message.entity";
 import { documentsForCondition } from "./completions.rest";
@@ -148,7 +149,7 @@ async function chatCompletions(context: RestContext): Promise<unknown> {
       }
       writeFrame(res, chunk(last, "stop", { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens }));
     } catch (error) {
-      writeFrame(res, chunk({ content: `**ERROR**: ${error instanceof Error ? error.message : String(error)}` }));
+      writeFrame(res, chunk({ content: `**ERROR**: ${messageForClient("openai completions", error)}` }));
     }
     writeRawFrame(res, "[DONE]");
     res.end();

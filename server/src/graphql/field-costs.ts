@@ -1,0 +1,30 @@
+/**
+ * What a GraphQL field costs, in points of the operation budget (graphql/budget.ts). A point is about one
+ * row read or written; a field not listed here costs 1 when it returns an object and nothing when it returns
+ * a scalar, since the object it belongs to is already paid for. The fields listed do real work beyond that:
+ * retrieval, a model call, a password hash, a network fetch, a scan of many rows. Their children are still
+ * counted on top, times the page size.
+ */
+export const FIELD_COSTS: Record<string, number> = {
+  // Scores the 128+ best keyword candidates by both similarities, embeds the question, reads the page's chunks.
+  "Query.retrieve": 500,
+  // Retrieval, then a chat model writing the answer (streamed afterwards, but started here).
+  "Mutation.ask": 500,
+  "Mutation.regenerateAnswer": 500,
+  // A call to the model provider, which may take seconds.
+  "Mutation.testModelConnection": 200,
+  // Fetches a web page, then parses it.
+  "Mutation.crawlWebPage": 200,
+  // Reads every message of the period.
+  "Query.chatStatistics": 200,
+  // Reads a knowledge base's whole entity graph.
+  "Query.knowledgeGraph": 200,
+  // With a search, a keyword search over the document's chunks.
+  "Query.chunks": 20,
+  // Queues parsing for each document, deleting their old chunks.
+  "Mutation.runParsing": 50,
+  // A deliberately slow password hash each.
+  "Mutation.register": 50,
+  "Mutation.login": 50,
+  "Mutation.changePassword": 50,
+};
