@@ -57,7 +57,9 @@ test("no file of the hostile corpus takes the server down, slows its health chec
   const files = await hostileCorpus();
   expect(files.length).toBeGreaterThanOrEqual(50);
   const { server, url } = await startServer(temporaryDataDir());
-  const result = await driveCorpus(url, server.pid, files, { timeoutMs: 900_000 });
+  const result = await driveCorpus(url, server.pid, files, { timeoutMs: 900_000 }).catch((error: Error) => {
+    throw new Error(`${error.message}\nthe server said:\n${server.output().slice(-6000)}`);
+  });
 
   expect(result.refused).toEqual([]);
   const unexpected = result.outcomes.filter((o) => o.outcome !== o.expected || (o.outcome === "failed" && !o.lastLine.startsWith("[ERROR] ")));

@@ -4,7 +4,8 @@ import type { TableBlock } from "../types";
 export function sheetTable(cells: string[][], caption?: string, page?: number): TableBlock | null {
   const rows = cells.map((row) => row.map((cell) => cell.trim())).filter((row) => row.some((cell) => cell !== ""));
   if (rows.length === 0) return null;
-  const width = Math.max(...rows.map((row) => row.findLastIndex((cell) => cell !== "") + 1));
+  // a reduce, not Math.max(...): spreading 400,000 rows overflows the stack
+  const width = rows.reduce((widest, row) => Math.max(widest, row.findLastIndex((cell) => cell !== "") + 1), 0);
   const [header, ...body] = rows.map((row) => Array.from({ length: width }, (_, column) => row[column] ?? ""));
   return { kind: "table", caption, page, header, rows: body };
 }

@@ -14,6 +14,19 @@ import { asBuffer, type ParseReply, type ParseRequest } from "./messages";
 
 const send = (reply: ParseReply) => process.send!(reply);
 
+/** PostgreSQL stores no NUL character in text; a file full of them still parses into what else it holds. */
+function withoutNul(document: ParsedDocument): ParsedDocument {
+  const clean = (text: string) => (text.includes("\u0000") ? text.replaceAll("\u0000", "") : text);
+  for (const block of document.blocks) {
+    if (block.kind === "table") {
+      block.header = block.header.map(clean);
+      block.rows = block.rows.map((row) => row.map(clean));
+    } else if (block.kind !== "pageBreak") block.text = clean(block.text);
+  }
+  for (const attachment of document.attachments ?? []) withoutNul(attachment.document);
+  return document;
+}
+
 function textLength(document: ParsedDocument): number {
   let length = 0;
   for (const block of document.blocks) {
@@ -29,15 +42,17 @@ async function parse(request: ParseRequest): Promise<void> {
   const parser = parserNamed(request.parser);
   if (!parser) throw new Error(`No parser is named ${request.parser}`);
   const signal = new AbortController().signal;
-  const document = await parser.parse(asBuffer(request.data), {
-    fileName: request.fileName,
-    pages: request.pages,
-    layoutRecognize: request.layoutRecognize,
-    language: request.language,
-    ocr: new TesseractOcr(),
-    signal,
-    progress: (fraction, message) => send({ type: "progress", phase: "parse", fraction, message }),
-  });
+  const document = withoutNul(
+    await parser.parse(asBuffer(request.data), {
+      fileName: request.fileName,
+      pages: request.pages,
+      layoutRecognize: request.layoutRecognize,
+      language: request.language,
+      ocr: new TesseractOcr(),
+      signal,
+      progress: (fraction, message) => send({ type: "progress", phase: "parse", fraction, message }),
+    }),
+  );
   if (textLength(document) > PARSE_LIMITS.textCharacters) {
     throw ParseError.because("errors.parsing.tooMuchText", { limit: PARSE_LIMITS.textCharacters / 1e6 });
   }

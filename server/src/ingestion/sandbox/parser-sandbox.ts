@@ -4,7 +4,7 @@ import path from "node:path";
 import { modelCacheDirectory } from "../../models/builtin/lexicon";
 import { MEGABYTE } from "../parsers/limits";
 import type { Chunked } from "../chunking";
-import { ParseError, type ParsedDocument, type ParserConfig } from "../types";
+import { ParseError, type ParsedDocument } from "../types";
 import { reviveBuffers, type ParsePhase, type ParseReply, type ParseRequest } from "./messages";
 
 /**
@@ -29,15 +29,9 @@ export interface SandboxLimits {
   memoryBytes: number;
 }
 
-export interface SandboxParse {
-  parser: string;
+/** What the parse process is asked (see ParseRequest), with how to follow and stop it. */
+export interface SandboxParse extends Omit<ParseRequest, "type" | "data"> {
   data: Buffer;
-  fileName: string;
-  pages?: [number, number][];
-  layoutRecognize: boolean;
-  language: string;
-  /** Chunk in the parse process too, with this method (one that calls no model) and settings. */
-  chunking?: { method: string; config: ParserConfig };
   signal: AbortSignal;
   progress(phase: ParsePhase, fraction: number, message?: string): void;
 }
@@ -219,16 +213,8 @@ export class ParserSandbox {
       worker.child.on("message", onMessage);
       worker.child.on("exit", onExit);
 
-      const message: ParseRequest = {
-        type: "parse",
-        parser: request.parser,
-        data: request.data,
-        fileName: request.fileName,
-        pages: request.pages,
-        layoutRecognize: request.layoutRecognize,
-        language: request.language,
-        chunking: request.chunking,
-      };
+      const { signal: _signal, progress: _progress, ...asked } = request;
+      const message: ParseRequest = { type: "parse", ...asked };
       worker.child.send(message, (error) => {
         if (error) stop(because("errors.parsing.crashed"));
       });
