@@ -45,7 +45,7 @@ try {
     date: new Date().toISOString(),
     machine: machine(),
     files: files.length,
-    refusedAtUpload: result.refused.length,
+    refusedAtUpload: result.outcomes.filter((o) => o.outcome === "refused").length,
     failed: result.outcomes.filter((o) => o.outcome === "failed").length,
     read: result.outcomes.filter((o) => o.outcome === "done").length,
     unexpected: result.outcomes.filter((o) => o.outcome !== o.expected).map((o) => `${o.name}: ${o.outcome}, expected ${o.expected}`),

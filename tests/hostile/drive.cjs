@@ -20,12 +20,17 @@ function memoryOf(pid) {
 }
 
 function client(url) {
-  const graphql = async (query, variables, token) => {
+  const graphql = async (query, variables, token, retries = 2) => {
     const response = await fetch(`${url}/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: JSON.stringify({ query, variables }),
+    }).catch((error) => {
+      // a kept-alive connection the server closed just as it was reused (undici's known race): ask again
+      if (retries > 0 && error.cause?.code === "ECONNRESET") return null;
+      throw error;
     });
+    if (response === null) return graphql(query, variables, token, retries - 1);
     const body = await response.json();
     if (!body.data || body.errors) throw new Error(`${query.slice(0, 60)}…: ${JSON.stringify(body.errors)}`);
     return body.data;
@@ -48,7 +53,7 @@ async function newTenant(url, label) {
   return { token: login.token, knowledgeBaseId: createKnowledgeBase.id };
 }
 
-/** Uploads files through the web route; answers with the refused ones as {name, message}. */
+/** Uploads files through the web route; answers with the accepted ones and their ids, and the refused ones with their message. */
 async function upload(url, tenant, files) {
   const accepted = [];
   const refused = [];
@@ -59,7 +64,7 @@ async function upload(url, tenant, files) {
     const response = await fetch(`${url}/v1/document/upload`, { method: "POST", headers: { authorization: tenant.token }, body: form });
     const answer = await response.json();
     if (answer.code === 0) accepted.push({ file, id: answer.data[0].id });
-    else refused.push({ name: file.name, message: answer.message });
+    else refused.push({ file, message: answer.message });
   }
   return { accepted, refused };
 }
@@ -167,7 +172,10 @@ async function driveCorpus(url, pid, files, { timeoutMs = 600_000, log = () => u
         seconds: endedAt.get(id) ?? null,
       };
     });
-    return { tenant, outcomes, refused, ...(await probe.stop()), peakRssBytes: memory.stop() };
+    for (const { file, message } of refused) {
+      outcomes.push({ name: file.name, attack: file.attack, expected: file.expect, outcome: "refused", reason: null, lastLine: message, seconds: 0 });
+    }
+    return { tenant, outcomes, ...(await probe.stop()), peakRssBytes: memory.stop() };
   } catch (error) {
     await probe.stop();
     memory.stop();

@@ -32,9 +32,10 @@ export async function chunkParsed(parsed: ParsedDocument, method: ChunkMethod, c
       { ...parsed, blocks },
       { ...context, progress: (fraction, message) => context.progress((i + fraction) / windows.length, message) },
     );
-    chunked.drafts.push(...result.chunks.filter((c) => c.text.trim().length > 0));
+    // loops, not push(...): a window can hold more chunks than a call has room for arguments
+    for (const chunk of result.chunks) if (chunk.text.trim().length > 0) chunked.drafts.push(chunk);
     if (result.graph) chunked.graphs.push(result.graph);
-    chunked.notes.push(...(result.notes ?? []));
+    for (const note of result.notes ?? []) chunked.notes.push(note);
   }
   return chunked;
 }

@@ -8,7 +8,7 @@ export const PATH_SEPARATOR = " > ";
 
 /** Column names of a table: its header, or "column 1", "column 2"… where a name is missing; repeated names numbered. */
 export function columnNames(table: TableBlock): string[] {
-  const width = Math.max(table.header.length, ...table.rows.map((r) => r.length), 0);
+  const width = table.rows.reduce((widest, row) => Math.max(widest, row.length), table.header.length);
   const seen = new Map<string, number>();
   return Array.from({ length: width }, (_, i) => {
     const base = (table.header[i] ?? "").trim() || `column ${i + 1}`;

@@ -49,8 +49,14 @@ export interface Projection {
   totalVariance: number;
 }
 
+/**
+ * Lets the server's other work run between two passes of a long computation: clustering the chunks of a large
+ * document takes seconds, and the thread it runs on also answers every request.
+ */
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** The vectors, unit-normalised and centred, projected on their `dimension` principal directions. */
-export function projectPrincipal(vectors: number[][], dimension: number, random: () => number): Projection {
+export async function projectPrincipal(vectors: number[][], dimension: number, random: () => number): Promise<Projection> {
   const n = vectors.length;
   const width = vectors[0]?.length ?? 0;
   const rows = vectors.map((v) => {
@@ -93,6 +99,7 @@ export function projectPrincipal(vectors: number[][], dimension: number, random:
     });
     orthonormalise(next);
     basis = next;
+    await breathe();
   }
   const projected = project(basis);
   const variances = basis.map((_, c) => projected.reduce((s, p) => s + p[c] * p[c], 0) / n);
@@ -132,7 +139,7 @@ export interface Mixture {
 }
 
 /** k-means++ seeding, then a few Lloyd iterations: the starting point of EM (as scikit-learn starts it). */
-function kMeans(points: Float64Array[], k: number, random: () => number): number[] {
+async function kMeans(points: Float64Array[], k: number, random: () => number): Promise<number[]> {
   const n = points.length;
   const centres = [points[Math.floor(random() * n)]];
   const nearest = points.map((p) => squaredDistance(p, centres[0]));
@@ -151,6 +158,7 @@ function kMeans(points: Float64Array[], k: number, random: () => number): number
     } else pick = Math.floor(random() * n);
     centres.push(points[pick]);
     points.forEach((p, i) => (nearest[i] = Math.min(nearest[i], squaredDistance(p, points[pick]))));
+    if (centres.length % 8 === 0) await breathe();
   }
   let labels = points.map(() => 0);
   let current = centres.map((c) => Float64Array.from(c));
@@ -170,15 +178,16 @@ function kMeans(points: Float64Array[], k: number, random: () => number): number
     });
     current = sums.map((sum, c) => (counts[c] > 0 ? sum.map((x) => x / counts[c]) : current[c]));
     if (!changed && iteration > 0) break;
+    await breathe();
   }
   return labels;
 }
 
 /** A spherical Gaussian mixture of `k` components fitted by EM, with its BIC. */
-export function fitMixture(points: Float64Array[], k: number, random: () => number, varianceFloor: number): Mixture {
+export async function fitMixture(points: Float64Array[], k: number, random: () => number, varianceFloor: number): Promise<Mixture> {
   const n = points.length;
   const d = points[0].length;
-  const labels = kMeans(points, k, random);
+  const labels = await kMeans(points, k, random);
   let responsibilities: number[][] = points.map((_, i) => Array.from({ length: k }, (_, c) => (labels[i] === c ? 1 : 0)));
   let logLikelihood = -Infinity;
   for (let iteration = 0; iteration < EM_ITERATIONS; iteration++) {
@@ -212,6 +221,7 @@ export function fitMixture(points: Float64Array[], k: number, random: () => numb
     const improved = total - logLikelihood;
     logLikelihood = total;
     if (improved < 1e-3 * n) break;
+    await breathe();
   }
   const parameters = k * d + k + (k - 1);
   return { components: k, probabilities: responsibilities, bic: -2 * logLikelihood + parameters * Math.log(n) };
@@ -231,12 +241,11 @@ export async function bestMixture(points: Float64Array[], maxComponents: number,
   let sinceBest = 0;
   for (let k = 1; k <= Math.max(1, maxComponents); k++) {
     signal.throwIfAborted();
-    const mixture = fitMixture(points, k, seededRandom(seed * 1031 + k), floor);
+    const mixture = await fitMixture(points, k, seededRandom(seed * 1031 + k), floor);
     if (!best || mixture.bic < best.bic) {
       best = mixture;
       sinceBest = 0;
     } else if (++sinceBest >= BIC_PATIENCE) break;
-    if (points.length * k > 2000) await new Promise<void>((resolve) => setImmediate(resolve));
   }
   return best!;
 }
@@ -252,7 +261,7 @@ export async function clusterVectors(
 ): Promise<number[][]> {
   const n = vectors.length;
   if (n <= 2) return [vectors.map((_, i) => i)];
-  const projection = projectPrincipal(vectors, reducedDimension(n), seededRandom(options.seed));
+  const projection = await projectPrincipal(vectors, reducedDimension(n), seededRandom(options.seed));
   // Kaiser's rule: keep the directions holding more than an average direction's share of the variance. The
   // rest is noise that, spread evenly over all components, only hides the separation BIC has to see.
   const average = projection.totalVariance / Math.min(n - 1, vectors[0].length);

@@ -35,8 +35,8 @@ export const emlParser: FileParser = {
       .map(([name, value]) => `${name}: ${value}`)
       .join("\n");
     const blocks: Block[] = envelope ? [{ kind: "paragraph", text: envelope }] : [];
-    if (email.text?.trim()) blocks.push(...paragraphsOf(email.text).map((text): Block => ({ kind: "paragraph", text })));
-    else if (email.html) blocks.push(...htmlBlocks(email.html).blocks);
+    if (email.text?.trim()) for (const text of paragraphsOf(email.text)) blocks.push({ kind: "paragraph", text });
+    else if (email.html) for (const block of htmlBlocks(email.html).blocks) blocks.push(block);
 
     // required when called, since the registry imports this module
     // eslint-disable-next-line @typescript-eslint/no-require-imports

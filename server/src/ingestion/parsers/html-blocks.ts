@@ -61,7 +61,7 @@ function tableBlock(table: Element): TableBlock | null {
   if (rows.length === 0) return null;
   const caption = table.children.find((child): child is Element => isTag(child) && child.name === "caption");
   const headerRows = rows[0].inHead || rows[0].allHeaderCells ? rows.filter((row, index) => index === 0 || row.inHead) : [];
-  const width = Math.max(...rows.map((row) => row.cells.length));
+  const width = rows.reduce((widest, row) => Math.max(widest, row.cells.length), 0);
   const padded = (cells: string[]) => Array.from({ length: width }, (_, column) => cells[column] ?? "");
   return {
     kind: "table",

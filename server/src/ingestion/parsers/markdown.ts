@@ -71,7 +71,7 @@ function blocksOf(tokens: Token[], blocks: Block[]): Block[] {
         blocksOf(token.tokens, blocks);
         break;
       case "html":
-        blocks.push(...htmlBlocks(token.text).blocks);
+        for (const block of htmlBlocks(token.text).blocks) blocks.push(block);
         break;
     }
   }
