@@ -315,7 +315,7 @@ async function hostileCorpus() {
   ]));
   add("nested-200.eml", "an e-mail nested 200 messages deep", "done", nestedEmail(200));
   add("500-attachments.eml", "an e-mail with 500 small attachments", "done", email(Array.from({ length: 500 }, (_, i) => ({ name: `note${i}.txt`, data: Buffer.from(`note ${i}`) }))));
-  add("not-an-email.eml", "noise named .eml", "failed", noise(3000, 29));
+  add("not-an-email.eml", "noise named .eml", "done", noise(3000, 29));
 
   // names
   add("control\u0007chars\u001b[31m\u0001.txt", "a file name with control characters", "refused", Buffer.from("A file with a strange name."));

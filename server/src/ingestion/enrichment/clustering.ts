@@ -53,7 +53,10 @@ export interface Projection {
  * Lets the server's other work run between two passes of a long computation: clustering the chunks of a large
  * document takes seconds, and the thread it runs on also answers every request.
  */
-const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+export const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Rows handled between two breaths: a few milliseconds of work. */
+const ROWS_PER_BREATH = 256;
 
 /** The vectors, unit-normalised and centred, projected on their `dimension` principal directions. */
 export async function projectPrincipal(vectors: number[][], dimension: number, random: () => number): Promise<Projection> {
@@ -75,8 +78,9 @@ export async function projectPrincipal(vectors: number[][], dimension: number, r
   // basis[c] is a direction in embedding space; subspace iteration: basis ← orthonormal(Xᵀ X basis).
   let basis = Array.from({ length: k }, () => Float64Array.from({ length: width }, () => random() - 0.5));
   orthonormalise(basis);
-  const project = (b: Float64Array[]) =>
-    rows.map((row) => {
+  const project = async (b: Float64Array[]) => {
+    const projected: Float64Array[] = [];
+    for (const row of rows) {
       const out = new Float64Array(b.length);
       for (let c = 0; c < b.length; c++) {
         let s = 0;
@@ -84,24 +88,28 @@ export async function projectPrincipal(vectors: number[][], dimension: number, r
         for (let j = 0; j < width; j++) s += row[j] * direction[j];
         out[c] = s;
       }
-      return out;
-    });
+      projected.push(out);
+      if (projected.length % ROWS_PER_BREATH === 0) await breathe();
+    }
+    return projected;
+  };
   for (let iteration = 0; iteration < PCA_ITERATIONS; iteration++) {
-    const projected = project(basis);
+    const projected = await project(basis);
     const next = Array.from({ length: k }, () => new Float64Array(width));
-    rows.forEach((row, i) => {
+    for (const [i, row] of rows.entries()) {
       for (let c = 0; c < k; c++) {
         const weight = projected[i][c];
         if (weight === 0) continue;
         const direction = next[c];
         for (let j = 0; j < width; j++) direction[j] += weight * row[j];
       }
-    });
+      if (i % ROWS_PER_BREATH === 0) await breathe();
+    }
     orthonormalise(next);
     basis = next;
     await breathe();
   }
-  const projected = project(basis);
+  const projected = await project(basis);
   const variances = basis.map((_, c) => projected.reduce((s, p) => s + p[c] * p[c], 0) / n);
   const order = variances.map((_, c) => c).sort((a, b) => variances[b] - variances[a] || a - b);
   return { points: projected.map((p) => Float64Array.from(order, (c) => p[c])), variances: order.map((c) => variances[c]), totalVariance };

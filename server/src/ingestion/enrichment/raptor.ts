@@ -5,7 +5,7 @@ import { isCjk, tokenize } from "../../models/builtin/text-analysis";
 import type { ChatModel } from "../../models/model-types";
 import { countTokens, truncateToTokens } from "../../models/tokens";
 import type { RaptorConfig } from "../types";
-import { clusterVectors } from "./clustering";
+import { breathe, clusterVectors } from "./clustering";
 import { askModel, errorMessage, isBuiltinChat, mapLimited, MODEL_CONCURRENCY, type EnrichmentContext } from "./context";
 
 /** RAGFlow's default RAPTOR prompt, word for word (its indentation included). */
@@ -87,6 +87,9 @@ function modelSummarizer(model: ChatModel, settings: RaptorSettings, context: En
   };
 }
 
+/** Sentences handled between two breaths of the server's thread. */
+const SENTENCES_PER_BREATH = 500;
+
 function termVector(text: string, scorer: LexicalScorer): Map<string, number> {
   const counts = new Map<string, { count: number; idf: number }>();
   for (const token of tokenize(text)) {
@@ -117,16 +120,23 @@ function dot(a: Map<string, number>, b: Map<string, number>): number {
  * (lexical centrality, as in centroid-based summarisers such as MEAD), skipping near-repeats, as many as
  * fit in `max_token` tokens, in reading order.
  */
-export function extractiveSummary(texts: string[], maxTokens: number, scorer: LexicalScorer): string {
+export async function extractiveSummary(texts: string[], maxTokens: number, scorer: LexicalScorer): Promise<string> {
   const sentences = texts.flatMap((text, member) => splitSentences(text).map((sentence, position) => ({ sentence, member, position })));
   if (sentences.length === 0) return "";
-  const vectors = sentences.map((s) => termVector(s.sentence, scorer));
+  // a cluster of a large document holds tens of thousands of sentences: the server breathes between slices
+  const vectors: Map<string, number>[] = [];
+  for (const s of sentences) {
+    vectors.push(termVector(s.sentence, scorer));
+    if (vectors.length % SENTENCES_PER_BREATH === 0) await breathe();
+  }
   const centroid = new Map<string, number>();
   for (const vector of vectors) for (const [term, weight] of vector) centroid.set(term, (centroid.get(term) ?? 0) + weight);
   const ranked = sentences.map((s, i) => ({ ...s, i, centrality: dot(vectors[i], centroid) })).sort((a, b) => b.centrality - a.centrality || a.i - b.i);
   const chosen: typeof ranked = [];
   let used = 0;
-  for (const candidate of ranked) {
+  for (const [rank, candidate] of ranked.entries()) {
+    if (rank % SENTENCES_PER_BREATH === 0) await breathe();
+    if (used >= maxTokens) break;
     const tokens = countTokens(candidate.sentence);
     if (used + tokens > maxTokens) continue;
     if (chosen.some((c) => dot(vectors[c.i], vectors[candidate.i]) > REDUNDANT_SIMILARITY)) continue;

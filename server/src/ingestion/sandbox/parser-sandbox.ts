@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { modelCacheDirectory } from "../../models/builtin/lexicon";
 import { MEGABYTE } from "../parsers/limits";
@@ -46,6 +47,7 @@ const MEMORY_SAMPLE_MS = 100;
 const IDLE_MS = 60_000;
 const PARSES_PER_PROCESS = 200;
 const PAGE_SIZE = 4096;
+const PARSE_NICENESS = 10;
 
 /** Under the test runner the sources are TypeScript, compiled as they load by the same hook the tests use. */
 function childCommand(): { entry: string; execArgv: string[] } {
@@ -85,6 +87,8 @@ class ParseProcess {
       serialization: "advanced",
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
+    // Below the server's priority: a parse that takes a core for minutes must not slow the answers to requests.
+    if (this.child.pid) os.setPriority(this.child.pid, PARSE_NICENESS);
     this.exited = new Promise((resolve) => this.child.once("exit", (code, signal) => resolve({ code, signal })));
     // a failed send (the process just died) is reported by its exit
     this.child.on("error", () => undefined);
