@@ -68,7 +68,8 @@ describe("the client's pages", () => {
     expect(policy["base-uri"]).toEqual(["'self'"]);
     // Chakra UI's emotion injects <style> elements as it renders.
     expect(policy["style-src"]).toEqual(["'self'", "'unsafe-inline'"]);
-    expect(policy["connect-src"]).toEqual(["'self'"]);
+    // pdf.js reads the document it is handed from a blob: URL
+    expect(policy["connect-src"]).toEqual(["'self'", "blob:"]);
   });
 
   it("cannot be framed: the home page, sign-in, a document, settings", async () => {

@@ -45,8 +45,8 @@ export function inlineScriptsOf(html: string): string[] {
 /**
  * The built client's policy. Chakra UI styles through emotion, which injects `<style>` elements at run time,
  * so styles need 'unsafe-inline' (a nonce would have to reach emotion's cache on every page); scripts stay
- * strict. The document viewer shows PDFs and pictures from blob: URLs and pdf.js runs a worker; read-aloud
- * plays blob: audio; avatars are data: URLs.
+ * strict. The document viewer shows PDFs and pictures from blob: URLs, and pdf.js runs a worker and reads the
+ * document it is given from its blob: URL; read-aloud plays blob: audio; avatars are data: URLs.
  */
 function clientDirectives(inlineScripts: string[]): Directives {
   return {
@@ -55,7 +55,7 @@ function clientDirectives(inlineScripts: string[]): Directives {
     "style-src": ["'self'", "'unsafe-inline'"],
     "img-src": ["'self'", "data:", "blob:"],
     "font-src": ["'self'", "data:"],
-    "connect-src": ["'self'"],
+    "connect-src": ["'self'", "blob:"],
     "media-src": ["'self'", "blob:"],
     "frame-src": ["'self'", "blob:"],
     "worker-src": ["'self'", "blob:"],
