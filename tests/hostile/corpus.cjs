@@ -295,13 +295,13 @@ async function hostileCorpus() {
   add("one-line-10mb.txt", "10 MB of words on one line", "done", Buffer.from("lorem ipsum dolor sit amet ".repeat(Math.floor((10 * MB - 64) / 27))));
   add("nul-bytes.txt", "2 MB of NUL bytes", "done", Buffer.alloc(2 * MB));
   add("noise.txt", "1 MB of noise named .txt", "done", noise(MB, 19));
-  add("one-line-5mb.py", "5 MB of code on one line", "done", Buffer.from("x=1;".repeat((5 * MB) / 4)));
+  add("one-line-2mb.py", "2 MB of code on one line", "done", Buffer.from("x=1;".repeat((2 * MB) / 4)));
   add("deep-quotes.md", "Markdown block quotes nested 100,000 deep", "failed", Buffer.from(`${">".repeat(100_000)} deep\n`));
   add("emphasis-storm.md", "1 MB of unmatched emphasis markers", "failed", Buffer.from("*_".repeat(MB / 2)));
   add("deep-divs.html", "HTML nested 200,000 elements deep", "failed", Buffer.from(`<html><body>${"<div>".repeat(200_000)}deep${"</div>".repeat(200_000)}</body></html>`));
   add("data-uri-bomb.html", "an HTML page with a 60000×60000 picture as a data: URI", "done", Buffer.from(`<html><body><p>Picture:</p><img src="data:image/png;base64,${(pngBomb(60_000, 60_000)).toString("base64")}"></body></html>`));
   add("deep-arrays.json", "JSON nested 1,000,000 arrays deep", "failed", Buffer.from(`${"[".repeat(1_000_000)}${"]".repeat(1_000_000)}`));
-  add("million-keys.json", "a JSON object of 300,000 keys", "done", Buffer.from(JSON.stringify(Object.fromEntries(Array.from({ length: 300_000 }, (_, i) => [`k${i}`, i])))));
+  add("100000-keys.json", "a JSON object of 100,000 keys", "done", Buffer.from(JSON.stringify(Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`k${i}`, i])))));
   add("unbalanced-quotes.csv", "a CSV whose first quote never closes", "failed", Buffer.from(`name,value\n"open,${"x".repeat(MB)}\nnext,1\n`));
   add("one-column-400k-rows.csv", "400,000 rows of one column", "done", Buffer.from(`n\n${Array.from({ length: 400_000 }, (_, i) => i).join("\n")}\n`));
   add("utf16-bad-surrogates.txt", "UTF-16 with a byte-order mark and lone surrogates", "done", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("hello ", "utf16le"), Buffer.from([0x00, 0xd8, 0x00, 0xd8, 0x41, 0x00])]));
