@@ -26,6 +26,10 @@ const SERVER_RSS_BOUND_MB = 3000;
  */
 const HEALTHZ_BOUND_MS = 2000;
 
+/** Generated once (about ten seconds) for both tests. */
+let corpus: ReturnType<typeof hostileCorpus> | undefined;
+const theCorpus = () => (corpus ??= hostileCorpus());
+
 const started: TsProcess[] = [];
 const dataDirs: string[] = [];
 
@@ -61,7 +65,7 @@ afterAll(async () => {
 });
 
 test("no file of the hostile corpus takes the server down, slows its health check or inflates its memory", async () => {
-  const files = await hostileCorpus();
+  const files = await theCorpus();
   expect(files.length).toBeGreaterThanOrEqual(50);
   // The default configuration but for the step limit: a parser that stops responding is stopped after 20 s
   // instead of 120 s (emphasis-storm.md), which keeps the test short and tests the same limit.
@@ -81,7 +85,7 @@ test("no file of the hostile corpus takes the server down, slows its health chec
 test("a file that takes its server down is failed after its attempts, and the restarted server stays up", async () => {
   const dataDir = temporaryDataDir();
   // A parse that runs for seconds before it fails, so that it can be interrupted
-  const poison = (await hostileCorpus()).find((file) => file.name === "paragraphs-200mb.docx")!;
+  const poison = (await theCorpus()).find((file) => file.name === "paragraphs-200mb.docx")!;
   let { server, url } = await startServer(dataDir);
   const tenant = await newTenant(url, "poison");
   const { accepted } = await upload(url, tenant, [poison]);
