@@ -16,6 +16,7 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/server/package.json server/
 COPY --from=build /app/server/dist server/dist
+COPY --from=build /app/server/prepared-models server/prepared-models
 COPY --from=build /app/client/dist client/dist
 COPY --from=build /app/locales locales
 VOLUME /data

@@ -1,8 +1,8 @@
 /** Jest runs the TypeScript sources through swc, which emits the decorator metadata TypeGraphQL and TypeORM need. */
 module.exports = {
   testEnvironment: "node",
-  // tests/hostile drives a whole server process through the hostile-input corpus
-  roots: ["<rootDir>/src", "<rootDir>/../tests/hostile"],
+  // tests/hostile drives a whole server process through the hostile-input corpus; tests/first-run starts the build
+  roots: ["<rootDir>/src", "<rootDir>/../tests/hostile", "<rootDir>/../tests/first-run"],
   testMatch: ["**/*.test.ts"],
   setupFiles: ["reflect-metadata"],
   testTimeout: 60000,

@@ -10,8 +10,10 @@ async function main(): Promise<void> {
   const config = loadConfig();
   configureBuiltinModels({ cacheDirectory: config.modelCacheDir });
   const server = await startServer(config);
-  // Built once per installation in the background (it yields often), so the first embedding does not wait for it.
+  // Loaded in the background (the build derived them), so that the first embedding does not wait for them…
   prepareBuiltinModels().catch((error) => console.error("[models] could not prepare the built-in models:", error));
+  // …and the first file does not wait for a parse process to load its parsers.
+  if (config.jobConcurrency > 0) server.services.parsers.warmUp();
   console.log(`Cairn is listening on ${server.url} (ready in ${Math.round(performance.now() - startedAt)} ms)`);
   for (const line of server.platform.describe()) console.log(`  ${line}`);
   console.log(`  GraphQL${server.platform.config.graphqlIntrospection ? " and its explorer" : ""}: ${server.url}/graphql`);

@@ -20,6 +20,7 @@ async function main(): Promise<void> {
   const platform = await createPlatform(config);
   const services = createServices(platform);
   platform.queue.start(services, Math.max(1, config.jobConcurrency));
+  services.parsers.warmUp();
   console.log(`Cairn worker ${process.pid} is running jobs`);
   for (const line of platform.describe()) console.log(`  ${line}`);
 

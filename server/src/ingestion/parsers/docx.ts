@@ -1,4 +1,4 @@
-import mammoth from "mammoth";
+import type mammothModule from "mammoth";
 import type { FileParser } from "../types";
 import { ParseError } from "../types";
 import { htmlBlocks } from "./html-blocks";
@@ -13,6 +13,8 @@ export const docxParser: FileParser = {
     await checkZipContainer(data);
     let html: string;
     try {
+      // Loaded when a document needs it: the library takes a while to load, and most parse processes never do.
+      const mammoth = require("mammoth") as typeof mammothModule;
       html = (await mammoth.convertToHtml({ buffer: data })).value;
     } catch {
       throw new ParseError("The file is not a valid DOCX document");

@@ -1,7 +1,10 @@
-import * as XLSX from "xlsx";
+import type * as XLSXModule from "xlsx";
 import type { Block, FileParser } from "../types";
 import { ParseError } from "../types";
 import { isoDate, sheetTable } from "./spreadsheet-table";
+
+// Loaded when a workbook needs it: the library takes a while to load, and most parse processes never do.
+const xlsx = () => require("xlsx") as typeof XLSXModule;
 
 /**
  * What Excel saves as .xls: a BIFF compound file, or (from "Save as" in older versions and web exports) an HTML or
@@ -15,7 +18,7 @@ function looksLikeWorkbook(data: Buffer): boolean {
   return compoundFile || biffStream || zip || markup;
 }
 
-function cellText(cell: XLSX.CellObject | undefined): string {
+function cellText(XLSX: typeof XLSXModule, cell: XLSXModule.CellObject | undefined): string {
   if (!cell || cell.v === undefined || cell.v === null) return "";
   // serial day numbers with a date format, converted without the local time zone (SheetJS' Date objects depend on it)
   const date = cell.t === "n" && cell.z && XLSX.SSF.is_date(String(cell.z)) ? XLSX.SSF.parse_date_code(Number(cell.v)) : null;
@@ -30,7 +33,8 @@ export const xlsParser: FileParser = {
   extensions: ["xls"],
   async parse(data, context) {
     if (!looksLikeWorkbook(data)) throw new ParseError("The file is not a valid XLS workbook");
-    let workbook: XLSX.WorkBook;
+    const XLSX = xlsx();
+    let workbook: XLSXModule.WorkBook;
     try {
       workbook = XLSX.read(data, { type: "buffer", cellNF: true, cellHTML: false, cellFormula: false });
     } catch (error) {
@@ -45,7 +49,7 @@ export const xlsParser: FileParser = {
       const cells: string[][] = [];
       for (let row = range?.s.r ?? 0; range && row <= range.e.r; row += 1) {
         const values: string[] = [];
-        for (let column = range.s.c; column <= range.e.c; column += 1) values.push(cellText(sheet[XLSX.utils.encode_cell({ r: row, c: column })]));
+        for (let column = range.s.c; column <= range.e.c; column += 1) values.push(cellText(XLSX, sheet[XLSX.utils.encode_cell({ r: row, c: column })]));
         cells.push(values);
       }
       const table = sheetTable(cells, name, index + 1);

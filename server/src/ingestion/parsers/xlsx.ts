@@ -1,4 +1,4 @@
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
 import type { Block, FileParser } from "../types";
 import { ParseError } from "../types";
 import { isoDate, sheetTable } from "./spreadsheet-table";
@@ -22,7 +22,9 @@ export const xlsxParser: FileParser = {
   extensions: ["xlsx"],
   async parse(data, context) {
     await checkZipContainer(data);
-    const workbook = new ExcelJS.Workbook();
+    // Loaded when a workbook needs it: the library takes a while to load, and most parse processes never do.
+    const { Workbook } = require("exceljs") as typeof ExcelJS;
+    const workbook = new Workbook();
     try {
       await workbook.xlsx.load(data as unknown as ExcelJS.Buffer);
     } catch {

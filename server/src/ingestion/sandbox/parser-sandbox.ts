@@ -1,8 +1,8 @@
 import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { modelCacheDirectory } from "../../models/builtin/lexicon";
+import { childScript } from "../../platform/child-script";
 import { MEGABYTE } from "../parsers/limits";
 import type { Chunked } from "../chunking";
 import { ParseError, type ParsedDocument } from "../types";
@@ -49,14 +49,6 @@ const PARSES_PER_PROCESS = 200;
 const PAGE_SIZE = 4096;
 const PARSE_NICENESS = 10;
 
-/** Under the test runner the sources are TypeScript, compiled as they load by the same hook the tests use. */
-function childCommand(): { entry: string; execArgv: string[] } {
-  const fromSources = path.extname(__filename) === ".ts";
-  const entry = path.join(__dirname, `parse.child${fromSources ? ".ts" : ".js"}`);
-  const hook = fromSources ? ["-r", path.resolve(__dirname, "../../testing/register-ts.cjs")] : [];
-  return { entry, execArgv: hook };
-}
-
 /** Resident bytes of a process, from /proc (Linux); null where that cannot be read. */
 function residentBytes(pid: number): number | null {
   try {
@@ -78,7 +70,7 @@ class ParseProcess {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   constructor(limits: SandboxLimits) {
-    const { entry, execArgv } = childCommand();
+    const { entry, execArgv } = childScript(__filename, "parse.child");
     // the V8 heap gets most of the memory; buffers, WebAssembly (OCR) and code the rest
     const heapMb = Math.max(128, Math.floor((limits.memoryBytes * 0.75) / MEGABYTE));
     this.child = fork(entry, [], {
@@ -140,6 +132,11 @@ export class ParserSandbox {
     await Promise.all(all.map((worker) => worker.exited));
   }
 
+  /** Starts a parse process ahead of the first file, which then does not wait for one to load its parsers. */
+  warmUp(): void {
+    if (!this.closed && this.idle.length === 0) this.keepIdle(this.take());
+  }
+
   /** Processes running now (for tests and the hostile-input benchmark). */
   get pids(): number[] {
     return [...this.processes].filter((worker) => worker.alive).map((worker) => worker.child.pid!);
@@ -169,6 +166,10 @@ export class ParserSandbox {
       worker.kill();
       return;
     }
+    this.keepIdle(worker);
+  }
+
+  private keepIdle(worker: ParseProcess): void {
     worker.idleTimer = setTimeout(() => worker.kill(), IDLE_MS);
     worker.idleTimer.unref();
     this.idle.push(worker);

@@ -57,8 +57,9 @@ export function configureBuiltinModels(options: { cacheDirectory: string }): voi
 }
 
 /**
- * Builds (~25 s once per installation) or loads (~1 s) what the built-in models derive from WordNet, so
- * that the first embedding or chat does not wait for it. Servers may call it in the background at start.
+ * Loads (~1 s) what the built-in models derive from WordNet — prepared by the build, or, where the build left
+ * none, in a process of its own (~20 s) — so that the first embedding does not wait for it. Servers call it in
+ * the background at start.
  */
 export async function prepareBuiltinModels(): Promise<void> {
   await lexicon();

@@ -1,6 +1,8 @@
+import { fork } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { childScript } from "../../platform/child-script";
 import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../../platform/private-files";
 import { stemEnglish } from "./english-stemmer";
 import { tokenize } from "./text-analysis";
@@ -8,9 +10,9 @@ import { Breather, conceptVectors, ppmiMatrix } from "./lsa";
 import { readWordNet, type WordNet } from "./wordnet";
 
 /**
- * What the built-in models know about English words, derived deterministically from WordNet 3.1 on
- * first use and cached on disk in two files — word statistics (~4 s to build) and the concept space
- * (~15 s) — each loaded in a fraction of a second afterwards:
+ * What the built-in models know about English words, derived deterministically from WordNet 3.1 by the
+ * build (prepare-lexicon.ts) into two files — word statistics (~4 s to make) and the concept space (~15 s)
+ * — each loaded in a fraction of a second by the server:
  * - `idf`: how specific a stem is, as an inverse document frequency over WordNet's 118k glosses — the
  *   only general English text that ships with Cairn. A word no gloss uses gets the highest value.
  * - `gramIdf`: the same for character n-grams (3–5 letters, with word boundaries).
@@ -303,26 +305,118 @@ function deserializeConcepts(buffer: Buffer): ConceptSpace | null {
   return { vocabulary, dimension: header.dimension, vectors };
 }
 
-/** Reads `name` from the cache directory, or builds it and writes it there (aside, then renamed). */
-async function cached<T>(name: string, build: () => Promise<T>, serialize: (value: T) => Buffer, deserialize: (buffer: Buffer) => T | null): Promise<T> {
-  const file = path.join(modelCacheDirectory(), name);
+/** One file of the lexicon: how it is named, made, written and read. */
+interface LexiconPart<T> {
+  file: string;
+  build(wordnet: WordNet): Promise<T>;
+  serialize(value: T): Buffer;
+  deserialize(buffer: Buffer): T | null;
+}
+
+const statisticsPart: LexiconPart<WordStatistics> = {
+  file: `cairn-word-statistics-v${STATISTICS_VERSION}.json`,
+  build: buildWordStatistics,
+  serialize: serializeStatistics,
+  deserialize: deserializeStatistics,
+};
+
+const conceptsPart: LexiconPart<ConceptSpace> = {
+  file: `cairn-concepts-v${CONCEPTS_VERSION}.bin`,
+  build: buildConceptSpace,
+  serialize: serializeConcepts,
+  deserialize: deserializeConcepts,
+};
+
+/** Where `npm run build` leaves the lexicon it derived at build time (server/prepared-models). */
+export const PREPARED_MODELS_DIRECTORY = path.resolve(__dirname, "../../../prepared-models");
+
+async function readPart<T>(part: LexiconPart<T>, directory: string): Promise<T | null> {
   try {
-    const value = deserialize(await fs.promises.readFile(file));
-    if (value) return value;
+    return part.deserialize(await fs.promises.readFile(path.join(directory, part.file)));
   } catch {
-    // absent or unreadable: build it
+    return null; // absent or unreadable
   }
-  const built = await build();
-  try {
-    await fs.promises.mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
-    // Renamed into place, so that another process reading the cache never sees half a file.
+}
+
+/** The part as prepared at build time, else as cached by an earlier preparation at run time. */
+async function findPart<T>(part: LexiconPart<T>): Promise<T | null> {
+  return (await readPart(part, PREPARED_MODELS_DIRECTORY)) ?? (await readPart(part, modelCacheDirectory()));
+}
+
+export interface PreparationProgress {
+  /** 0 to 1. */
+  fraction: number;
+  step: "wordnet" | "statistics" | "concepts" | "done";
+}
+
+/**
+ * Writes every part of the lexicon missing from `directory` (each aside, then renamed into place, so that
+ * a process reading it never sees half a file). This is the long work (~20 s on two cores): the build
+ * does it, and a server only when the build's output is missing, in a process of its own.
+ */
+export async function writeLexicon(directory: string, onProgress: (progress: PreparationProgress) => void = () => undefined): Promise<void> {
+  const missing = [];
+  for (const part of [statisticsPart, conceptsPart] as LexiconPart<unknown>[]) if (!(await readPart(part, directory))) missing.push(part);
+  if (missing.length === 0) return;
+  onProgress({ fraction: 0, step: "wordnet" });
+  const wordnet = readWordNet();
+  await fs.promises.mkdir(directory, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
+  for (const part of missing) {
+    onProgress({ fraction: part === statisticsPart ? 0.1 : 0.35, step: part === statisticsPart ? "statistics" : "concepts" });
+    const file = path.join(directory, part.file);
     const partial = `${file}.${process.pid}.${Date.now()}.tmp`;
-    await fs.promises.writeFile(partial, serialize(built), { mode: PRIVATE_FILE_MODE });
+    await fs.promises.writeFile(partial, part.serialize(await part.build(wordnet)), { mode: PRIVATE_FILE_MODE });
     await fs.promises.rename(partial, file);
-  } catch (error) {
-    console.warn(`[models] could not cache ${name}:`, error instanceof Error ? error.message : error);
   }
-  return built;
+  onProgress({ fraction: 1, step: "done" });
+}
+
+type PreparationListener = (progress: PreparationProgress) => void;
+const preparationListeners = new Set<PreparationListener>();
+let preparation: { running: Promise<void>; progress: PreparationProgress } | undefined;
+
+/** Whether the built-in models are being prepared in this process's name right now, and how far. */
+export function lexiconPreparation(): PreparationProgress | null {
+  return preparation?.progress ?? null;
+}
+
+/** Calls `listener` with each step of a preparation; returns how to stop listening. */
+export function onLexiconPreparation(listener: PreparationListener): () => void {
+  preparationListeners.add(listener);
+  return () => preparationListeners.delete(listener);
+}
+
+/**
+ * Derives the lexicon into the cache directory in a child process (prepare-lexicon.ts), never on this
+ * process's thread: a server whose build left no prepared models keeps answering while it runs.
+ */
+function prepareInChildProcess(): Promise<void> {
+  if (preparation) return preparation.running;
+  const report = (progress: PreparationProgress) => {
+    if (preparation) preparation.progress = progress;
+    for (const listener of preparationListeners) listener(progress);
+  };
+  const running = new Promise<void>((resolve, reject) => {
+    const { entry, execArgv } = childScript(__filename, "prepare-lexicon");
+    const child = fork(entry, [modelCacheDirectory()], { execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    child.on("message", (message) => report(message as PreparationProgress));
+    child.once("error", reject);
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`the built-in models could not be prepared (exit code ${code})`))));
+  }).finally(() => {
+    preparation = undefined;
+  });
+  preparation = { running, progress: { fraction: 0, step: "wordnet" } };
+  report(preparation.progress);
+  return running;
+}
+
+async function loadPart<T>(part: LexiconPart<T>): Promise<T> {
+  const found = await findPart(part);
+  if (found) return found;
+  await prepareInChildProcess();
+  const prepared = await readPart(part, modelCacheDirectory());
+  if (!prepared) throw new Error(`the built-in models' ${part.file} is missing after its preparation`);
+  return prepared;
 }
 
 /** A promise made once per process; forgotten if it fails, so that a later call can try again. */
@@ -337,13 +431,11 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
   };
 }
 
-export const wordStatistics = once(() =>
-  cached(`cairn-word-statistics-v${STATISTICS_VERSION}.json`, () => buildWordStatistics(), serializeStatistics, deserializeStatistics),
-);
+export const wordStatistics = once(() => loadPart(statisticsPart));
 
-export const conceptSpace = once(() => cached(`cairn-concepts-v${CONCEPTS_VERSION}.bin`, () => buildConceptSpace(), serializeConcepts, deserializeConcepts));
+export const conceptSpace = once(() => loadPart(conceptsPart));
 
-/** Everything the embedding needs; built on first use (~20 s), then loaded from the cache (~0.5 s). */
+/** Everything the embedding needs, loaded in about half a second. */
 export const lexicon = once(async (): Promise<Lexicon> => {
   const statistics = await wordStatistics();
   return { ...statistics, concepts: await conceptSpace() };
