@@ -6,6 +6,7 @@ import { Document, RUN } from "../knowledge/document.entity";
 import { appendLog, CANCEL_TOPIC, publishProgress } from "../knowledge/document-events";
 import { mergeGraph } from "../knowledge/knowledge-graph";
 import { KnowledgeBase } from "../knowledge/knowledge-base.entity";
+import { onLexiconPreparation } from "../models/builtin/lexicon";
 import type { EmbeddingModel } from "../models/model-types";
 import { countTokens } from "../models/tokens";
 import { chunkMethod } from "./chunkers/registry";
@@ -150,6 +151,10 @@ export async function runIngestion(services: Services, documentId: string, runId
   }
   const config = document.parserConfig;
   const progress = new Progress(services, document, runId);
+  // A parse that waits for the built-in models says why, step by step (only where the build did not prepare them).
+  const stopFollowingModels = onLexiconPreparation(
+    (preparation) => void progress.report(document.progress, `Preparing the built-in models: ${Math.round(preparation.fraction * 100)} %`).catch(() => undefined),
+  );
   const abort = new AbortController();
   const startedAt = document.processBeginAt ? new Date(document.processBeginAt).getTime() : Date.now();
 
@@ -351,6 +356,7 @@ export async function runIngestion(services: Services, documentId: string, runId
     }
     throw error;
   } finally {
+    stopFollowingModels();
     cancelledHere.delete(document.id);
   }
 }

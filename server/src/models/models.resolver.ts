@@ -1,12 +1,22 @@
 import { MaxLength } from "class-validator";
 import { GraphQLJSONObject } from "graphql-scalars";
-import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
+import { Arg, Ctx, Field, Float, ID, InputType, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
 import { signedIn, type GraphQLContext } from "../graphql/context";
 import type { ModelEntry } from "./model-entry.entity";
 import { MODEL_TYPES, type ModelType } from "./model-types";
 import type { ProviderDefinition } from "./provider";
+import { lexiconPreparation, type PreparationProgress } from "./builtin/lexicon";
 import { BUILTIN_PROVIDER } from "./providers/registry";
 import { modelId, type AvailableModel, type ConnectionTest, type DefaultModels } from "./models.service";
+
+@ObjectType({ description: "How far the built-in models are in deriving their lexicon from WordNet, which the build does unless its output is missing." })
+class BuiltinModelsPreparationType {
+  @Field({ description: "wordnet, statistics, concepts or done" })
+  step: string;
+
+  @Field(() => Float, { description: "0 to 1" })
+  fraction: number;
+}
 
 @ObjectType({ description: "A credential or setting a provider needs; the label is `models.fields.<name>` in locales." })
 class CredentialFieldType {
@@ -287,6 +297,12 @@ export class ModelsResolver {
   availableModels(@Arg("type", () => String, { nullable: true }) type: string | null, @Ctx() context: GraphQLContext): Promise<AvailableModel[]> {
     const tenantId = signedIn(context).tenantId;
     return context.services.models.availableModels(tenantId, (MODEL_TYPES as readonly string[]).includes(type ?? "") ? (type as ModelType) : undefined);
+  }
+
+  @Query(() => BuiltinModelsPreparationType, { nullable: true, description: "Null when the built-in models are ready to embed, rerank and answer." })
+  builtinModelsPreparation(@Ctx() context: GraphQLContext): PreparationProgress | null {
+    signedIn(context);
+    return lexiconPreparation();
   }
 
   @Query(() => DefaultModelsType)

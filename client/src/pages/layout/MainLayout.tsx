@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Link, NavLink, Outlet } from "react-router-dom";
 import { LanguageMenu } from "../../components/LanguageMenu";
 import { Logo } from "../../components/Logo";
+import { ModelPreparationBanner } from "../../components/ModelPreparationBanner";
 import { ThemeMenu } from "../../components/ThemeMenu";
 import { UpdateProfileDocument, type ProfileInput } from "../../graphql/gql/graphql";
 import { authStore } from "../../session/authStore";
@@ -96,6 +97,7 @@ export default function MainLayout() {
           </Flex>
         </Container>
       </Box>
+      <ModelPreparationBanner />
       <Container as="main" maxWidth="7xl" px={{ base: "4", md: "6" }} py={{ base: "6", md: "10" }} flex="1">
         <Outlet />
       </Container>
