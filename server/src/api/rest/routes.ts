@@ -4,6 +4,7 @@ import { completionRestRoutes } from "../../chat/rest/completions.rest";
 import { openAiRestRoutes } from "../../chat/rest/openai.rest";
 import { relatedQuestionRestRoutes } from "../../chat/rest/related-questions.rest";
 import { sessionRestRoutes } from "../../chat/rest/sessions.rest";
+import { speechRestRoutes } from "../../chat/rest/speech.rest";
 import { ttsRestRoutes } from "../../chat/rest/tts.rest";
 import { knowledgeRestRoutes } from "../../knowledge/knowledge.rest";
 import { modelsRestRoutes } from "../../models/models.rest";
@@ -11,4 +12,4 @@ import { retrievalRestRoutes } from "../../retrieval/retrieval.rest";
 import type { RestRoute } from "./rest-route";
 
 /** Every REST endpoint, by domain. Later domains add their route lists here. */
-export const restRoutes: RestRoute[] = [...authRestRoutes, ...modelsRestRoutes, ...knowledgeRestRoutes, ...retrievalRestRoutes, ...chatRestRoutes, ...sessionRestRoutes, ...completionRestRoutes, ...openAiRestRoutes, ...relatedQuestionRestRoutes, ...ttsRestRoutes];
+export const restRoutes: RestRoute[] = [...authRestRoutes, ...modelsRestRoutes, ...knowledgeRestRoutes, ...retrievalRestRoutes, ...chatRestRoutes, ...sessionRestRoutes, ...completionRestRoutes, ...openAiRestRoutes, ...relatedQuestionRestRoutes, ...speechRestRoutes, ...ttsRestRoutes];
