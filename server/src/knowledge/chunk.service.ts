@@ -1,5 +1,5 @@
 import { xxh64 } from "@node-rs/xxhash";
-import { In, type Repository } from "typeorm";
+import { In, type Repository, type SelectQueryBuilder } from "typeorm";
 import type { SignedIn } from "../auth/principal";
 import { embedWithName } from "../ingestion/pipeline";
 import type { ModelsService } from "../models/models.service";
@@ -11,7 +11,7 @@ import { deleteChunks, ensureVectorIndex, insertChunks, moveCounters } from "./c
 import type { Document } from "./document.entity";
 import type { DocumentService } from "./document.service";
 import { KnowledgeBase } from "./knowledge-base.entity";
-import { highlight, queryTerms } from "./search-terms";
+import { highlight, queryTerms, TITLE_WEIGHT } from "./search-terms";
 
 export interface ChunkQuery {
   /** Words to look for (analysed like the index: stems, Chinese words). */
@@ -42,6 +42,27 @@ export function manualChunkId(content: string, documentId: string): string {
   return xxh64(`${content}${documentId}`).toString(16).padStart(16, "0");
 }
 
+/**
+ * RAGFlow's keyword search of a document's chunks (contract §4.2, its full-text query with
+ * minimum_should_match 30 %): a chunk matches when enough of the query's terms are in its text, title,
+ * keywords or questions — or, for chunks that parsing produced (not those added by hand), in the
+ * document's name, as RAGFlow's title field holds it. The best matches come first.
+ */
+function matchKeywords(builder: SelectQueryBuilder<Chunk>, terms: string[], documentName: string): void {
+  const inName = new Set(queryTerms(documentName));
+  const params: Record<string, string> = {};
+  const matched: string[] = [];
+  const scored: string[] = [];
+  terms.forEach((term, i) => {
+    params[`term${i}`] = term;
+    const fromName = inName.has(term) ? " OR c.kind <> 'manual'" : "";
+    matched.push(`CASE WHEN c.terms ? :term${i}${fromName} THEN 1 ELSE 0 END`);
+    scored.push(`coalesce((c.terms ->> :term${i})::real, 0)${inName.has(term) ? ` + CASE WHEN c.kind <> 'manual' THEN ${TITLE_WEIGHT} ELSE 0 END` : ""}`);
+  });
+  const required = Math.max(1, Math.floor(terms.length * 0.3));
+  builder.andWhere(`(${matched.join(" + ")}) >= ${required}`, params).orderBy(`(${scored.join(" + ")})`, "DESC");
+}
+
 const noChunkSelected = () => new DomainError("BAD_REQUEST", "errors.selectChunk");
 
 /** Chunks of documents: reading, searching, editing, enabling and removing them by hand. */
@@ -62,9 +83,9 @@ export class ChunkService {
     if (query.available !== undefined) builder.andWhere("c.available = :available", { available: query.available });
     if (query.id) builder.andWhere("c.id = :id", { id: query.id });
     const terms = queryTerms(query.search ?? "");
-    if (terms.length > 0) builder.andWhere("c.terms ?| CAST(:terms AS text[])", { terms });
+    if (terms.length > 0) matchKeywords(builder, terms, document.name);
     else if (query.search?.trim()) builder.andWhere("false");
-    builder.orderBy("c.page", "ASC", "NULLS FIRST").addOrderBy("c.top", "ASC", "NULLS FIRST").addOrderBy("c.ordinal", "ASC").addOrderBy("c.createdAt", "DESC");
+    builder.addOrderBy("c.page", "ASC", "NULLS FIRST").addOrderBy("c.top", "ASC", "NULLS FIRST").addOrderBy("c.ordinal", "ASC").addOrderBy("c.createdAt", "DESC");
     const pageSize = Math.max(0, query.pageSize ?? 30);
     const page = Math.max(1, query.page ?? 1);
     if (pageSize > 0) builder.skip((page - 1) * pageSize).take(pageSize);

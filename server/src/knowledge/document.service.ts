@@ -7,13 +7,15 @@ import { PARSE_JOB } from "../ingestion/parse.job";
 import { Conflict, DomainError, FieldChecks, Invalid, NotFound } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { escapeLike } from "../platform/sql";
+import { documentsMatching, type MetadataCondition } from "../retrieval/metadata-condition";
 import type { Platform } from "../platform";
 import { deleteChunks } from "./chunk-store";
 import { Document, RUN, type RunStatus } from "./document.entity";
 import { appendLog, CANCEL_TOPIC, publishProgress } from "./document-events";
 import { KnowledgeBase } from "./knowledge-base.entity";
 import type { KnowledgeBaseService } from "./knowledge-base.service";
-import { chunkMethodDefaults, deepMerge, parserConfigViolations } from "./parser-config";
+import { changeMetadata, summarizeMetadata, type MetadataDelete, type MetadataKeySummary, type MetadataUpdate } from "./document-metadata";
+import { chunkMethodDefaults, deepMerge, documentParserConfig, parserConfigViolations } from "./parser-config";
 import { UploadGate, type UploadPass } from "./upload-gate";
 import { fetchPage } from "./web-crawl";
 
@@ -38,6 +40,8 @@ export interface DocumentQuery {
   pageSize?: number;
   orderBy?: "createdAt" | "updatedAt" | "name" | "size";
   desc?: boolean;
+  /** Only documents whose metadata meets this condition. */
+  metadata?: MetadataCondition;
 }
 
 /** What a document is made from, besides its bytes. */
@@ -229,6 +233,7 @@ export class DocumentService {
     if (query.search?.trim()) builder.andWhere("d.name ILIKE :search", { search: `%${escapeLike(query.search.trim())}%` });
     if (query.runs?.length) builder.andWhere("d.run IN (:...runs)", { runs: query.runs });
     if (query.suffixes?.length) builder.andWhere("d.suffix IN (:...suffixes)", { suffixes: query.suffixes.map((s) => s.toLowerCase()) });
+    if (query.metadata) builder.andWhere("d.id = ANY(:meeting)", { meeting: await this.meetingCondition([knowledgeBaseId], query.metadata) });
     const pageSize = Math.max(0, query.pageSize ?? 30);
     const page = Math.max(1, query.page ?? 1);
     builder.orderBy(`d.${query.orderBy ?? "createdAt"}`, query.desc === false ? "ASC" : "DESC").addOrderBy("d.id", "ASC");
@@ -447,12 +452,12 @@ export class DocumentService {
     const document = await this.accessible(principal, id);
     const checks = new FieldChecks();
     checks.check(chunkMethod(method) !== undefined, "chunkMethod", "errors.knowledge.chunkMethodUnknown", { method });
-    for (const v of parserConfig ? parserConfigViolations(parserConfig) : []) checks.check(false, `parserConfig.${v.path}`, "errors.invalidField", { field: v.path });
+    for (const v of parserConfig ? parserConfigViolations(parserConfig, "document") : []) checks.check(false, `parserConfig.${v.path}`, "errors.invalidField", { field: v.path });
     checks.throwIfAny();
     if (document.run === RUN.running) throw Conflict("errors.knowledge.documentBusy");
     const config =
       parserConfig && Object.keys(parserConfig).length > 0
-        ? deepMerge(document.parserConfig, parserConfig)
+        ? documentParserConfig(document.parserConfig, parserConfig)
         : method !== document.chunkMethod
           ? deepMerge(document.parserConfig, chunkMethodDefaults(method))
           : document.parserConfig;
@@ -474,6 +479,39 @@ export class DocumentService {
     await this.accessible(principal, id);
     await this.repository.update({ id }, { metaFields: metaFields as never });
     return this.repository.findOneByOrFail({ id });
+  }
+
+  /** The ids of the documents of these knowledge bases whose metadata meets the condition (callers check access). */
+  async meetingCondition(knowledgeBaseIds: string[], condition: MetadataCondition): Promise<string[]> {
+    if (knowledgeBaseIds.length === 0) return [];
+    const documents = await this.repository.find({ where: { knowledgeBaseId: In(knowledgeBaseIds) }, select: { id: true, metaFields: true } });
+    return documentsMatching(documents, condition);
+  }
+
+  /** The metadata keys of a knowledge base's documents (or of the listed ones), with their values counted. */
+  async metadataSummary(principal: SignedIn, knowledgeBaseId: string, documentIds?: string[]): Promise<Record<string, MetadataKeySummary>> {
+    await this.knowledgeBases.accessible(principal, knowledgeBaseId);
+    const documents = await this.repository.find({
+      where: { knowledgeBaseId, ...(documentIds?.length ? { id: In(documentIds) } : {}) },
+      select: { id: true, metaFields: true },
+      order: { createdAt: "ASC", id: "ASC" },
+    });
+    return summarizeMetadata(documents.map((d) => d.metaFields ?? {}));
+  }
+
+  /** Applies metadata changes to these documents of a knowledge base; answers how many changed. */
+  async changeMetadata(principal: SignedIn, knowledgeBaseId: string, documentIds: string[], updates: MetadataUpdate[], deletes: MetadataDelete[]): Promise<number> {
+    await this.knowledgeBases.accessible(principal, knowledgeBaseId);
+    if (documentIds.length === 0) return 0;
+    const documents = await this.repository.find({ where: { knowledgeBaseId, id: In(documentIds) }, select: { id: true, metaFields: true } });
+    let changed = 0;
+    for (const document of documents) {
+      const meta = changeMetadata(document.metaFields ?? {}, updates, deletes);
+      if (!meta) continue;
+      await this.repository.update({ id: document.id }, { metaFields: meta as never });
+      changed += 1;
+    }
+    return changed;
   }
 
   /** Deletes documents with their chunks and stored files. */

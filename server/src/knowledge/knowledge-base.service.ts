@@ -199,6 +199,16 @@ export class KnowledgeBaseService {
     return this.repository.findOneByOrFail({ id });
   }
 
+  /**
+   * RAGFlow's metadata setting: the schema of the metadata the knowledge base's documents carry (a JSON
+   * schema object, as RAGFlow's clients send it), kept in its parser config as `metadata` and `enable_metadata`.
+   */
+  async setMetadataSetting(principal: SignedIn, id: string, metadata: unknown, enabled: boolean): Promise<KnowledgeBase> {
+    const kb = await this.accessible(principal, id);
+    await this.repository.update({ id }, { parserConfig: { ...kb.parserConfig, metadata, enable_metadata: enabled } as never });
+    return this.repository.findOneByOrFail({ id });
+  }
+
   /** Deletes knowledge bases with their documents, chunks, graph and stored files. */
   async delete(principal: SignedIn, ids: string[]): Promise<void> {
     const kbs = await Promise.all(ids.map((id) => this.accessible(principal, id)));

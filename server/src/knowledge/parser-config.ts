@@ -55,7 +55,20 @@ export const PARSER_CONFIG_FIELDS: Record<string, FieldSpec> = {
   pages: { kind: "pageRanges", nullable: true, default: null },
   graphrag: { kind: "object", fields: GRAPHRAG_FIELDS },
   raptor: { kind: "object", fields: RAPTOR_FIELDS },
+  // Not in RAGFlow v0.24's pydantic schema, yet in every config RAGFlow stores and its web client sends:
+  // accepted so that a config read from the API can be sent back.
+  image_context_size: { kind: "int", min: 0, default: 0 },
+  table_context_size: { kind: "int", min: 0, default: 0 },
 };
+
+/**
+ * Which rules a client's parser_config is held to. A knowledge base's follows RAGFlow's pydantic schema:
+ * no unknown keys, a delimiter of at least one character. A document's is stored by RAGFlow without a
+ * schema, so clients send there what the dataset endpoints refuse: unknown keys (kept), an empty
+ * delimiter (no splitting) and nested objects of any shape (stored as sent). Types and ranges of the
+ * known scalar settings hold for both, since parsing reads them.
+ */
+export type ParserConfigScope = "knowledgeBase" | "document";
 
 export type ViolationKind =
   | "extra" // not a known key
@@ -82,7 +95,7 @@ export interface Violation {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-function checkField(spec: FieldSpec, value: unknown, path: string, out: Violation[]): void {
+function checkField(spec: FieldSpec, value: unknown, path: string, out: Violation[], scope: ParserConfigScope): void {
   switch (spec.kind) {
     case "int":
     case "number": {
@@ -96,7 +109,7 @@ function checkField(spec: FieldSpec, value: unknown, path: string, out: Violatio
     case "string": {
       if (typeof value !== "string") return void out.push({ path, kind: "string", value });
       const text = spec.trim ? value.trim() : value;
-      if (spec.minLength !== undefined && text.length < spec.minLength) out.push({ path, kind: "minLength", value, limit: spec.minLength });
+      if (spec.minLength !== undefined && scope === "knowledgeBase" && text.length < spec.minLength) out.push({ path, kind: "minLength", value, limit: spec.minLength });
       return;
     }
     case "bool":
@@ -122,23 +135,23 @@ function checkField(spec: FieldSpec, value: unknown, path: string, out: Violatio
       return;
     case "object":
       if (!isObject(value)) return void out.push({ path, kind: "object", value });
-      checkObject(spec.fields, value, path, out);
+      if (scope === "knowledgeBase") checkObject(spec.fields, value, path, out, scope);
   }
 }
 
-function checkObject(fields: Record<string, FieldSpec>, value: Record<string, unknown>, prefix: string, out: Violation[]): void {
+function checkObject(fields: Record<string, FieldSpec>, value: Record<string, unknown>, prefix: string, out: Violation[], scope: ParserConfigScope): void {
   for (const [key, item] of Object.entries(value)) {
     const path = prefix ? `${prefix}.${key}` : key;
     const spec = fields[key];
-    if (!spec) out.push({ path, kind: "extra", value: item });
-    else checkField(spec, item, path, out);
+    if (spec) checkField(spec, item, path, out, scope);
+    else if (scope === "knowledgeBase") out.push({ path, kind: "extra", value: item });
   }
 }
 
-/** What is wrong with a parser_config a client sent (unknown keys included). */
-export function parserConfigViolations(config: Record<string, unknown>): Violation[] {
+/** What is wrong with a parser_config a client sent for a knowledge base or a document. */
+export function parserConfigViolations(config: Record<string, unknown>, scope: ParserConfigScope = "knowledgeBase"): Violation[] {
   const out: Violation[] = [];
-  checkObject(PARSER_CONFIG_FIELDS, config, "", out);
+  checkObject(PARSER_CONFIG_FIELDS, config, "", out, scope);
   return out;
 }
 
@@ -210,6 +223,14 @@ export function deepMerge<T extends Record<string, unknown>>(target: T, patch: R
     result[key] = isObject(value) && isObject(result[key]) ? deepMerge(result[key] as Record<string, unknown>, value) : structuredClone(value);
   }
   return result as T;
+}
+
+/**
+ * A document's config after a client's change: each key sent replaces the stored one as it was sent,
+ * nested objects included (RAGFlow's clients read back exactly the `raptor` object they sent).
+ */
+export function documentParserConfig(current: ParserConfig, patch: Record<string, unknown>): ParserConfig {
+  return { ...current, ...structuredClone(patch) };
 }
 
 /** The config stored for a new knowledge base: chunk-method defaults ← the populated client config ← the chat model. */

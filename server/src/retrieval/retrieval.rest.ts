@@ -1,15 +1,13 @@
 import { success } from "../api/rest/envelope";
 import { PythonException, pythonStringRepr } from "../api/rest/python-repr";
 import { authenticatedRoute, openRoute, type AuthenticatedRestContext, type RestContext, type RestRoute } from "../api/rest/rest-route";
-import type { SignedIn } from "../auth/principal";
-import type { Document } from "../knowledge/document.entity";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import { presentChunk } from "../knowledge/rest/presenters";
-import { answering, documentIn, pythonInt, pythonTypeName, refuse, usableDataset } from "../knowledge/rest/scope";
+import { answering, documentIn, pythonInt, pythonTruthy, pythonTypeName, refuse, usableDataset } from "../knowledge/rest/scope";
 import { tokenize } from "../models/builtin/text-analysis";
 import type { Services } from "../services";
 import { messageForClient } from "../platform/errors";
-import { documentsMatching, parseMetadataCondition } from "./metadata-condition";
+import { parseMetadataCondition } from "./metadata-condition";
 import { RETRIEVAL_DEFAULTS, type RetrievalHit } from "./retrieval.service";
 
 /**
@@ -22,13 +20,6 @@ function pythonStr(value: unknown): string {
   if (value === null || value === undefined) return "None";
   if (typeof value === "boolean") return value ? "True" : "False";
   return typeof value === "object" ? JSON.stringify(value) : String(value);
-}
-
-/** Python's truthiness of a JSON value: null, false, 0, "", [] and {} are false. */
-function pythonTruthy(value: unknown): boolean {
-  if (Array.isArray(value)) return value.length > 0;
-  if (typeof value === "object" && value !== null) return Object.keys(value).length > 0;
-  return Boolean(value);
 }
 
 /** Python's int() of a body value: numbers truncate, booleans count, strings must be integers. */
@@ -79,12 +70,6 @@ async function rerankModelOf(services: Services, tenantId: string, requested: un
   const found = available.find((m) => m.id === name) ?? available.find((m) => m.modelName === name);
   if (!found) throw new PythonException("LookupError", `Model(${name}) not authorized`);
   return found.id;
-}
-
-/** Every document of the knowledge bases, with its metadata, for a metadata condition. */
-async function documentsOf(services: Services, principal: SignedIn, kbs: KnowledgeBase[]): Promise<Document[]> {
-  const lists = await Promise.all(kbs.map((kb) => services.documents.list(principal, kb.id, { pageSize: Number.MAX_SAFE_INTEGER })));
-  return lists.flatMap((l) => l.items);
 }
 
 /** RAGFlow's retrieval chunk (contract §5.1); `highlight` only when it was asked for. */
@@ -145,7 +130,7 @@ async function retrieval({ services, principal, body }: AuthenticatedRestContext
     // §5.1: the metadata condition narrows the documents only when none are named.
     const condition = parseMetadataCondition(body.metadata_condition);
     if (condition) {
-      documentIds = documentsMatching(await documentsOf(services, principal, kbs), condition);
+      documentIds = await services.documents.meetingCondition(kbs.map((kb) => kb.id), condition);
       if (documentIds.length === 0) return NOTHING();
     }
   }
@@ -209,7 +194,7 @@ async function difyRetrieval(context: RestContext): Promise<unknown> {
     let documentIds: string[] | undefined;
     const condition = parseMetadataCondition(body.metadata_condition);
     if (condition) {
-      documentIds = documentsMatching(await documentsOf(services, principal, [kb]), condition);
+      documentIds = await services.documents.meetingCondition([kb.id], condition);
       if (documentIds.length === 0) return { records: [] };
     }
     const question = typeof body.query === "string" ? body.query : pythonStr(body.query);

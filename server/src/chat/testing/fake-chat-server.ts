@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 
 /**
  * A local model server speaking the OpenAI wire protocol (chat/completions, streamed or not, and
- * audio/speech), for the chat tests: it answers what `reply` says, one word per `paceMs`, so a test can
+ * audio/speech and audio/transcriptions), for the chat tests: it answers what `reply` says, one word per `paceMs`, so a test can
  * join a stream midway. It records the requests it got.
  */
 
@@ -23,6 +23,8 @@ export interface FakeChatServer {
 }
 
 export const FAKE_AUDIO = Buffer.from("ID3-fake-mp3-audio");
+/** What the fake hears in any recording (audio/transcriptions). */
+export const FAKE_TRANSCRIPT = "Ahoy from the recording";
 
 export async function startFakeChatServer(options: { paceMs?: number; reply?: FakeChatServer["reply"] } = {}): Promise<FakeChatServer> {
   const sockets = new Set<import("node:net").Socket>();
@@ -37,8 +39,14 @@ export async function startFakeChatServer(options: { paceMs?: number; reply?: Fa
     let raw = "";
     req.on("data", (chunk) => (raw += chunk));
     req.on("end", async () => {
-      const body = raw ? JSON.parse(raw) : {};
       const path = req.url ?? "";
+      if (path.endsWith("/audio/transcriptions")) {
+        fake.requests.push({ path, body: {} });
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ text: FAKE_TRANSCRIPT }));
+        return;
+      }
+      const body = raw ? JSON.parse(raw) : {};
       fake.requests.push({ path, body });
       if (path.endsWith("/audio/speech")) {
         res.writeHead(200, { "content-type": "audio/mpeg" });

@@ -15,7 +15,7 @@ export type ChatUser = ApiUser;
 export const chatUser = (server: TestServer): Promise<ChatUser> => apiUser(server);
 
 /** A model of the tenant served by the fake server; returns its id (name@OpenAI-API-Compatible). */
-export async function addFakeModel(server: TestServer, user: ChatUser, fake: FakeChatServer, modelType: "chat" | "tts" = "chat", modelName = `paced-${modelType}`): Promise<string> {
+export async function addFakeModel(server: TestServer, user: ChatUser, fake: FakeChatServer, modelType: "chat" | "tts" | "sequence2txt" = "chat", modelName = `paced-${modelType}`): Promise<string> {
   const added = await server.graphql<{ addModelEntry: { modelId: string } }>(
     ADD_MODEL,
     {

@@ -96,6 +96,13 @@ describe("listing chunks", () => {
     expect(found.body.data.total).toBe(4);
     expect(found.body.data.chunks[0].content).toMatch(/<em>chunk<\/em> test \d/);
     expect((await list("?keywords=unknown")).body.data.total).toBe(0);
+    // RAGFlow's counts for this fixture (§4.2): the parsed chunk matches through its document's name, added ones do not.
+    const ragflow = await list("?keywords=ragflow");
+    expect(ragflow.body.data.total).toBe(1);
+    expect(ragflow.body.data.chunks[0].content).toBe("This is the content of a test TXT file.");
+    expect((await list("?keywords=1")).body.data.chunks.map((c: { content: string }) => c.content)).toEqual(["chunk test <em>1</em>"]);
+    expect((await list("?keywords=test")).body.data.total).toBe(5);
+    expect((await list("?keywords=CHUNK&page_size=2")).body.data).toMatchObject({ total: 4, chunks: [{}, {}] });
     const id = manualChunkId("chunk test 2", listedDocument);
     expect((await list(`?id=${id}`)).body.data.chunks.map((c: { id: string }) => c.id)).toEqual([id]);
     expect((await list("?id=")).body.data.total).toBe(5);

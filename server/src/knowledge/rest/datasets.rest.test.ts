@@ -165,6 +165,18 @@ describe("updating a dataset", () => {
     expect((await update(id, { parser_config: {} })).body.data.parser_config.raptor.max_token).toBe(100);
   });
 
+  it("accepts the context sizes RAGFlow stores in every parser_config, so that a config read back can be sent back", async () => {
+    const id = await createDataset(server, owner, { parser_config: { image_context_size: 0, table_context_size: 8 } });
+    const [created] = (await server.rest("GET", `/api/v1/datasets?id=${id}`, { token: owner.key })).body.data;
+    expect(created.parser_config).toMatchObject({ image_context_size: 0, table_context_size: 8 });
+    const { llm_id: _chatModel, ...readBack } = created.parser_config;
+    expect((await update(id, { parser_config: { ...readBack, image_context_size: 32 } })).body.data.parser_config).toMatchObject({ image_context_size: 32, table_context_size: 8 });
+    expect((await update(id, { parser_config: { image_context_size: -1 } })).body).toEqual({
+      code: 101,
+      message: "Field: <parser_config.image_context_size> - Message: <Input should be greater than or equal to 0> - Value: <-1>",
+    });
+  });
+
   it("refuses a name another dataset has, in any case, but allows a case variant of its own", async () => {
     await createDataset(server, owner, { name: "dataset_1" });
     const id = await createDataset(server, owner, { name: "dataset_2" });

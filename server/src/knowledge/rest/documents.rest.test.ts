@@ -182,6 +182,18 @@ describe("updating a document", () => {
     expect(listed).toMatchObject({ meta_fields: { author: "Ann", year: 2024 }, status: "0", chunk_method: "qa" });
   });
 
+  it("accepts every parser_config RAGFlow's document update accepts, and stores each key as sent", async () => {
+    const nestedRaptor = { use_raptor: { use_raptor: true, prompt: "Summarize {cluster_content}", max_token: 256 } };
+    for (const parser_config of [{ delimiter: "" }, { delimiter: "`##`" }, { layout_recognize: "Naive" }, { raptor: nestedRaptor }, { raptor: { use_raptor: false } }, { image_context_size: 0, table_context_size: 16 }, { image_table_context_window: 8 }]) {
+      const updated = await put({ chunk_method: "naive", parser_config });
+      expect(updated.body.code).toBe(0);
+      const [listed] = (await listDocuments(datasetId, `?id=${docId}`)).body.data.docs;
+      for (const [key, value] of Object.entries(parser_config)) expect(listed.parser_config[key]).toEqual(value);
+    }
+    const [dataset] = (await server.rest("GET", `/api/v1/datasets?id=${datasetId}`, { token: owner.key })).body.data;
+    expect(dataset.parser_config.delimiter).toBe("\n");
+  });
+
   it("answers a document of another dataset as not owned", async () => {
     const otherDataset = await createDataset(server, owner);
     expect((await server.rest("PUT", `${documentsPath(otherDataset)}/${docId}`, { token: owner.key, body: { name: "x.txt" } })).body).toEqual({

@@ -6,13 +6,14 @@ import { fileExtension } from "../../ingestion/file-types";
 import { DomainError } from "../../platform/errors";
 import { englishMessage } from "../../platform/messages";
 import { ObjectNotFound } from "../../platform/storage";
+import { parseMetadataCondition, type MetadataCondition } from "../../retrieval/metadata-condition";
 import { RUN, type Document, type RunStatus } from "../document.entity";
 import { MAX_NAME_BYTES, type DocumentQuery } from "../document.service";
 import { pythonRepr } from "./dataset-schema";
 import { receiveUpload } from "./multipart";
 import { presentDocument, presentUploadedDocument, runDigit } from "./presenters";
 import { sendStoredFile } from "./stored-file";
-import { answering, datasetOr, documentIn, documentOr, pythonInt, queryValues, refuse, uniqueIds, usableDataset } from "./scope";
+import { answering, datasetOr, documentIn, documentOr, pythonInt, pythonTruthy, queryValues, refuse, uniqueIds, usableDataset } from "./scope";
 
 /**
  * RAGFlow's document endpoints (contract §3.2–3.8) over DocumentService: upload, update, download,
@@ -137,14 +138,16 @@ async function list({ services, principal, params, query, req }: AuthenticatedRe
   if (query.id && !(await documentIn(services, principal, kb.id, query.id))) throw refuse(`You don't own the document ${query.id}.`);
   const { items: named } = query.name ? await services.documents.list(principal, kb.id, { search: query.name, pageSize: ALL }) : { items: [] };
   if (query.name && !named.some((d) => d.name === query.name)) throw refuse(`You don't own the document ${query.name}.`);
-  if (query.metadata_condition !== undefined) {
+  let metadata: MetadataCondition | null = null;
+  if (query.metadata_condition) {
     let condition: unknown;
     try {
       condition = JSON.parse(query.metadata_condition);
     } catch {
       throw refuse("metadata_condition must be valid JSON.");
     }
-    if (typeof condition !== "object" || condition === null || Array.isArray(condition)) throw refuse("metadata_condition must be an object.");
+    if (pythonTruthy(condition) && (typeof condition !== "object" || condition === null || Array.isArray(condition))) throw refuse("metadata_condition must be an object.");
+    metadata = parseMetadataCondition(condition);
   }
   const runs = queryValues(req.query.run)
     .map(runDigit)
@@ -155,6 +158,7 @@ async function list({ services, principal, params, query, req }: AuthenticatedRe
     suffixes: queryValues(req.query.suffix),
     orderBy: ORDER_COLUMNS[query.orderby ?? "create_time"] ?? "createdAt",
     desc: (query.desc ?? "true").toLowerCase() !== "false",
+    ...(metadata ? { metadata } : {}),
   };
   let total: number;
   let items: Document[];

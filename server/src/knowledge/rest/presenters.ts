@@ -154,3 +154,11 @@ export function presentAddedChunk(chunk: Chunk): Record<string, unknown> {
     create_timestamp: chunk.createdAt.getTime() / 1000,
   };
 }
+
+/** Internal names RAGFlow's web API shows a dataset row under (the service API renames them, §2.1). */
+const ROW_NAMES: Record<string, string> = { chunk_count: "chunk_num", document_count: "doc_num", chunk_method: "parser_id", embedding_model: "embd_id" };
+
+/** A dataset as RAGFlow's web API answers it: the raw row, with its internal column names. */
+export function presentDatasetRow(kb: KnowledgeBase): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(presentDataset(kb)).map(([key, value]) => [ROW_NAMES[key] ?? key, value]));
+}

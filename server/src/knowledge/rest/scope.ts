@@ -77,6 +77,13 @@ export function pythonTypeName(value: unknown): string {
   return "dict";
 }
 
+/** Python's truthiness of a JSON value: null, false, 0, "", [] and {} are false. */
+export function pythonTruthy(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === "object" && value !== null) return Object.keys(value).length > 0;
+  return Boolean(value);
+}
+
 /** `", ".join(items)` in Python: a TypeError naming the first item that is not a string. */
 export function checkStringItems(items: unknown[]): void {
   const index = items.findIndex((item) => typeof item !== "string");

@@ -144,8 +144,10 @@ export function checkParserDraft(method: string, draft: ParserDraft): FieldProbl
 /**
  * The settings to send: only those the method reads and that differ from where the editing started, so
  * that a stored value the form does not show (or a default of another method) is never sent back.
+ * `stored` is the config being edited when the server takes each key as sent (a document's): the
+ * graphrag settings the form does not show then travel with the entity types.
  */
-export function parserConfigPatch(method: string, draft: ParserDraft, initial: ParserDraft): Record<string, unknown> {
+export function parserConfigPatch(method: string, draft: ParserDraft, initial: ParserDraft, stored: Record<string, unknown> = {}): Record<string, unknown> {
   const fields = fieldsOf(method);
   const patch: Record<string, unknown> = {};
   const changed = <K extends keyof ParserDraft>(key: K) => JSON.stringify(draft[key]) !== JSON.stringify(initial[key]);
@@ -171,6 +173,6 @@ export function parserConfigPatch(method: string, draft: ParserDraft, initial: P
       : { use_raptor: false };
   }
   // The server's schema keeps entity types under graphrag; the knowledge-graph method reads them there too.
-  if (fields.has("entityTypes") && changed("entity_types")) patch.graphrag = { entity_types: draft.entity_types };
+  if (fields.has("entityTypes") && changed("entity_types")) patch.graphrag = { ...asRecord(stored.graphrag), entity_types: draft.entity_types };
   return patch;
 }

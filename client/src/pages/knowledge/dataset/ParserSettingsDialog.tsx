@@ -33,7 +33,7 @@ export function ParserSettingsDialog({ document, onClose, onChanged }: { documen
     const found = checkParserDraft(method, draft);
     setProblems(found);
     if (!hasNoProblems(found)) return;
-    const patch = parserConfigPatch(method, draft, initial);
+    const patch = parserConfigPatch(method, draft, initial, document.parserConfig);
     try {
       await changeParser({ variables: { id: document.id, chunkMethod: method, parserConfig: Object.keys(patch).length ? patch : null } });
       onChanged(document.id);
