@@ -1,3 +1,4 @@
+import type { LogMessage } from "../../knowledge/parse-log";
 import { lexicalScorer } from "../../models/builtin/lexical-rerank";
 import type { ChatMessage } from "../../models/model-types";
 import { truncateToTokens } from "../../models/tokens";
@@ -10,7 +11,7 @@ export interface KeywordsResult {
   /** What produced them, for the UI: the chat model's id, or the built-in method. */
   producedBy: string;
   /** For the progress log: chunks whose model call failed. */
-  notes: string[];
+  notes: LogMessage[];
 }
 
 /** auto_keywords is 0–32 in RAGFlow's parser_config. */
@@ -75,7 +76,7 @@ export async function generateKeywords(texts: string[], count: number, context: 
     return { keywords, producedBy, notes: [] };
   }
 
-  const { results, notes } = await eachChunkWithModel(texts, context, "Keywords", async (text) => {
+  const { results, notes } = await eachChunkWithModel(texts, context, "keywords", async (text) => {
     const messages: ChatMessage[] = [
       { role: "system", content: keywordPrompt(truncateToTokens(text, MAX_CHUNK_TOKENS), wanted, context.language) },
       { role: "user", content: "Output: " },

@@ -1,3 +1,4 @@
+import type { LogMessage } from "../../knowledge/parse-log";
 import { splitSentences } from "../../models/builtin/extractive-chat";
 import { lexicalScorer } from "../../models/builtin/lexical-rerank";
 import type { LexicalScorer } from "../../models/builtin/lexical-scoring";
@@ -13,7 +14,7 @@ export interface QuestionsResult {
   /** What produced them, for the UI: the chat model's id, or the built-in method. */
   producedBy: string;
   /** For the progress log: chunks whose model call failed. */
-  notes: string[];
+  notes: LogMessage[];
 }
 
 /** auto_questions is 0–10 in RAGFlow's parser_config. */
@@ -138,7 +139,7 @@ export async function generateQuestions(texts: string[], count: number, context:
     return { questions, producedBy, notes: [] };
   }
 
-  const { results, notes } = await eachChunkWithModel(texts, context, "Questions", async (text) => {
+  const { results, notes } = await eachChunkWithModel(texts, context, "questions", async (text) => {
     const messages: ChatMessage[] = [
       { role: "system", content: questionPrompt(truncateToTokens(text, MAX_CHUNK_TOKENS), wanted, context.language) },
       { role: "user", content: "Output: " },
