@@ -1,8 +1,8 @@
 /** Jest runs the TypeScript sources through swc, which emits the decorator metadata TypeGraphQL and TypeORM need. */
 module.exports = {
   testEnvironment: "node",
-  // tests/hostile drives a whole server process through the hostile-input corpus
-  roots: ["<rootDir>/src", "<rootDir>/../tests/hostile"],
+  // tests/hostile drives a whole server process through the hostile-input corpus; tests/i18n reads the locales and both packages
+  roots: ["<rootDir>/src", "<rootDir>/../tests/hostile", "<rootDir>/../tests/i18n"],
   testMatch: ["**/*.test.ts"],
   setupFiles: ["reflect-metadata"],
   testTimeout: 60000,
