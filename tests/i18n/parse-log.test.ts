@@ -41,10 +41,21 @@ test("a Chinese reader reads the parse log in Chinese, while the English text st
   ]);
 });
 
-test("a log written before its lines had keys is shown as it was written", async () => {
+test("lines written before they had keys are shown as they were written, the later ones in the reader's language", async () => {
   const old = { progressMsg: "10:00:00 Task has been received.\n10:00:02 Task done (2.00s)", progressLog: [] };
   expect(logLines(await reader("zh"), old)).toEqual([
     { at: "10:00:00", text: "Task has been received." },
     { at: "10:00:02", text: "Task done (2.00s)" },
   ]);
+  const cancelledAfterAnUpgrade = appendLogLine({ progressMsg: "10:00:00 Task has been received.", progressLog: [] }, logMessage("parseLog.cancelled"), new Date("2026-01-01T10:00:09Z"));
+  expect(logLines(await reader("zh"), cancelledAfterAnUpgrade)).toEqual([
+    { at: "10:00:00", text: "Task has been received." },
+    { at: "10:00:09", text: "已被用户取消。" },
+  ]);
+});
+
+test("a message with a line break (a model's error) stays one line of the log, so both forms stay aligned", async () => {
+  const log = logOf(logMessage("parseLog.failed", { reason: "upstream said:\nquota exceeded" }), logMessage("parseLog.cancelled"));
+  expect(log.progressMsg.split("\n")).toEqual(["08:30:05 [ERROR] upstream said: quota exceeded", "08:30:05 Cancelled by the user."]);
+  expect(logLines(await reader("zh"), log).map((line) => line.text)).toEqual(["[错误] upstream said:\nquota exceeded", "已被用户取消。"]);
 });

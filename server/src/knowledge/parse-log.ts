@@ -40,9 +40,10 @@ export interface ParseLog {
   progressLog: ParseLogEntry[];
 }
 
+/** Adds a line to both forms; a message is one line of the text (a model's multi-line error included), so that they stay aligned. */
 export function appendLogLine(log: ParseLog, message: LogMessage, now = new Date()): ParseLog {
   return {
-    progressMsg: appendLog(log.progressMsg, englishText(message), now),
+    progressMsg: appendLog(log.progressMsg, englishText(message).replace(/\s*\n\s*/g, " "), now),
     progressLog: [...log.progressLog, { at: now.toISOString().slice(11, 19), ...message }],
   };
 }

@@ -23,16 +23,15 @@ export interface LogLine {
 }
 
 /**
- * The parse log in the reader's language. A log written before the server kept its lines as message keys has only
- * its English text (`progressMsg`), which is shown as it was written.
+ * The parse log in the reader's language. Lines written before the server kept them as message keys exist only in
+ * the English text (`progressMsg`) and are shown as they were written: a log that began before an upgrade has its
+ * first lines as text and its last ones (one per entry of `progressLog`) as messages.
  */
 export function logLines(t: TFunction, document: { progressMsg: string; progressLog: (Message & { at: string })[] }): LogLine[] {
-  if (document.progressLog.length > 0) return document.progressLog.map((line) => ({ at: line.at, text: say(t, line) }));
-  return document.progressMsg
-    .split("\n")
-    .filter((line) => line.trim())
-    .map((line) => {
-      const stamped = /^(\d{2}:\d{2}:\d{2})\s+(.*)$/.exec(line);
-      return stamped ? { at: stamped[1], text: stamped[2] } : { at: "", text: line };
-    });
+  const written = document.progressMsg.split("\n").filter((line) => line.trim());
+  const before = written.slice(0, Math.max(0, written.length - document.progressLog.length)).map((line) => {
+    const stamped = /^(\d{2}:\d{2}:\d{2})\s+(.*)$/.exec(line);
+    return stamped ? { at: stamped[1], text: stamped[2] } : { at: "", text: line };
+  });
+  return [...before, ...document.progressLog.map((line) => ({ at: line.at, text: say(t, line) }))];
 }
