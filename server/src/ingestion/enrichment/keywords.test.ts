@@ -21,7 +21,7 @@ describe("auto-keywords with the built-in model", () => {
         // As written, except a capital that only starts a sentence ("Hybrid retrieval …" → "hybrid retrieval").
         for (const keyword of list) expect(ENGLISH[i].toLowerCase()).toContain(keyword.toLowerCase());
       }
-      expect(producedBy).toBe("cairn-extractive@Builtin (keyword extraction without a language model)");
+      expect(producedBy).toBe("cairn-extractive@Builtin");
       expect(notes).toEqual([]);
     }
   });

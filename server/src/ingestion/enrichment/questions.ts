@@ -11,7 +11,7 @@ import { topKeyPhrases } from "./key-phrases";
 export interface QuestionsResult {
   /** One list per input text, at most `count` each. */
   questions: string[][];
-  /** What produced them, for the UI: the chat model's id, or the built-in method. */
+  /** What produced them, for the UI: the chat model's id (the client says what the built-in one does, in the reader's language). */
   producedBy: string;
   /** For the progress log: chunks whose model call failed. */
   notes: LogMessage[];
@@ -20,7 +20,6 @@ export interface QuestionsResult {
 /** auto_questions is 0–10 in RAGFlow's parser_config. */
 export const MAX_QUESTIONS = 10;
 const MAX_CHUNK_TOKENS = 6000;
-const BUILTIN_METHOD = "template questions from the chunk's key phrases, without a language model";
 /** Questions of the catch-all template ("What does the text say about X?") per chunk: they say little each. */
 const MAX_GENERIC_QUESTIONS = 2;
 
@@ -135,8 +134,7 @@ export async function generateQuestions(texts: string[], count: number, context:
       context.progress((i + 1) / texts.length);
       if (i % 16 === 15) await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    const producedBy = `${id} (${BUILTIN_METHOD})`;
-    return { questions, producedBy, notes: [] };
+    return { questions, producedBy: id, notes: [] };
   }
 
   const { results, notes } = await eachChunkWithModel(texts, context, "questions", async (text) => {
