@@ -1,8 +1,9 @@
 /** Jest runs the TypeScript sources through swc, which emits the decorator metadata TypeGraphQL and TypeORM need. */
 module.exports = {
   testEnvironment: "node",
-  // tests/hostile drives a whole server process through the hostile-input corpus; tests/first-run starts the build
-  roots: ["<rootDir>/src", "<rootDir>/../tests/hostile", "<rootDir>/../tests/first-run"],
+  // tests/hostile drives a whole server process through the hostile-input corpus; tests/first-run starts the build;
+  // tests/i18n reads the locales and both packages
+  roots: ["<rootDir>/src", "<rootDir>/../tests/hostile", "<rootDir>/../tests/first-run", "<rootDir>/../tests/i18n"],
   testMatch: ["**/*.test.ts"],
   setupFiles: ["reflect-metadata"],
   testTimeout: 60000,

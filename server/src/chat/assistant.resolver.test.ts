@@ -15,7 +15,7 @@ const UPDATE = `mutation Update($id: ID!, $input: AssistantInput!) { updateAssis
 const LIST = `query List($search: String) { assistants(search: $search) { total items { id name } } }`;
 const GET = `query Get($id: ID!) { assistant(id: $id) { id name } }`;
 const DELETE = `mutation Delete($ids: [ID!]!) { deleteAssistants(ids: $ids) }`;
-const DEFAULTS = `query { assistantDefaults { systemPrompt opener emptyResponse freedomPresets { name temperature topP presencePenalty frequencyPenalty } } }`;
+const DEFAULTS = `query { assistantDefaults { language texts { language systemPrompt opener emptyResponse } freedomPresets { name temperature topP presencePenalty frequencyPenalty } } }`;
 const SHARE = `mutation Share($id: ID!) { shareAssistant(assistantId: $id) { sharedId assistantId createdAt } }`;
 const SHARE_OF = `query ShareOf($id: ID!) { assistantShare(assistantId: $id) { sharedId } }`;
 const REVOKE = `mutation Revoke($id: ID!) { revokeAssistantShare(assistantId: $id) }`;
@@ -60,9 +60,10 @@ describe("assistants over GraphQL", () => {
   it("creates with the defaults, lists, updates and deletes", async () => {
     const owner = await account();
     const kb = await knowledgeBase(owner);
-    const defaults = (await server.graphql<{ assistantDefaults: Record<string, any> }>(DEFAULTS, {}, owner.token)).data!.assistantDefaults; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const { assistantDefaults } = (await server.graphql<{ assistantDefaults: Record<string, any> }>(DEFAULTS, {}, owner.token)).data!; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const defaults = assistantDefaults.texts.find((texts: { language: string }) => texts.language === "English");
     expect(defaults.systemPrompt).toContain("not found in the knowledge base");
-    expect(defaults.freedomPresets.map((p: { name: string }) => p.name)).toEqual(["improvise", "precise", "balance"]);
+    expect(assistantDefaults.freedomPresets.map((p: { name: string }) => p.name)).toEqual(["improvise", "precise", "balance"]);
 
     const created = await server.graphql<{ createAssistant: Record<string, unknown> }>(CREATE, { input: { name: "Desk", knowledgeBaseIds: [kb], freedom: "balance" } }, owner.token);
     expect(created.errors).toBeUndefined();
@@ -94,6 +95,29 @@ describe("assistants over GraphQL", () => {
     expect((await server.graphql<{ assistants: unknown }>(LIST, { search: "front" }, owner.token)).data!.assistants).toEqual({ total: 1, items: [{ id, name: "Front desk" }] });
     expect((await server.graphql(DELETE, { ids: [id] }, owner.token)).data).toEqual({ deleteAssistants: true });
     expect((await server.graphql(GET, { id }, owner.token)).errors?.[0].extensions).toMatchObject({ code: "NOT_FOUND", messageKey: "errors.chat.notFound" });
+  });
+
+  it("gives a new assistant its texts in its language: the one asked for, else its creator's", async () => {
+    const owner = await account();
+    const kb = await knowledgeBase(owner);
+    const chinese = await server.graphql<{ createAssistant: Record<string, string> }>(CREATE, { input: { name: "中文助理", knowledgeBaseIds: [kb], language: "Chinese" } }, owner.token);
+    expect(chinese.data!.createAssistant).toMatchObject({
+      language: "Chinese",
+      opener: "你好！我是你的助理，有什么可以帮到你的吗？",
+      emptyResponse: "抱歉！知识库中未找到相关内容！",
+      systemPrompt: expect.stringContaining("知识库中未找到您要的答案！"),
+    });
+    expect(chinese.data!.createAssistant.systemPrompt).toContain("{knowledge}");
+
+    await server.graphql(`mutation { updateProfile(input: { language: "zh-TRADITIONAL" }) { language } }`, {}, owner.token);
+    const traditional = await server.graphql<{ createAssistant: Record<string, string> }>(CREATE, { input: { name: "繁體助理", knowledgeBaseIds: [kb] } }, owner.token);
+    expect(traditional.data!.createAssistant).toMatchObject({ language: "Traditional Chinese", opener: "你好！我是你的助理，有什麼可以幫你的嗎？" });
+
+    const { assistantDefaults } = (await server.graphql<{ assistantDefaults: { language: string; texts: { language: string; opener: string }[] } }>(DEFAULTS, {}, owner.token)).data!;
+    expect(assistantDefaults.language).toBe("Traditional Chinese");
+    expect(assistantDefaults.texts.find((texts) => texts.language === "Chinese")!.opener).toBe("你好！我是你的助理，有什么可以帮到你的吗？");
+    // a language without texts of its own starts in English
+    expect(assistantDefaults.texts.find((texts) => texts.language === "German")!.opener).toBe("Hi! I'm your assistant. What can I do for you?");
   });
 
   it("answers invalid input with the field messages of every bad field", async () => {
@@ -156,7 +180,7 @@ describe("a share token", () => {
       `query { me { id } }`,
       `query { apiTokens { id } }`,
       `mutation { createApiToken { token } }`,
-      `query { assistantDefaults { opener } }`,
+      `query { assistantDefaults { texts { opener } } }`,
     ]) {
       expect({ query, code: (await server.graphql(query, {}, visitor)).errors?.[0].extensions.code }).toEqual({ query, code: "UNAUTHENTICATED" });
     }

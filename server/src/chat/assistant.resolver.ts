@@ -3,7 +3,8 @@ import { Forbidden, Unauthenticated } from "../platform/errors";
 import { signedIn, type GraphQLContext } from "../graphql/context";
 import { ChatAssistant } from "./assistant.entity";
 import type { AssistantInput as ServiceAssistantInput } from "./assistant.service";
-import { DEFAULT_EMPTY_RESPONSE, DEFAULT_OPENER, DEFAULT_SYSTEM_PROMPT, FREEDOM_PRESETS } from "./prompt-defaults";
+import { KNOWLEDGE_BASE_LANGUAGES } from "../knowledge/knowledge-base.service";
+import { assistantLanguageOf, defaultTexts, FREEDOM_PRESETS } from "./prompt-defaults";
 import type { ChatShare } from "./share.entity";
 
 @InputType()
@@ -138,8 +139,11 @@ class AssistantPage {
   total: number;
 }
 
-@ObjectType()
-class AssistantDefaults {
+@ObjectType({ description: "The texts a new assistant starts with, in one assistant language." })
+class AssistantDefaultTexts {
+  @Field({ description: "An assistant language: English, Chinese, …" })
+  language: string;
+
   @Field()
   systemPrompt: string;
 
@@ -148,6 +152,15 @@ class AssistantDefaults {
 
   @Field()
   emptyResponse: string;
+}
+
+@ObjectType()
+class AssistantDefaults {
+  @Field({ description: "The language a new assistant of the signed-in user speaks unless told otherwise: that of their interface." })
+  language: string;
+
+  @Field(() => [AssistantDefaultTexts], { description: "One per assistant language; a language without texts of its own has the English ones." })
+  texts: AssistantDefaultTexts[];
 
   @Field(() => [FreedomPreset])
   freedomPresets: FreedomPreset[];
@@ -267,8 +280,10 @@ export class AssistantResolver {
 
   @Query(() => AssistantDefaults, { description: "What a new assistant starts with, and the freedom presets." })
   assistantDefaults(@Ctx() context: GraphQLContext): AssistantDefaults {
-    signedIn(context);
-    return { systemPrompt: DEFAULT_SYSTEM_PROMPT, opener: DEFAULT_OPENER, emptyResponse: DEFAULT_EMPTY_RESPONSE, freedomPresets: FREEDOM_PRESETS.map((p) => ({ ...p })) };
+    const { user } = signedIn(context);
+    return {
+      language: assistantLanguageOf(user.language),
+      texts: KNOWLEDGE_BASE_LANGUAGES.map((language) => ({ language, ...defaultTexts(language) })), freedomPresets: FREEDOM_PRESETS.map((p) => ({ ...p })) };
   }
 
   @Query(() => AssistantShare, { nullable: true, description: "Null when the assistant is not shared." })

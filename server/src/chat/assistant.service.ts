@@ -13,12 +13,11 @@ import type { Platform } from "../platform";
 import { ChatAssistant, type PromptConfig, type StoredLlmSetting } from "./assistant.entity";
 import { chatStatistics, type ChatStatisticsResult, type StatisticsRange } from "./statistics";
 import {
-  DEFAULT_EMPTY_RESPONSE,
+  assistantLanguageOf,
+  defaultTexts,
   newAssistantColumns,
   DEFAULT_LLM_SETTING,
-  DEFAULT_OPENER,
   DEFAULT_SWITCHES,
-  DEFAULT_SYSTEM_PROMPT,
   FREEDOM_NAMES,
   freedomOf,
   freedomPreset,
@@ -349,7 +348,10 @@ export class AssistantService {
     const prompt: PromptConfig = { ...(current?.promptConfig ?? {}) };
     let promptChanged = creating;
     if (creating) {
-      Object.assign(prompt, { system: DEFAULT_SYSTEM_PROMPT, prologue: DEFAULT_OPENER, empty_response: DEFAULT_EMPTY_RESPONSE, parameters: [{ key: KNOWLEDGE_VARIABLE, optional: false }], ...DEFAULT_SWITCHES });
+      // A new assistant speaks its creator's language unless told otherwise, and its texts are in its language.
+      record.language ??= assistantLanguageOf(principal.user.language);
+      const texts = defaultTexts(record.language);
+      Object.assign(prompt, { system: texts.systemPrompt, prologue: texts.opener, empty_response: texts.emptyResponse, parameters: [{ key: KNOWLEDGE_VARIABLE, optional: false }], ...DEFAULT_SWITCHES });
     }
     if (input.systemPrompt !== undefined) {
       checks.check((input.systemPrompt ?? "").trim().length > 0, "systemPrompt", "errors.chat.systemPromptRequired");

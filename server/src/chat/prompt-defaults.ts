@@ -3,19 +3,48 @@
  * offers, and what the REST facade fills in (RAGFlow v0.24.0's values, API contract §6.2).
  */
 
+import { localizedMessage, type Locale } from "../platform/messages";
 import { RETRIEVAL_DEFAULTS } from "../retrieval/retrieval.service";
 
 /** Reserved prompt variable: filled with the retrieved chunks. */
 export const KNOWLEDGE_VARIABLE = "knowledge";
 
+export const DEFAULT_LANGUAGE = "English";
+
+/** The assistant languages that have texts of their own: those of the interface. The others get English ones. */
+const LOCALE_OF_LANGUAGE: Readonly<Record<string, Locale>> = { English: "en", Chinese: "zh", "Traditional Chinese": "zh-TRADITIONAL", Indonesian: "id", Spanish: "es" };
+
+/** The assistant language of an interface language ("zh" → "Chinese"): what a user's new assistant speaks unless told otherwise. */
+export function assistantLanguageOf(locale: string): string {
+  return Object.entries(LOCALE_OF_LANGUAGE).find(([, code]) => code === locale)?.[0] ?? DEFAULT_LANGUAGE;
+}
+
+/** The texts a new assistant starts with. */
+export interface AssistantTexts {
+  systemPrompt: string;
+  opener: string;
+  emptyResponse: string;
+}
+
 /**
- * The product's default system prompt. The specification (§8) asks that it include the sentence
- * "the answer you are looking for is not found in the knowledge base"; the rest is RAGFlow's wording.
+ * A new assistant's texts in its language (`chat.defaults.*` of the locales). The specification (§8) asks that the
+ * system prompt include the sentence "the answer you are looking for is not found in the knowledge base"; the rest
+ * is RAGFlow's wording, in Chinese RAGFlow's Chinese defaults.
  */
-export const DEFAULT_SYSTEM_PROMPT = `You are an intelligent assistant. Please summarize the content of the knowledge base to answer the question. Please list the data in the knowledge base and answer in detail. When all knowledge base content is irrelevant to the question, your answer must include the sentence "The answer you are looking for is not found in the knowledge base!" Answers need to consider chat history.
-      Here is the knowledge base:
-      {knowledge}
-      The above is the knowledge base.`;
+export function defaultTexts(language: string): AssistantTexts {
+  const locale = LOCALE_OF_LANGUAGE[language] ?? "en";
+  return {
+    systemPrompt: localizedMessage(locale, "chat.defaults.systemPrompt"),
+    opener: localizedMessage(locale, "chat.defaults.opener"),
+    emptyResponse: localizedMessage(locale, "chat.defaults.emptyResponse"),
+  };
+}
+
+const ENGLISH = defaultTexts(DEFAULT_LANGUAGE);
+export const DEFAULT_SYSTEM_PROMPT = ENGLISH.systemPrompt;
+/** RAGFlow's opener and empty response, which the REST facade fills in (API contract §6.2): the English ones. */
+export const DEFAULT_OPENER = ENGLISH.opener;
+export const DEFAULT_EMPTY_RESPONSE = ENGLISH.emptyResponse;
 
 /**
  * RAGFlow v0.24.0's default prompt byte for byte (its HTTP test suite compares it exactly): what
@@ -28,9 +57,6 @@ export const RAGFLOW_DEFAULT_SYSTEM_PROMPT = `You are an intelligent assistant. 
       The above is the knowledge base.`;
 
 export const DEFAULT_DESCRIPTION = "A helpful Assistant";
-export const DEFAULT_OPENER = "Hi! I'm your assistant. What can I do for you?";
-export const DEFAULT_EMPTY_RESPONSE = "Sorry! No relevant content was found in the knowledge base!";
-export const DEFAULT_LANGUAGE = "English";
 
 export interface PromptVariable {
   key: string;

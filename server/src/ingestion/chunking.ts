@@ -1,10 +1,11 @@
+import type { LogMessage } from "../knowledge/parse-log";
 import type { Block, ChunkContext, ChunkDraft, ChunkingResult, ChunkMethod, ParsedDocument } from "./types";
 
 /** What chunking one document gives: its chunks, the graphs of a knowledge-graph method, and notes for the log. */
 export interface Chunked {
   drafts: ChunkDraft[];
   graphs: NonNullable<ChunkingResult["graph"]>[];
-  notes: string[];
+  notes: LogMessage[];
 }
 
 /** Splits blocks into windows of `pageSize` pages (RAGFlow's per-task page ranges); blocks with no page go with the window before them. */

@@ -3,7 +3,8 @@ import type { DataSource } from "typeorm";
 import type { Services } from "../services";
 import { completeDocument, deleteChunks, ensureVectorIndex, insertChunks, moveCounters, type StoredChunk } from "../knowledge/chunk-store";
 import { Document, RUN } from "../knowledge/document.entity";
-import { appendLog, CANCEL_TOPIC, publishProgress } from "../knowledge/document-events";
+import { CANCEL_TOPIC, publishProgress } from "../knowledge/document-events";
+import { appendLogLine, logMessage, type LogMessage, type ParseLog } from "../knowledge/parse-log";
 import { mergeGraph } from "../knowledge/knowledge-graph";
 import { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import { onLexiconPreparation } from "../models/builtin/lexicon";
@@ -57,7 +58,7 @@ function listenForCancels(services: Services): void {
 
 /** Keeps the document's progress and log, publishes every change and writes it to the database now and then. */
 class Progress {
-  private log: string;
+  private log: ParseLog;
   private lastWrite = Date.now();
 
   constructor(
@@ -65,25 +66,25 @@ class Progress {
     private readonly document: Document,
     private readonly runId: string,
   ) {
-    this.log = document.progressMsg;
+    this.log = { progressMsg: document.progressMsg, progressLog: document.progressLog };
   }
 
-  get messages(): string {
+  get messages(): ParseLog {
     return this.log;
   }
 
-  async report(progress: number, message?: string): Promise<void> {
-    if (message) this.log = appendLog(this.log, message);
+  async report(progress: number, message?: LogMessage): Promise<void> {
+    if (message) this.log = appendLogLine(this.log, message);
     this.document.progress = Math.max(this.document.progress, Math.min(progress, 0.99));
-    this.document.progressMsg = this.log;
+    Object.assign(this.document, this.log);
     publishProgress(this.services.platform, this.document);
     if (Date.now() - this.lastWrite >= PROGRESS_WRITE_INTERVAL_MS) {
       this.lastWrite = Date.now();
       // Only while this run is the document's: a cancel or a new run in between must not be overwritten.
       // TypeORM answers an UPDATE with [rows, affected count].
       const [rows]: [unknown[], number] = await this.services.platform.db.query(
-        `UPDATE document SET progress = $3, progress_msg = $4 WHERE id = $1 AND run_id = $2 RETURNING id`,
-        [this.document.id, this.runId, this.document.progress, this.log],
+        `UPDATE document SET progress = $3, progress_msg = $4, progress_log = $5 WHERE id = $1 AND run_id = $2 RETURNING id`,
+        [this.document.id, this.runId, this.document.progress, this.log.progressMsg, JSON.stringify(this.log.progressLog)],
       );
       if (rows.length === 0) cancelledHere.add(this.document.id);
     }
@@ -138,11 +139,11 @@ export async function runIngestion(services: Services, documentId: string, runId
   const document = Object.assign(new Document(), fields);
   // Counted, and said in the log, before the attempt starts: if it takes the process down, the next start knows.
   const attempt = document.parseAttempts + 1;
-  if (attempt === 1) document.progressMsg = appendLog(document.progressMsg, "Task has been received.");
-  else if (attempt <= PARSE_ATTEMPTS) document.progressMsg = appendLog(document.progressMsg, `Task has been received again (attempt ${attempt} of ${PARSE_ATTEMPTS}).`);
+  if (attempt === 1) Object.assign(document, appendLogLine(document, logMessage("parseLog.received")));
+  else if (attempt <= PARSE_ATTEMPTS) Object.assign(document, appendLogLine(document, logMessage("parseLog.receivedAgain", { attempt, attempts: PARSE_ATTEMPTS })));
   const [counted]: [unknown[], number] = await db.query(
-    `UPDATE document SET parse_attempts = $3, progress_msg = $4 WHERE id = $1 AND run_id = $2 AND parse_attempts = $5 RETURNING id`,
-    [documentId, runId, attempt, document.progressMsg, document.parseAttempts],
+    `UPDATE document SET parse_attempts = $3, progress_msg = $4, progress_log = $5 WHERE id = $1 AND run_id = $2 AND parse_attempts = $6 RETURNING id`,
+    [documentId, runId, attempt, document.progressMsg, JSON.stringify(document.progressLog), document.parseAttempts],
   );
   if (counted.length === 0) return;
   if (attempt > PARSE_ATTEMPTS) {
@@ -153,7 +154,7 @@ export async function runIngestion(services: Services, documentId: string, runId
   const progress = new Progress(services, document, runId);
   // A parse that waits for the built-in models says why, step by step (only where the build did not prepare them).
   const stopFollowingModels = onLexiconPreparation(
-    (preparation) => void progress.report(document.progress, `Preparing the built-in models: ${Math.round(preparation.fraction * 100)} %`).catch(() => undefined),
+    (preparation) => void progress.report(document.progress, logMessage("parseLog.preparingModels", { percent: Math.round(preparation.fraction * 100) })).catch(() => undefined),
   );
   const abort = new AbortController();
   const startedAt = document.processBeginAt ? new Date(document.processBeginAt).getTime() : Date.now();
@@ -165,14 +166,14 @@ export async function runIngestion(services: Services, documentId: string, runId
 
     const parser = parserFor(document.name);
     const method = chunkMethod(document.chunkMethod);
-    if (!method) throw new ParseError(`Unknown chunk method "${document.chunkMethod}".`);
+    if (!method) throw ParseError.because("errors.parsing.unknownChunkMethod", { method: document.chunkMethod });
     const data = document.size > 0 ? await storage.getBuffer(document.storageKey) : Buffer.alloc(0);
     let parsed: ParsedDocument = { blocks: [], notes: [] };
     let chunked: Chunked | undefined;
     // parsing reports 0.05–0.35, chunking 0.35–0.5
     const phaseProgress = (phase: ParsePhase, fraction: number) => (phase === "parse" ? 0.05 + 0.3 * fraction : 0.35 + 0.15 * fraction);
     if (data.length > 0) {
-      if (!parser) throw new ParseError(`No parser reads .${document.suffix} files yet.`);
+      if (!parser) throw ParseError.because("errors.parsing.noParser", { suffix: document.suffix });
       ({ document: parsed, chunked } = await services.parsers.parse({
         parser: parser.name,
         data,
@@ -187,7 +188,10 @@ export async function runIngestion(services: Services, documentId: string, runId
       progress.throwIfCancelled();
       for (const note of parsed.notes) await progress.report(0.35, note);
     }
-    await progress.report(0.35, data.length === 0 ? "The file is empty." : `Parsed${parsed.pageCount ? ` ${parsed.pageCount} pages` : ""} with the ${parser!.name} parser.`);
+    await progress.report(
+      0.35,
+      data.length === 0 ? logMessage("parseLog.empty") : parsed.pageCount ? logMessage("parseLog.parsedPages", { count: parsed.pageCount, parser: parser!.name }) : logMessage("parseLog.parsed", { parser: parser!.name }),
+    );
 
     const modelFor = async <T extends "chat" | "img2txt">(type: T, id: string | null | undefined) => ({ model: await services.models.client(kb.tenantId, type, id), id: id || (await services.models.defaults(kb.tenantId))[type] });
     chunked ??= await chunkParsed(parsed, method, {
@@ -204,7 +208,7 @@ export async function runIngestion(services: Services, documentId: string, runId
     });
     const { drafts, graphs } = chunked;
     for (const note of chunked.notes) await progress.report(0.5, note);
-    await progress.report(0.5, `Made ${drafts.length} chunks with the ${method.name} method.`);
+    await progress.report(0.5, logMessage("parseLog.chunked", { count: drafts.length, method: logMessage(`chunkMethods.${method.name}.label`) }));
 
     const embedding = await services.models.client(kb.tenantId, "embedding", kb.embeddingModel);
     const enrichment: EnrichmentContext = {
@@ -221,14 +225,14 @@ export async function runIngestion(services: Services, documentId: string, runId
       for (const note of notes) await progress.report(0.55, note);
       drafts.forEach((d, i) => (d.keywords = [...(d.keywords ?? []), ...keywords[i]]));
       producedBy.keywords = by;
-      await progress.report(0.55, `Keywords generated by ${by}.`);
+      await progress.report(0.55, logMessage("parseLog.keywords", { by }));
     }
     if ((config.auto_questions ?? 0) > 0 && drafts.length > 0) {
       const { questions, producedBy: by, notes } = await generateQuestions(texts, config.auto_questions!, enrichment);
       for (const note of notes) await progress.report(0.6, note);
       drafts.forEach((d, i) => (d.questions = [...(d.questions ?? []), ...questions[i]]));
       producedBy.questions = by;
-      await progress.report(0.6, `Questions generated by ${by}.`);
+      await progress.report(0.6, logMessage("parseLog.questions", { by }));
     }
 
     const name = { text: document.name, vector: null as number[] | null, weight: config.filename_embd_weight ?? 0.1 };
@@ -284,10 +288,10 @@ export async function runIngestion(services: Services, documentId: string, runId
       else finalRows.push(...rows);
       await progress.report(0.6 + (0.3 * stored) / drafts.length);
     }
-    if (drafts.length > 0) await progress.report(0.9, `Embedded and indexed ${stored} chunks (${tokens} tokens).`);
+    if (drafts.length > 0) await progress.report(0.9, logMessage("parseLog.indexed", { count: stored, tokens }));
 
     if (config.raptor?.use_raptor && drafts.length < RAPTOR_MIN_CHUNKS) {
-      await progress.report(0.9, `RAPTOR skipped: ${drafts.length} chunk(s) are too few to cluster.`);
+      await progress.report(0.9, logMessage("parseLog.raptorSkipped", { count: drafts.length }));
     } else if (config.raptor?.use_raptor) {
       const { summaries, producedBy: by, notes } = await buildRaptorSummaries(
         drafts.map((d, i) => ({ text: d.text, vector: vectors[i] })),
@@ -315,19 +319,19 @@ export async function runIngestion(services: Services, documentId: string, runId
       }));
       finalRows.push(...rows);
       for (const note of notes) await progress.report(0.95, note);
-      await progress.report(0.95, `RAPTOR added ${rows.length} summary chunks (by ${by}).`);
+      await progress.report(0.95, logMessage("parseLog.raptorAdded", { count: rows.length, by }));
     }
     for (const graph of graphs) await mergeGraph(db, document.knowledgeBaseId, document.id, graph);
-    if (graphs.length > 0) await progress.report(0.97, `Knowledge graph: ${graphs.reduce((n, g) => n + g.entities.length, 0)} entities, ${graphs.reduce((n, g) => n + g.relations.length, 0)} relations.`);
+    if (graphs.length > 0) await progress.report(0.97, logMessage("parseLog.graph", { entities: graphs.reduce((n, g) => n + g.entities.length, 0), relations: graphs.reduce((n, g) => n + g.relations.length, 0) }));
 
     const duration = (Date.now() - startedAt) / 1000;
-    const log = appendLog(progress.messages, `Task done (${duration.toFixed(2)}s)`);
+    const log = appendLogLine(progress.messages, logMessage("parseLog.done", { seconds: duration.toFixed(2) }));
     const finished = await completeDocument(db, {
       documentId: document.id,
       knowledgeBaseId: document.knowledgeBaseId,
       runId,
       chunks: finalRows,
-      progressMsg: log,
+      log,
       processDuration: Math.max(duration, 0.001),
       pageCount: parsed.pageCount ?? null,
     });
@@ -336,7 +340,7 @@ export async function runIngestion(services: Services, documentId: string, runId
     Object.assign(document, {
       run: RUN.done,
       progress: 1,
-      progressMsg: log,
+      ...log,
       processDuration: Math.max(duration, 0.001),
       pageCount: parsed.pageCount ?? null,
       chunkCount: finished.chunkCount,
@@ -370,7 +374,7 @@ async function storeRows(db: DataSource, rows: StoredChunk[]): Promise<void> {
 
 /** The reason as a message key, when the error has one (a limit of the parse, a model provider's refusal). */
 function failureOf(error: Error): FailureReason | null {
-  if (error instanceof ParseError) return error.reason ?? null;
+  if (error instanceof ParseError) return error.reason;
   if (error instanceof DomainError) return { messageKey: error.messageKey, params: error.params };
   return null;
 }
@@ -381,16 +385,19 @@ export async function failDocument(services: Services, documentId: string, runId
   const document = await db.getRepository(Document).findOneBy({ id: documentId });
   if (!document || document.runId !== runId) return;
   const duration = document.processBeginAt ? (Date.now() - new Date(document.processBeginAt).getTime()) / 1000 : 0;
+  const failure = failureOf(error);
+  const log = appendLogLine(document, logMessage("parseLog.failed", { reason: failure ?? error.message }));
   await db.transaction(async (m) => {
     await deleteChunks(m, document.id, document.knowledgeBaseId);
     await m.update(Document, { id: documentId, runId }, {
       run: RUN.failed,
       runId: null,
       progress: -1,
-      progressMsg: appendLog(document.progressMsg, `[ERROR] ${error.message}`),
+      progressMsg: log.progressMsg,
       processDuration: duration,
       // TypeORM cannot type a partial update of a JSON record
-      failure: failureOf(error) as never,
+      progressLog: log.progressLog as never,
+      failure: failure as never,
     });
   });
   publishProgress(services.platform, await db.getRepository(Document).findOneByOrFail({ id: documentId }));

@@ -1,5 +1,5 @@
-import { englishMessage } from "../platform/messages";
 import type { ChatModel, Img2TxtModel, ImageInput, Sequence2TxtModel } from "../models/model-types";
+import { englishText, type LogMessage } from "../knowledge/parse-log";
 
 /**
  * The contract between the three stages of ingestion: a file parser turns bytes into a ParsedDocument
@@ -85,7 +85,7 @@ export interface ParsedDocument {
   /** Attachments of a container format (e-mail), each parsed with its own parser. */
   attachments?: { fileName: string; document: ParsedDocument }[];
   /** Things a user should know, for the progress log: "page 3 had no text layer: read by OCR". */
-  notes: string[];
+  notes: LogMessage[];
 }
 
 /** What a parser may ask of the pipeline. */
@@ -103,7 +103,7 @@ export interface ParserContext {
   speech?: Sequence2TxtModel;
   signal: AbortSignal;
   /** Progress inside the parse step, 0..1, with a short message for the log. */
-  progress(fraction: number, message?: string): void;
+  progress(fraction: number, message?: LogMessage): void;
 }
 
 export interface FileParser {
@@ -115,27 +115,20 @@ export interface FileParser {
 }
 
 /** Why a document failed, as a message key of `locales/` that the client translates. */
-export interface FailureReason {
-  messageKey: string;
-  params: Record<string, unknown>;
-}
+export type FailureReason = LogMessage;
 
 /**
- * A parse that cannot succeed (corrupt, encrypted, unsupported, beyond a limit): its message is the reason the
- * user sees. Made with `ParseError.because(key, params)` it also carries the reason as a message key, which the
- * client shows in the reader's language; the English text goes to the parse log.
+ * A parse that cannot succeed (corrupt, encrypted, unsupported, beyond a limit). Its reason is a message key, which
+ * the client says in the reader's language; its message is the English text, for the log text and API clients.
  */
 export class ParseError extends Error {
-  constructor(
-    message: string,
-    readonly reason?: FailureReason,
-  ) {
-    super(message);
+  constructor(readonly reason: FailureReason) {
+    super(englishText(reason));
     this.name = "ParseError";
   }
 
   static because(messageKey: string, params: Record<string, unknown> = {}): ParseError {
-    return new ParseError(englishMessage(messageKey, params), { messageKey, params });
+    return new ParseError({ messageKey, params });
   }
 }
 
@@ -214,7 +207,7 @@ export interface ChunkingResult {
   chunks: ChunkDraft[];
   /** Entities and relations found (knowledge_graph method); merged into the knowledge base's graph. */
   graph?: { entities: GraphEntity[]; relations: GraphRelation[] };
-  notes?: string[];
+  notes?: LogMessage[];
 }
 
 /** What a chunk method may ask of the pipeline. */
@@ -228,7 +221,7 @@ export interface ChunkContext {
   /** The tenant's default img2txt model, or null when none is set (picture method: OCR only). */
   img2txt(): Promise<{ model: Img2TxtModel; id: string } | null>;
   signal: AbortSignal;
-  progress(fraction: number, message?: string): void;
+  progress(fraction: number, message?: LogMessage): void;
 }
 
 export interface ChunkMethod {

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from "typeorm";
+import type { ParseLog } from "./parse-log";
 import type { BlockPosition } from "../ingestion/types";
 import { indexText } from "./search-terms";
 import { EXACT_SCAN_LIMIT, vectorIndexStatement, vectorLiteral } from "./vector-index";
@@ -131,7 +132,7 @@ export interface DocumentCompletion {
   runId: string;
   /** The last chunks of the run, stored with the completion. */
   chunks: StoredChunk[];
-  progressMsg: string;
+  log: ParseLog;
   processDuration: number;
   pageCount: number | null;
 }
@@ -143,11 +144,12 @@ export interface DocumentCompletion {
  */
 export async function completeDocument(db: DataSource, completion: DocumentCompletion): Promise<{ chunkCount: number; tokenCount: number } | null> {
   const tokens = completion.chunks.reduce((sum, c) => sum + c.tokenCount, 0);
-  const fixed = [completion.documentId, completion.runId, completion.progressMsg, completion.processDuration, completion.pageCount, completion.chunks.length, tokens, completion.knowledgeBaseId];
+  const { documentId, runId, log, processDuration, pageCount, knowledgeBaseId } = completion;
+  const fixed = [documentId, runId, log.progressMsg, processDuration, pageCount, completion.chunks.length, tokens, knowledgeBaseId, JSON.stringify(log.progressLog)];
   const upsert = chunkUpsert(completion.chunks, fixed.length + 1, "EXISTS (SELECT 1 FROM done)");
   const rows: { chunk_count: number; token_count: string }[] = await db.query(
     `WITH done AS (
-       UPDATE document SET run = '3', run_id = NULL, progress = 1, progress_msg = $3, process_duration = $4, page_count = $5,
+       UPDATE document SET run = '3', run_id = NULL, progress = 1, progress_msg = $3, progress_log = $9, process_duration = $4, page_count = $5,
          chunk_count = chunk_count + $6, token_count = token_count + $7, updated_at = now()
        WHERE id = $1 AND run_id = $2 RETURNING chunk_count, token_count
      ),

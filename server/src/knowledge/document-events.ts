@@ -1,5 +1,5 @@
 import type { Platform } from "../platform";
-import type { Document, DocumentFailure } from "./document.entity";
+import type { Document, DocumentFailure, ParseLogLine } from "./document.entity";
 
 /**
  * Parsing progress of a knowledge base's documents, published on the pub/sub port (in-process, or Redis
@@ -13,6 +13,7 @@ export interface DocumentProgressEvent {
   run: string;
   progress: number;
   progressMsg: string;
+  progressLog: ParseLogLine[];
   chunkCount: number;
   tokenCount: number;
   processBeginAt: string | null;
@@ -30,6 +31,7 @@ export function progressEventOf(document: Document): DocumentProgressEvent {
     run: document.run,
     progress: document.progress,
     progressMsg: document.progressMsg,
+    progressLog: document.progressLog,
     chunkCount: document.chunkCount,
     tokenCount: document.tokenCount,
     processBeginAt: document.processBeginAt ? new Date(document.processBeginAt).toISOString() : null,

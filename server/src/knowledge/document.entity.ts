@@ -3,6 +3,7 @@ import { Field, Float, ID, Int, ObjectType } from "type-graphql";
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from "typeorm";
 import type { FailureReason, ParserConfig } from "../ingestion/types";
 import { bigintAsNumber } from "../platform/sql";
+import type { ParseLogEntry } from "./parse-log";
 
 /** Parsing status (§4): 0 unstarted → 1 parsing → 3 success | 4 failed; 2 cancelled. */
 export const RUN = { unstarted: "0", running: "1", cancelled: "2", done: "3", failed: "4" } as const;
@@ -10,6 +11,18 @@ export type RunStatus = (typeof RUN)[keyof typeof RUN];
 
 @ObjectType({ description: "Why a document failed, as a message key of the locales and its parameters." })
 export class DocumentFailure implements FailureReason {
+  @Field()
+  messageKey: string;
+
+  @Field(() => GraphQLJSONObject)
+  params: Record<string, unknown>;
+}
+
+@ObjectType({ description: "A line of the parse log: a message key of the locales with its parameters (a parameter may itself be {messageKey, params})." })
+export class ParseLogLine implements ParseLogEntry {
+  @Field({ description: "HH:MM:SS, UTC." })
+  at: string;
+
   @Field()
   messageKey: string;
 
@@ -86,9 +99,13 @@ export class Document {
   @Column({ type: "real" })
   progress: number;
 
-  @Field({ description: "The parse log, one line per step; the last line says how it ended." })
+  @Field({ description: "The parse log in English, one line per step; the last line says how it ended." })
   @Column({ type: "text" })
   progressMsg: string;
+
+  @Field(() => [ParseLogLine], { description: "The same log as message keys, for the reader's language; empty for logs written before it existed (progressMsg has them)." })
+  @Column({ type: "jsonb", default: () => "'[]'" })
+  progressLog: ParseLogLine[];
 
   @Field(() => Date, { nullable: true })
   @Column({ type: "timestamptz", nullable: true })

@@ -11,7 +11,8 @@ import { documentsMatching, type MetadataCondition } from "../retrieval/metadata
 import type { Platform } from "../platform";
 import { deleteChunks } from "./chunk-store";
 import { Document, RUN, type RunStatus } from "./document.entity";
-import { appendLog, CANCEL_TOPIC, publishProgress } from "./document-events";
+import { CANCEL_TOPIC, publishProgress } from "./document-events";
+import { appendLogLine, logMessage } from "./parse-log";
 import { KnowledgeBase } from "./knowledge-base.entity";
 import type { KnowledgeBaseService } from "./knowledge-base.service";
 import { changeMetadata, summarizeMetadata, type MetadataDelete, type MetadataKeySummary, type MetadataUpdate } from "./document-metadata";
@@ -392,6 +393,7 @@ export class DocumentService {
         runId: null,
         progress: 0,
         progressMsg: "",
+        progressLog: [],
         processBeginAt: null,
         processDuration: 0,
         chunkCount: 0,
@@ -463,7 +465,7 @@ export class DocumentService {
           : document.parserConfig;
     await this.platform.db.transaction(async (manager) => {
       await deleteChunks(manager, document.id, document.knowledgeBaseId);
-      await manager.update(Document, { id }, { chunkMethod: method, parserConfig: config as never, run: RUN.unstarted, runId: null, progress: 0, progressMsg: "", failure: null });
+      await manager.update(Document, { id }, { chunkMethod: method, parserConfig: config as never, run: RUN.unstarted, runId: null, progress: 0, progressMsg: "", progressLog: [], failure: null });
     });
     return this.repository.findOneByOrFail({ id });
   }
@@ -545,7 +547,7 @@ export class DocumentService {
     await this.platform.db.transaction(async (manager) => {
       for (const document of documents) if (document.chunkCount > 0) await deleteChunks(manager, document.id, document.knowledgeBaseId);
       await manager.query(
-        `UPDATE document SET run = $3, run_id = t.run_id, progress = 0, progress_msg = '', process_begin_at = $4, process_duration = 0, parse_attempts = 0, failure = NULL, updated_at = now()
+        `UPDATE document SET run = $3, run_id = t.run_id, progress = 0, progress_msg = '', progress_log = '[]', process_begin_at = $4, process_duration = 0, parse_attempts = 0, failure = NULL, updated_at = now()
          FROM unnest($1::varchar[], $2::varchar[]) AS t(id, run_id) WHERE document.id = t.id`,
         [documents.map((d) => d.id), runIds, RUN.running, beginAt],
       );
@@ -564,7 +566,9 @@ export class DocumentService {
     for (const document of documents) {
       if (document.run !== RUN.running) continue;
       await this.platform.db.transaction(async (manager) => {
-        await manager.update(Document, { id: document.id }, { run: RUN.cancelled, runId: null, progress: 0, progressMsg: appendLog(document.progressMsg, "Cancelled by the user.") });
+        const log = appendLogLine(document, logMessage("parseLog.cancelled"));
+        // TypeORM cannot type a partial update of a JSON record
+        await manager.update(Document, { id: document.id }, { run: RUN.cancelled, runId: null, progress: 0, progressMsg: log.progressMsg, progressLog: log.progressLog as never });
         await deleteChunks(manager, document.id, document.knowledgeBaseId);
       });
       this.platform.pubsub.publish(CANCEL_TOPIC, { documentId: document.id });

@@ -57,6 +57,10 @@ describe("parsing a document", () => {
     expect(done.run).toBe(RUN.done);
     expect(done.progress).toBe(1);
     expect(done.progressMsg).toContain("Task done");
+    // the same log as message keys, which the client says in the reader's language
+    expect(done.progressLog[0]).toMatchObject({ messageKey: "parseLog.received", params: {} });
+    expect(done.progressLog).toContainEqual(expect.objectContaining({ messageKey: "parseLog.chunked", params: { count: 1, method: { messageKey: "chunkMethods.naive.label", params: {} } } }));
+    expect(done.progressLog.at(-1)).toMatchObject({ messageKey: "parseLog.done", params: { seconds: expect.stringMatching(/^\d+\.\d\d$/) } });
     expect(done.processDuration).toBeGreaterThan(0);
     expect(done.chunkCount).toBe(1);
     const page = await server.services.chunks.list(owner, done.id);
@@ -98,6 +102,7 @@ describe("parsing a document", () => {
     expect(failed.run).toBe(RUN.failed);
     expect(failed.progress).toBe(-1);
     expect(failed.progressMsg).toMatch(/\[ERROR\] .+/);
+    expect(failed.progressLog.at(-1)).toMatchObject({ messageKey: "parseLog.failed", params: { reason: { messageKey: expect.stringMatching(/^errors\.parsing\./) } } });
     expect(failed.chunkCount).toBe(0);
   });
 

@@ -4,7 +4,7 @@ import type { SubscribeResolverData } from "type-graphql";
 import { signedIn, type GraphQLContext } from "../graphql/context";
 import { chunkMethods } from "../ingestion/chunkers/registry";
 import { Chunk } from "./chunk.entity";
-import { Document, DocumentFailure, type RunStatus } from "./document.entity";
+import { Document, DocumentFailure, ParseLogLine, type RunStatus } from "./document.entity";
 import { progressEventOf, progressTopic, type DocumentProgressEvent } from "./document-events";
 import { KnowledgeBase } from "./knowledge-base.entity";
 import { KNOWLEDGE_BASE_LANGUAGES } from "./knowledge-base.service";
@@ -125,6 +125,9 @@ class DocumentProgress {
 
   @Field()
   progressMsg: string;
+
+  @Field(() => [ParseLogLine])
+  progressLog: ParseLogLine[];
 
   @Field(() => Int)
   chunkCount: number;

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import type { LANGUAGES } from "../auth/profile-options";
 
 /**
  * The server reads the same message files as the client (`locales/*.json` at the top of the repository),
@@ -8,7 +9,18 @@ import path from "node:path";
 export const LOCALES_DIR = path.resolve(__dirname, "../../../locales");
 
 type Messages = { [key: string]: string | Messages };
-let english: Messages | undefined;
+const loaded = new Map<string, Messages>();
+
+export type Locale = (typeof LANGUAGES)[number];
+
+function messagesOf(locale: Locale): Messages {
+  let messages = loaded.get(locale);
+  if (!messages) {
+    messages = JSON.parse(fs.readFileSync(path.join(LOCALES_DIR, `${locale}.json`), "utf8")) as Messages;
+    loaded.set(locale, messages);
+  }
+  return messages;
+}
 
 function lookup(messages: Messages, key: string): string | undefined {
   let node: string | Messages | undefined = messages;
@@ -19,9 +31,13 @@ function lookup(messages: Messages, key: string): string | undefined {
   return typeof node === "string" ? node : undefined;
 }
 
-/** English text of a message key, with i18next-style `{{name}}` placeholders filled in. */
-export function englishMessage(key: string, params: Record<string, unknown> = {}): string {
-  english ??= JSON.parse(fs.readFileSync(path.join(LOCALES_DIR, "en.json"), "utf8")) as Messages;
-  const template = lookup(english, key) ?? key;
+/** The text of a message key in one interface language (English where that language lacks it), with i18next-style `{{name}}` placeholders filled in. */
+export function localizedMessage(locale: Locale, key: string, params: Record<string, unknown> = {}): string {
+  const template = lookup(messagesOf(locale), key) ?? lookup(messagesOf("en"), key) ?? key;
   return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(params[name] ?? ""));
+}
+
+/** English text of a message key: what API clients read. */
+export function englishMessage(key: string, params: Record<string, unknown> = {}): string {
+  return localizedMessage("en", key, params);
 }

@@ -37,9 +37,11 @@ function ProducedBy({ producedBy }: { producedBy: Record<string, unknown> }) {
   return (
     <HStack gap="1.5" fontSize="xs" color="fg.subtle" wrap="wrap">
       <Icon as={LuSparkles} />
-      {parts.map(([part, model]) => (
-        <Text key={part}>{t("kb.chunk.generatedBy", { part: t(`kb.chunk.part.${part}`, { defaultValue: part }), model: String(model) })}</Text>
-      ))}
+      {parts.map(([part, model]) => {
+        // the built-in model is no language model: say how it made this part
+        const producer = String(model).endsWith("@Builtin") ? t("kb.chunk.builtinProducer", { model, method: t(`kb.chunk.builtinMethod.${part}`) }) : String(model);
+        return <Text key={part}>{t("kb.chunk.generatedBy", { part: t(`kb.chunk.part.${part}`, { defaultValue: part }), model: producer })}</Text>;
+      })}
     </HStack>
   );
 }

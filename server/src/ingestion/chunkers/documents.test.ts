@@ -1,3 +1,4 @@
+import { englishText } from "../../knowledge/parse-log";
 import { emailMethod } from "./email";
 import { oneMethod } from "./one";
 import { pictureMethod } from "./picture";
@@ -110,7 +111,7 @@ describe("Picture", () => {
     const { chunks, notes } = await pictureMethod.chunk(photo, context());
     expect(chunks.map((c) => c.text)).toEqual(["EXIT 12  Lisbon 5 km"]);
     expect(chunks[0].image).toBe(png);
-    expect(notes?.join(" ")).toMatch(/No image-to-text model/);
+    expect(notes?.map(englishText).join(" ")).toMatch(/No image-to-text model/);
   });
 });
 

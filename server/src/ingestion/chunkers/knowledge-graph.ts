@@ -1,3 +1,4 @@
+import { logMessage, type LogMessage } from "../../knowledge/parse-log";
 import { completeChat } from "../../models/model-types";
 import type { ChunkMethod } from "../types";
 import { finishChunks } from "./blocks";
@@ -25,10 +26,10 @@ export const knowledgeGraphMethod: ChunkMethod = {
     const chunks = finishChunks(flowChunks(document.blocks, settingsOf(context, GRAPH_CHUNK_TOKENS)));
     const types = entityTypesOf(context.config);
     const merger = new GraphMerger();
-    const notes: string[] = [];
+    const notes: LogMessage[] = [];
     const { model, id } = await context.chat();
     const builtin = id.endsWith("@Builtin");
-    if (builtin) notes.push("The knowledge graph was built by Cairn's built-in extractor (proper names and the sentences they share), not by a language model: choose a chat model from a model provider for a richer graph.");
+    if (builtin) notes.push(logMessage("parseLog.graphBuiltin"));
 
     let unreadable = 0;
     let failed = 0;
@@ -41,21 +42,21 @@ export const knowledgeGraphMethod: ChunkMethod = {
           const answer = await completeChat(model, extractionMessages(chunk.text, types, context.language), { temperature: 0.1, signal: context.signal });
           const graph = parseGraphAnswer(answer.text);
           if (graph) merger.add(graph);
-          else if (++unreadable <= MAX_CHUNK_NOTES) notes.push(`Chunk ${index + 1}: the answer of ${id} was not the JSON asked for; no entities were taken from it.`);
+          else if (++unreadable <= MAX_CHUNK_NOTES) notes.push(logMessage("parseLog.graphNotJson", { chunk: index + 1, model: id }));
         } catch (error) {
           if (context.signal.aborted) throw error;
           lastError = error;
-          if (++failed <= MAX_CHUNK_NOTES) notes.push(`Chunk ${index + 1}: ${id} failed (${(error as Error).message}); no entities were taken from it.`);
+          if (++failed <= MAX_CHUNK_NOTES) notes.push(logMessage("parseLog.graphModelFailed", { chunk: index + 1, model: id, reason: (error as Error).message }));
         }
       }
-      context.progress((index + 1) / chunks.length, `Entities extracted from chunk ${index + 1} of ${chunks.length}`);
+      context.progress((index + 1) / chunks.length, logMessage("parseLog.graphChunk", { chunk: index + 1, chunks: chunks.length }));
     }
     // A model that failed on every chunk is a configuration problem the user must see, not an empty graph.
     if (chunks.length > 0 && failed === chunks.length) throw lastError;
     const hidden = Math.max(0, unreadable - MAX_CHUNK_NOTES) + Math.max(0, failed - MAX_CHUNK_NOTES);
-    if (hidden > 0) notes.push(`${hidden} more chunk(s) gave no entities for the same reasons.`);
+    if (hidden > 0) notes.push(logMessage("parseLog.graphMoreFailed", { count: hidden }));
     const graph = merger.result();
-    notes.push(`Knowledge graph: ${graph.entities.length} entities and ${graph.relations.length} relations.`);
+    notes.push(logMessage("parseLog.graph", { entities: graph.entities.length, relations: graph.relations.length }));
     return { chunks, graph, notes };
   },
 };

@@ -1,3 +1,4 @@
+import { logMessage } from "../../knowledge/parse-log";
 import { countTokens } from "../../models/tokens";
 import type { Block, ChunkDraft, ChunkMethod } from "../types";
 import { blockText, finishChunks, HeadingPath, PATH_SEPARATOR, splitLines } from "./blocks";
@@ -47,7 +48,7 @@ export const lawsMethod: ChunkMethod = {
     if (!units.some((u) => u.label)) {
       return {
         chunks: finishChunks(flowChunks(withNumberedHeadings(document.blocks), settings)),
-        notes: ['No articles ("Article 1", "第一条", "§ 1") were found: the text was chunked by its sections and the token budget.'],
+        notes: [logMessage("parseLog.noArticles")],
       };
     }
 

@@ -1,3 +1,4 @@
+import { logMessage, type LogMessage } from "../../knowledge/parse-log";
 import type { ChunkDraft, ChunkMethod, ImageBlock } from "../types";
 import { blockText, finishChunks } from "./blocks";
 
@@ -12,9 +13,9 @@ export const pictureMethod: ChunkMethod = {
   fileTypes: ["jpg", "jpeg", "png", "gif", "tif", "tiff", "bmp", "webp"],
   async chunk(document, context) {
     const images = document.blocks.filter((b): b is ImageBlock => b.kind === "image");
-    const notes: string[] = [];
+    const notes: LogMessage[] = [];
     const vision = images.length > 0 ? await context.img2txt() : null;
-    if (images.length > 0 && !vision) notes.push("No image-to-text model is set: the picture's chunk holds the text read by OCR only.");
+    if (images.length > 0 && !vision) notes.push(logMessage("parseLog.noVisionModel"));
     // Text beside the images (a caption paragraph, an OCR page) belongs to the picture too.
     const beside = document.blocks
       .filter((b) => b.kind !== "image")
@@ -30,12 +31,12 @@ export const pictureMethod: ChunkMethod = {
           description = (await vision.model.describe(image.image, { language: context.language, signal: context.signal })).text.trim();
         } catch (error) {
           if (context.signal.aborted) throw error;
-          notes.push(`The image-to-text model ${vision.id} could not describe image ${index + 1}: ${(error as Error).message}. Its OCR text is kept.`);
+          notes.push(logMessage("parseLog.visionFailed", { model: vision.id, image: index + 1, reason: (error as Error).message }));
         }
       }
       const ocr = [image.caption?.trim(), image.text.trim()].filter((t) => t).join("\n");
       const text = [description, ocr, images.length === 1 ? beside : ""].filter((t) => t !== "").join("\n");
-      if (text === "") notes.push(`Image ${index + 1} has no text that OCR could read${vision ? " and no description" : ""}: it gives no chunk.`);
+      if (text === "") notes.push(logMessage(vision ? "parseLog.imageNoTextOrDescription" : "parseLog.imageNoText", { image: index + 1 }));
       drafts.push({ text, image: image.image, positions: image.positions, title: image.caption?.trim() || document.title || context.fileName });
       context.progress((index + 1) / images.length);
     }

@@ -1,3 +1,4 @@
+import { logMessage, type LogMessage } from "../../knowledge/parse-log";
 import type { Block, BlockPosition, ChunkDraft, ChunkMethod, TableBlock } from "../types";
 import { blockText, finishChunks, splitLines } from "./blocks";
 import { joinPositions } from "./token-budget";
@@ -124,9 +125,9 @@ export const qaMethod: ChunkMethod = {
       questions: [pair.question],
       positions: pair.positions,
     }));
-    const notes: string[] = [];
-    if (pairs.length > complete.length) notes.push(`${pairs.length - complete.length} question(s) without an answer (or answers without a question) were skipped.`);
-    if (complete.length === 0) notes.push("No question and answer pairs were found: Q&A takes two-column tables, Markdown headings with answers, or Q:/A: lines.");
+    const notes: LogMessage[] = [];
+    if (pairs.length > complete.length) notes.push(logMessage("parseLog.qaIncomplete", { count: pairs.length - complete.length }));
+    if (complete.length === 0) notes.push(logMessage("parseLog.qaNone"));
     return { chunks: finishChunks(drafts), notes };
   },
 };

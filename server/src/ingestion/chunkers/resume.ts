@@ -1,3 +1,4 @@
+import { logMessage } from "../../knowledge/parse-log";
 import { countTokens } from "../../models/tokens";
 import type { Block, BlockPosition, ChunkDraft, ChunkMethod } from "../types";
 import { blockText, finishChunks, splitLines } from "./blocks";
@@ -124,7 +125,7 @@ export const resumeMethod: ChunkMethod = {
         drafts.push({ text: prefix + part.text, title: group.title, fields: groupFields, positions: group.positions });
       }
     }
-    const notes = fields.name ? [] : ["No name was recognised in the resume."];
+    const notes = fields.name ? [] : [logMessage("parseLog.resumeNoName")];
     return { chunks: finishChunks(drafts), notes };
   },
 };

@@ -1,3 +1,4 @@
+import { logMessage, type LogMessage } from "../../knowledge/parse-log";
 import type { Block, ChunkDraft, ChunkMethod, TableBlock } from "../types";
 import { columnNames, finishChunks, rowFields, rowText, splitLines } from "./blocks";
 
@@ -38,11 +39,11 @@ export const tableMethod: ChunkMethod = {
   fileTypes: ["xlsx", "xls", "csv", "tsv", "txt"],
   async chunk(document, context) {
     let tables = document.blocks.filter((b): b is TableBlock => b.kind === "table");
-    const notes: string[] = [];
+    const notes: LogMessage[] = [];
     if (tables.length === 0) {
       const fromLines = tableFromLines(document.blocks);
       if (fromLines) tables = [fromLines];
-      else notes.push("The file holds no table: the Table method needs a spreadsheet, a CSV file or lines of delimited values.");
+      else notes.push(logMessage("parseLog.noTable"));
     }
     const fallback = document.title?.trim() || context.fileName.replace(/\.[^.]+$/, "");
     return { chunks: finishChunks(tables.flatMap((t) => rowChunks(t, fallback))), notes };

@@ -1,3 +1,4 @@
+import { logMessage } from "../../knowledge/parse-log";
 import type { ChunkDraft, ChunkMethod } from "../types";
 import { finishChunks, splitLines } from "./blocks";
 
@@ -32,7 +33,7 @@ export const tagMethod: ChunkMethod = {
         else skipped++;
       }
     }
-    const notes = skipped > 0 ? [`${skipped} row(s) without content or tags were skipped (a tag set row is "content<TAB>tag1,tag2").`] : [];
+    const notes = skipped > 0 ? [logMessage("parseLog.tagRowsSkipped", { count: skipped })] : [];
     return { chunks: finishChunks(drafts), notes };
   },
 };

@@ -1,3 +1,4 @@
+import { logMessage, type LogMessage } from "../../knowledge/parse-log";
 import { completeChat, type ChatMessage, type ChatModel, type GenerationOptions } from "../../models/model-types";
 
 /** What chunk enrichment (keywords, questions, RAPTOR) may ask of the ingestion pipeline. */
@@ -9,7 +10,7 @@ export interface EnrichmentContext {
   /** "English", "Chinese", … */
   language: string;
   signal: AbortSignal;
-  progress(fraction: number, message?: string): void;
+  progress(fraction: number, message?: LogMessage): void;
   /** The chat model's context window in tokens, when known; RAPTOR shares it among a cluster's chunks (default 8192). */
   contextTokens?: number;
 }
@@ -71,14 +72,14 @@ export async function mapLimited<T, R>(items: T[], limit: number, signal: AbortS
   return results;
 }
 
-/** One line for the progress log about the chunks whose model call failed, with the first reasons. */
-export function failureNote(what: string, failures: { index: number; reason: string }[], total: number): string[] {
+/** What a model is asked to make for each chunk. */
+export type ChunkEnrichment = "keywords" | "questions";
+
+/** One line for the progress log about the chunks whose model call failed, with the first one's reason. */
+export function failureNote(what: ChunkEnrichment, failures: { index: number; reason: string }[], total: number): LogMessage[] {
   if (failures.length === 0) return [];
-  const examples = failures
-    .slice(0, 3)
-    .map((f) => `chunk ${f.index + 1}: ${f.reason}`)
-    .join("; ");
-  return [`${what}: the chat model failed on ${failures.length} of ${total} chunks, which got none (${examples}${failures.length > 3 ? "; …" : ""})`];
+  const [first] = failures;
+  return [logMessage(`parseLog.${what}Failed`, { failed: failures.length, chunks: total, chunk: first.index + 1, reason: first.reason })];
 }
 
 /**
@@ -88,9 +89,9 @@ export function failureNote(what: string, failures: { index: number; reason: str
 export async function eachChunkWithModel(
   texts: string[],
   context: EnrichmentContext,
-  what: string,
+  what: ChunkEnrichment,
   call: (text: string) => Promise<string[]>,
-): Promise<{ results: string[][]; notes: string[] }> {
+): Promise<{ results: string[][]; notes: LogMessage[] }> {
   const failures: { index: number; reason: string }[] = [];
   let done = 0;
   const results = await mapLimited(texts, MODEL_CONCURRENCY, context.signal, async (text, index) => {

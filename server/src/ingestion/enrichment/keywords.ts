@@ -1,3 +1,4 @@
+import type { LogMessage } from "../../knowledge/parse-log";
 import { lexicalScorer } from "../../models/builtin/lexical-rerank";
 import type { ChatMessage } from "../../models/model-types";
 import { truncateToTokens } from "../../models/tokens";
@@ -7,17 +8,16 @@ import { topKeyPhrases } from "./key-phrases";
 export interface KeywordsResult {
   /** One list per input text, at most `count` each. */
   keywords: string[][];
-  /** What produced them, for the UI: the chat model's id, or the built-in method. */
+  /** What produced them, for the UI: the chat model's id (the client says what the built-in one does, in the reader's language). */
   producedBy: string;
   /** For the progress log: chunks whose model call failed. */
-  notes: string[];
+  notes: LogMessage[];
 }
 
 /** auto_keywords is 0–32 in RAGFlow's parser_config. */
 export const MAX_KEYWORDS = 32;
 /** What a chunk may take of the prompt; longer chunks are cut (RAGFlow cuts to the model's length). */
 const MAX_CHUNK_TOKENS = 6000;
-const BUILTIN_METHOD = "keyword extraction without a language model";
 
 /** RAGFlow's keyword_prompt.md, and the same in Chinese for Chinese knowledge bases. */
 function keywordPrompt(content: string, count: number, language: string): string {
@@ -71,11 +71,10 @@ export async function generateKeywords(texts: string[], count: number, context: 
       // Analysis is synchronous: let other work run between chunks.
       if (i % 16 === 15) await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    const producedBy = `${id} (${BUILTIN_METHOD})`;
-    return { keywords, producedBy, notes: [] };
+    return { keywords, producedBy: id, notes: [] };
   }
 
-  const { results, notes } = await eachChunkWithModel(texts, context, "Keywords", async (text) => {
+  const { results, notes } = await eachChunkWithModel(texts, context, "keywords", async (text) => {
     const messages: ChatMessage[] = [
       { role: "system", content: keywordPrompt(truncateToTokens(text, MAX_CHUNK_TOKENS), wanted, context.language) },
       { role: "user", content: "Output: " },

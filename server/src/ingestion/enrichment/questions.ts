@@ -1,3 +1,4 @@
+import type { LogMessage } from "../../knowledge/parse-log";
 import { splitSentences } from "../../models/builtin/extractive-chat";
 import { lexicalScorer } from "../../models/builtin/lexical-rerank";
 import type { LexicalScorer } from "../../models/builtin/lexical-scoring";
@@ -10,16 +11,15 @@ import { topKeyPhrases } from "./key-phrases";
 export interface QuestionsResult {
   /** One list per input text, at most `count` each. */
   questions: string[][];
-  /** What produced them, for the UI: the chat model's id, or the built-in method. */
+  /** What produced them, for the UI: the chat model's id (the client says what the built-in one does, in the reader's language). */
   producedBy: string;
   /** For the progress log: chunks whose model call failed. */
-  notes: string[];
+  notes: LogMessage[];
 }
 
 /** auto_questions is 0–10 in RAGFlow's parser_config. */
 export const MAX_QUESTIONS = 10;
 const MAX_CHUNK_TOKENS = 6000;
-const BUILTIN_METHOD = "template questions from the chunk's key phrases, without a language model";
 /** Questions of the catch-all template ("What does the text say about X?") per chunk: they say little each. */
 const MAX_GENERIC_QUESTIONS = 2;
 
@@ -134,11 +134,10 @@ export async function generateQuestions(texts: string[], count: number, context:
       context.progress((i + 1) / texts.length);
       if (i % 16 === 15) await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    const producedBy = `${id} (${BUILTIN_METHOD})`;
-    return { questions, producedBy, notes: [] };
+    return { questions, producedBy: id, notes: [] };
   }
 
-  const { results, notes } = await eachChunkWithModel(texts, context, "Questions", async (text) => {
+  const { results, notes } = await eachChunkWithModel(texts, context, "questions", async (text) => {
     const messages: ChatMessage[] = [
       { role: "system", content: questionPrompt(truncateToTokens(text, MAX_CHUNK_TOKENS), wanted, context.language) },
       { role: "user", content: "Output: " },

@@ -1,3 +1,4 @@
+import { englishText } from "../../knowledge/parse-log";
 import { BuiltinEmbedding } from "../../models/builtin/embedding";
 import { countTokens } from "../../models/tokens";
 import { clusterVectors } from "./clustering";
@@ -69,7 +70,7 @@ describe("RAPTOR summaries", () => {
     }
     expect(producedBy).toBe("cairn-extractive@Builtin (extractive summaries: the most central sentences of each cluster)");
     expect(notes).toEqual([]);
-    expect(context.reports.some((r) => r.message === `Cluster one layer: ${chunks.length} -> ${first.length}`)).toBe(true);
+    expect(context.reports.some((r) => r.message?.messageKey === "parseLog.raptorLayer" && r.message.params.from === chunks.length && r.message.params.to === first.length)).toBe(true);
     expect(context.reports[context.reports.length - 1].fraction).toBe(1);
   });
 
@@ -142,7 +143,7 @@ describe("RAPTOR summaries", () => {
     const { summaries, notes } = await buildRaptorSummaries(chunks, {}, enrichmentContext({ chat, chatId: "gpt-4o@OpenAI" }));
     expect(summaries.some((s) => s.level === 1)).toBe(true);
     expect(summaries.every((s) => leavesOf(s, summaries).every((i) => topicOf(i) !== 2 || s.level > 1))).toBe(true);
-    expect(notes.join("\n")).toMatch(/RAPTOR level 1: 1 of \d+ cluster summaries failed.*rate limited/);
+    expect(notes.map(englishText).join("\n")).toMatch(/RAPTOR level 1: 1 of \d+ cluster summaries failed.*rate limited/);
   });
 
   it("stops when the task is cancelled", async () => {

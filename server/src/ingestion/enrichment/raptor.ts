@@ -1,3 +1,4 @@
+import { logMessage, type LogMessage } from "../../knowledge/parse-log";
 import { splitSentences } from "../../models/builtin/extractive-chat";
 import { lexicalScorer } from "../../models/builtin/lexical-rerank";
 import type { LexicalScorer } from "../../models/builtin/lexical-scoring";
@@ -25,7 +26,7 @@ export interface RaptorResult {
   summaries: RaptorSummary[];
   producedBy: string;
   /** For the progress log: clusters whose summary failed. */
-  notes: string[];
+  notes: LogMessage[];
 }
 
 /** RaptorConfig with RAGFlow's defaults and limits applied. */
@@ -170,7 +171,7 @@ export async function buildRaptorSummaries(chunks: { text: string; vector: numbe
 
   const nodes = chunks.map((c) => ({ text: c.text, vector: c.vector }));
   const summaries: RaptorSummary[] = [];
-  const notes: string[] = [];
+  const notes: LogMessage[] = [];
   let layer = nodes.map((_, i) => i).filter((i) => nodes[i].text.trim() !== "" && nodes[i].vector.length > 0);
   const leaves = layer.length;
   for (let level = 1; layer.length > 1; level++) {
@@ -197,7 +198,8 @@ export async function buildRaptorSummaries(chunks: { text: string; vector: numbe
     });
     const made = groups.map((members, g) => ({ members, text: texts[g].trim() })).filter((s) => s.text !== "");
     if (failures.length > 0 || made.length < groups.length) {
-      notes.push(`RAPTOR level ${level}: ${groups.length - made.length} of ${groups.length} cluster summaries failed or were empty${failures.length > 0 ? ` (${failures[0]})` : ""}`);
+      const failed = { level, failed: groups.length - made.length, clusters: groups.length };
+      notes.push(failures.length > 0 ? logMessage("parseLog.raptorLevelFailedBecause", { ...failed, reason: failures[0] }) : logMessage("parseLog.raptorLevelFailed", failed));
     }
     context.signal.throwIfAborted();
     const vectors = made.length > 0 ? await context.embed(made.map((s) => s.text)) : [];
@@ -208,7 +210,7 @@ export async function buildRaptorSummaries(chunks: { text: string; vector: numbe
       summaries.push({ text: s.text, vector: vectors[g], level, members: s.members });
     });
     next.push(...carried);
-    context.progress(Math.min(0.99, 1 - next.length / leaves), `Cluster one layer: ${layer.length} -> ${next.length}`);
+    context.progress(Math.min(0.99, 1 - next.length / leaves), logMessage("parseLog.raptorLayer", { from: layer.length, to: next.length }));
     if (made.length === 0) break;
     layer = next;
   }

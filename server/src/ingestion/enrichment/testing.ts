@@ -1,3 +1,4 @@
+import type { LogMessage } from "../../knowledge/parse-log";
 import { BuiltinEmbedding } from "../../models/builtin/embedding";
 import { BuiltinExtractiveChat } from "../../models/builtin/extractive-chat";
 import type { ChatEvent, ChatMessage, ChatModel, GenerationOptions } from "../../models/model-types";
@@ -27,14 +28,14 @@ export class ScriptedChat implements ChatModel {
 const embedding = new BuiltinEmbedding();
 
 export interface TestContext extends EnrichmentContext {
-  reports: { fraction: number; message?: string }[];
+  reports: { fraction: number; message?: LogMessage }[];
   controller: AbortController;
 }
 
 /** A context with the built-in embedding and `chat` (the built-in extractive model unless given). */
 export function enrichmentContext(options: { chat?: ChatModel; chatId?: string; language?: string } = {}): TestContext {
   const controller = new AbortController();
-  const reports: { fraction: number; message?: string }[] = [];
+  const reports: { fraction: number; message?: LogMessage }[] = [];
   const model = options.chat ?? new BuiltinExtractiveChat(0);
   const id = options.chatId ?? (options.chat ? "scripted@Test" : "cairn-extractive@Builtin");
   return {

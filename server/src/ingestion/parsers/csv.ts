@@ -36,7 +36,7 @@ export const csvParser: FileParser = {
     try {
       rows = parse(text, { delimiter: detectDelimiter(text), relax_column_count: true, relax_quotes: true, skip_empty_lines: true });
     } catch (error) {
-      throw new ParseError(`The CSV file cannot be read: ${(error as Error).message}`);
+      throw ParseError.because("errors.parsing.csvUnreadable", { reason: (error as Error).message });
     }
     const table = sheetTable(rows);
     return { blocks: table ? [table] : [], notes: [] };

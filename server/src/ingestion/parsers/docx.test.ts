@@ -19,7 +19,7 @@ describe("the DOCX parser", () => {
   });
 
   it("refuses a file that is not a Word document, or a zip that holds another format", async () => {
-    await expect(docxParser.parse(Buffer.from("not a zip at all"), parserContext("broken.docx"))).rejects.toThrow(new ParseError("The file is not a valid DOCX document"));
-    await expect(docxParser.parse(await sampleXlsx(), parserContext("renamed.docx"))).rejects.toThrow(new ParseError("The file is not a valid DOCX document"));
+    await expect(docxParser.parse(Buffer.from("not a zip at all"), parserContext("broken.docx"))).rejects.toThrow(ParseError.because("errors.parsing.docxInvalid"));
+    await expect(docxParser.parse(await sampleXlsx(), parserContext("renamed.docx"))).rejects.toThrow(ParseError.because("errors.parsing.docxInvalid"));
   });
 });

@@ -1,3 +1,4 @@
+import { logMessage } from "../../knowledge/parse-log";
 import type mammothModule from "mammoth";
 import type { FileParser } from "../types";
 import { ParseError } from "../types";
@@ -17,12 +18,12 @@ export const docxParser: FileParser = {
       const mammoth = require("mammoth") as typeof mammothModule;
       html = (await mammoth.convertToHtml({ buffer: data })).value;
     } catch {
-      throw new ParseError("The file is not a valid DOCX document");
+      throw ParseError.because("errors.parsing.docxInvalid");
     }
     const { blocks } = htmlBlocks(html);
     const notes = await readEmbeddedImages(blocks, context);
     const pictures = blocks.filter((block) => block.kind === "image").length;
-    if (pictures && !context.layoutRecognize) notes.push(`${pictures} picture(s) not read: layout recognition is off`);
+    if (pictures && !context.layoutRecognize) notes.push(logMessage("parseLog.picturesSkipped", { count: pictures }));
     return { blocks, notes };
   },
 };

@@ -1,3 +1,4 @@
+import { logMessage, type LogMessage } from "../../knowledge/parse-log";
 import PostalMime from "postal-mime";
 import { fileExtension } from "../file-types";
 import type { Block, FileParser, ParsedDocument } from "../types";
@@ -20,9 +21,9 @@ export const emlParser: FileParser = {
     try {
       email = await PostalMime.parse(data, { attachmentEncoding: "arraybuffer" });
     } catch (error) {
-      throw new ParseError(`The e-mail cannot be read: ${(error as Error).message}`);
+      throw ParseError.because("errors.parsing.emailUnreadable", { reason: (error as Error).message });
     }
-    if (email.headers.length === 0) throw new ParseError("The file is not a valid e-mail message");
+    if (email.headers.length === 0) throw ParseError.because("errors.parsing.emailInvalid");
     const header = (key: string) => email.headers.find((line) => line.key === key)?.value;
     const envelope = [
       ["From", addresses(email.from ? [email.from] : [])],
@@ -41,14 +42,14 @@ export const emlParser: FileParser = {
     // required when called, since the registry imports this module
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { parserFor } = require("./registry") as typeof import("./registry");
-    const notes: string[] = [];
+    const notes: LogMessage[] = [];
     const attachments: { fileName: string; document: ParsedDocument }[] = [];
     for (const attachment of email.attachments) {
       if (attachment.related || !attachment.filename) continue;
       const fileName = attachment.filename;
       const parser = parserFor(fileName);
       if (!parser) {
-        notes.push(`Attachment ${fileName} was not read: no parser for .${fileExtension(fileName)} files`);
+        notes.push(logMessage("parseLog.attachmentNoParser", { file: fileName, suffix: fileExtension(fileName) }));
         continue;
       }
       context.signal.throwIfAborted();
@@ -58,7 +59,7 @@ export const emlParser: FileParser = {
         attachments.push({ fileName, document });
       } catch (error) {
         if (!(error instanceof ParseError)) throw error;
-        notes.push(`Attachment ${fileName} was not read: ${error.message}`);
+        notes.push(logMessage("parseLog.attachmentUnread", { file: fileName, reason: error.reason }));
       }
     }
     return { title: email.subject || undefined, blocks, attachments, notes };

@@ -1,3 +1,4 @@
+import { logMessage } from "../../knowledge/parse-log";
 import type { FileParser } from "../types";
 import { ParseError } from "../types";
 import { readText } from "./ocr";
@@ -21,9 +22,9 @@ export const imageParser: FileParser = {
   async parse(data, context) {
     const mimeType = SIGNATURES.find(([, matches]) => matches(data))?.[0];
     // checked here because the OCR worker cannot be handed bytes it fails to decode
-    if (!mimeType) throw new ParseError("The file is not a picture in a format that can be read (PNG, JPEG, GIF, WebP or BMP)");
+    if (!mimeType) throw ParseError.because("errors.parsing.imageFormat");
     const image = { data, mimeType };
     const text = await readText(image, context);
-    return { blocks: [{ kind: "image", image, text }], notes: text ? [] : ["No text was read from the image"] };
+    return { blocks: [{ kind: "image", image, text }], notes: text ? [] : [logMessage("parseLog.imageTextless")] };
   },
 };

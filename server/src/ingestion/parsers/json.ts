@@ -44,11 +44,13 @@ function paragraphs(document: Json): string[] {
   return result;
 }
 
-function parseJson(text: string, where: string): Json {
+/** `line`: the 1-based line of a JSON Lines file, none for a whole JSON file. */
+function parseJson(text: string, line?: number): Json {
   try {
     return JSON.parse(text) as Json;
   } catch (error) {
-    throw new ParseError(`${where} is not valid JSON: ${(error as Error).message}`);
+    const reason = (error as Error).message;
+    throw line === undefined ? ParseError.because("errors.parsing.jsonInvalid", { reason }) : ParseError.because("errors.parsing.jsonLineInvalid", { line, reason });
   }
 }
 
@@ -60,8 +62,8 @@ export const jsonParser: FileParser = {
     const text = decodeText(data);
     const documents =
       fileExtension(context.fileName) === "json"
-        ? paragraphs(parseJson(text, "The file"))
-        : text.split(/\r?\n/).flatMap((line, index) => (line.trim() ? [lines(parseJson(line, `Line ${index + 1}`), "", []).join("\n")] : []));
+        ? paragraphs(parseJson(text))
+        : text.split(/\r?\n/).flatMap((line, index) => (line.trim() ? [lines(parseJson(line, index + 1), "", []).join("\n")] : []));
     const blocks: ParagraphBlock[] = documents.filter((paragraph) => paragraph.trim()).map((paragraph) => ({ kind: "paragraph", text: paragraph }));
     return { blocks, notes: [] };
   },

@@ -1,3 +1,4 @@
+import { logMessage, type LogMessage } from "../../knowledge/parse-log";
 import type { ImageInput } from "../../models/model-types";
 import { ParseError, type Block, type ParserContext } from "../types";
 import { checkDecodable } from "./image-size";
@@ -21,18 +22,18 @@ export async function readText(image: ImageInput, context: ParserContext): Promi
  * cannot be read (a format OCR does not decode, or too large) is skipped: the rest of the document still counts.
  * Returns notes for the log.
  */
-export async function readEmbeddedImages(blocks: Block[], context: ParserContext): Promise<string[]> {
+export async function readEmbeddedImages(blocks: Block[], context: ParserContext): Promise<LogMessage[]> {
   if (!context.layoutRecognize) return [];
   const pictures = blocks.filter((block) => block.kind === "image");
-  const notes: string[] = [];
+  const notes: LogMessage[] = [];
   for (const [index, block] of pictures.entries()) {
     try {
       block.text = await readText(block.image, context);
     } catch (error) {
       if (!(error instanceof ParseError)) throw error;
-      notes.push(`picture ${index + 1} was not read: ${error.message}`);
+      notes.push(logMessage("parseLog.pictureUnread", { picture: index + 1, reason: error.reason }));
     }
-    context.progress((index + 1) / pictures.length, `picture ${index + 1} of ${pictures.length}`);
+    context.progress((index + 1) / pictures.length, logMessage("parseLog.picture", { picture: index + 1, pictures: pictures.length }));
   }
   return notes;
 }

@@ -1,3 +1,4 @@
+import { englishText } from "../../knowledge/parse-log";
 import { closeTesseract } from "../../models/builtin/tesseract-ocr";
 import { corruptPdf, encryptedPdf, parserContext, PDF_TEXT, samplePdf, sampleScannedPdf } from "../testing/sample-files";
 import type { Block } from "../types";
@@ -56,13 +57,13 @@ describe("the PDF parser", () => {
     expect(text).toContain("Invoice 4711 from Harbour Supplies");
     expect(text).toContain("Total due: 250 euros");
     expect(document.blocks[0].positions?.[0]).toMatchObject({ page: 1, x0: 72, x1: 540, top: 72 });
-    expect(document.notes).toEqual(["page 1 has no text layer: read by OCR"]);
+    expect(document.notes.map(englishText)).toEqual(["page 1 has no text layer: read by OCR"]);
   });
 
   it("reads nothing from a scanned page when layout recognition is off, and says why", async () => {
     const document = await pdfParser.parse(await sampleScannedPdf(), parserContext("scan.pdf", { layoutRecognize: false }));
     expect(document.blocks).toEqual([]);
-    expect(document.notes).toEqual(["page 1 has no text layer and layout recognition is off: nothing was read"]);
+    expect(document.notes.map(englishText)).toEqual(["page 1 has no text layer and layout recognition is off: nothing was read"]);
   });
 
   it("refuses a damaged PDF with the reason", async () => {
@@ -72,7 +73,7 @@ describe("the PDF parser", () => {
   });
 
   it("refuses a PDF protected by a password", async () => {
-    await expect(pdfParser.parse(await encryptedPdf(), parserContext("secret.pdf"))).rejects.toThrow(new ParseError("The PDF is encrypted with a password: it cannot be read"));
+    await expect(pdfParser.parse(await encryptedPdf(), parserContext("secret.pdf"))).rejects.toThrow(ParseError.because("errors.parsing.pdfEncrypted"));
   });
 
   it("stops when the parse is cancelled", async () => {

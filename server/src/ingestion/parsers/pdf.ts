@@ -1,3 +1,4 @@
+import { logMessage, type LogMessage } from "../../knowledge/parse-log";
 import path from "node:path";
 import type { PDFDocumentProxy, PDFPageProxy } from "pdfjs-dist";
 import type { Block, BlockPosition, FileParser, ParserContext } from "../types";
@@ -265,8 +266,8 @@ async function openDocument(pdfjs: PdfJs, data: Buffer): Promise<PDFDocumentProx
   } catch (error) {
     await task.destroy();
     const { name, message } = error as Error;
-    if (name === "PasswordException") throw new ParseError("The PDF is encrypted with a password: it cannot be read");
-    throw new ParseError(`The PDF is damaged: ${message}`);
+    if (name === "PasswordException") throw ParseError.because("errors.parsing.pdfEncrypted");
+    throw ParseError.because("errors.parsing.pdfDamaged", { reason: message });
   }
 }
 
@@ -295,8 +296,8 @@ export const pdfParser: FileParser = {
       const pages = selectedPages(context.pages, document.numPages);
       const groups: TextGroup[] = [];
       const ocrBlocks = new Map<number, Block[]>();
-      const notes: string[] = [];
-      if (document.numPages > PARSE_LIMITS.pdfPages) notes.push(`The PDF says it has ${document.numPages} pages: only the first ${PARSE_LIMITS.pdfPages} are read`);
+      const notes: LogMessage[] = [];
+      if (document.numPages > PARSE_LIMITS.pdfPages) notes.push(logMessage("parseLog.pdfPagesLimited", { pages: document.numPages, limit: PARSE_LIMITS.pdfPages }));
       for (const [index, pageNumber] of pages.entries()) {
         context.signal.throwIfAborted();
         let page: PDFPageProxy;
@@ -305,17 +306,17 @@ export const pdfParser: FileParser = {
           page = await document.getPage(pageNumber);
           items = (await page.getTextContent()).items.filter((item) => "str" in item);
         } catch (error) {
-          throw new ParseError(`The PDF is damaged: page ${pageNumber} cannot be read (${(error as Error).message})`);
+          throw ParseError.because("errors.parsing.pdfPageDamaged", { page: pageNumber, reason: (error as Error).message });
         }
         const view = page.view;
         const lines = linesOf(items, view[3], view[0]);
         if (lines.length > 0) groups.push(...groupsOf(readingOrder(lines, view[2] - view[0]), pageNumber));
         else if (context.layoutRecognize) {
           ocrBlocks.set(pageNumber, await scannedPageBlocks(page, pdfjs, view, pageNumber, context));
-          notes.push(`page ${pageNumber} has no text layer: read by OCR`);
-        } else notes.push(`page ${pageNumber} has no text layer and layout recognition is off: nothing was read`);
+          notes.push(logMessage("parseLog.pageOcr", { page: pageNumber }));
+        } else notes.push(logMessage("parseLog.pageNoText", { page: pageNumber }));
         page.cleanup();
-        context.progress((index + 1) / pages.length, `page ${pageNumber} of ${document.numPages}`);
+        context.progress((index + 1) / pages.length, logMessage("parseLog.page", { page: pageNumber, pages: document.numPages }));
       }
       const textBlocks = blocksOf(groups);
       const blocks = pages.flatMap((pageNumber) => ocrBlocks.get(pageNumber) ?? textBlocks.filter((block) => block.page === pageNumber));

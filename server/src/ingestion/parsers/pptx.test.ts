@@ -25,6 +25,6 @@ describe("the PPTX parser", () => {
   });
 
   it("refuses a file that is not a presentation", async () => {
-    await expect(pptxParser.parse(Buffer.from("PK but not really"), parserContext("fake.pptx"))).rejects.toThrow(new ParseError("The file is not a valid PPTX presentation"));
+    await expect(pptxParser.parse(Buffer.from("PK but not really"), parserContext("fake.pptx"))).rejects.toThrow(ParseError.because("errors.parsing.pptxInvalid"));
   });
 });

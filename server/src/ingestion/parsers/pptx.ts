@@ -1,3 +1,4 @@
+import { logMessage } from "../../knowledge/parse-log";
 import path from "node:path";
 import { XMLParser } from "fast-xml-parser";
 import JSZip from "jszip";
@@ -131,7 +132,7 @@ async function relationships(zip: JSZip, partPath: string): Promise<Map<string, 
 
 async function readPart(zip: JSZip, partPath: string): Promise<XmlNode[]> {
   const source = await zip.file(partPath)?.async("string");
-  if (source === undefined) throw new ParseError(`The presentation is damaged: ${partPath} is missing`);
+  if (source === undefined) throw ParseError.because("errors.parsing.pptxDamaged", { part: partPath });
   return xml.parse(source) as XmlNode[];
 }
 
@@ -145,9 +146,9 @@ export const pptxParser: FileParser = {
     try {
       zip = await JSZip.loadAsync(data);
     } catch {
-      throw new ParseError("The file is not a valid PPTX presentation");
+      throw ParseError.because("errors.parsing.pptxInvalid");
     }
-    if (!zip.file("ppt/presentation.xml")) throw new ParseError("The file is not a valid PPTX presentation");
+    if (!zip.file("ppt/presentation.xml")) throw ParseError.because("errors.parsing.pptxInvalid");
     const presentation = await readPart(zip, "ppt/presentation.xml");
     const presentationRelations = await relationships(zip, "ppt/presentation.xml");
     const slidePaths = descendants(presentation, "p:sldId").flatMap((slideId) => {
@@ -163,7 +164,7 @@ export const pptxParser: FileParser = {
       const notesPath = [...(await relationships(zip, slidePath)).values()].find((relation) => relation.type.endsWith("/notesSlide"))?.target;
       const notes = notesPath && zip.file(notesPath) ? notesOf(await readPart(zip, notesPath)) : "";
       if (notes) blocks.push({ kind: "paragraph", text: notes, page });
-      context.progress(page / slidePaths.length, `slide ${page}`);
+      context.progress(page / slidePaths.length, logMessage("parseLog.slide", { slide: page }));
     }
     return { blocks, pageCount: slidePaths.length, notes: [] };
   },

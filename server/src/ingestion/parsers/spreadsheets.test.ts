@@ -1,3 +1,4 @@
+import { logMessage, type LogMessage } from "../../knowledge/parse-log";
 import { parserContext, sampleCsv, sampleXls, sampleXlsx } from "../testing/sample-files";
 import { ParseError } from "../types";
 import { csvParser } from "./csv";
@@ -6,7 +7,7 @@ import { xlsxParser } from "./xlsx";
 
 describe("the spreadsheet parsers", () => {
   it("read each XLSX sheet as a table named after it, from the first non-empty row, with formula results and ISO dates", async () => {
-    const progress: [number, string | undefined][] = [];
+    const progress: [number, LogMessage | undefined][] = [];
     const document = await xlsxParser.parse(await sampleXlsx(), parserContext("sales.xlsx", { progress: (fraction, message) => progress.push([fraction, message]) }));
     expect(document.pageCount).toBe(2);
     expect(document.blocks).toEqual([
@@ -19,7 +20,7 @@ describe("the spreadsheet parsers", () => {
       },
       { kind: "table", caption: "Notes", page: 2, header: ["Topic", "Note"], rows: [["Delivery", "Ships within 3 days"]] },
     ]);
-    expect(progress).toEqual([[0.5, "sheet Sales"], [1, "sheet Notes"]]);
+    expect(progress).toEqual([[0.5, logMessage("parseLog.sheet", { name: "Sales" })], [1, logMessage("parseLog.sheet", { name: "Notes" })]]);
   });
 
   it("read an Excel 97–2003 workbook the same way", async () => {
@@ -45,7 +46,7 @@ describe("the spreadsheet parsers", () => {
   });
 
   it("refuse files that are not workbooks", async () => {
-    await expect(xlsxParser.parse(Buffer.from("plain text"), parserContext("fake.xlsx"))).rejects.toThrow(new ParseError("The file is not a valid XLSX workbook"));
-    await expect(xlsParser.parse(Buffer.from("plain text"), parserContext("fake.xls"))).rejects.toThrow(new ParseError("The file is not a valid XLS workbook"));
+    await expect(xlsxParser.parse(Buffer.from("plain text"), parserContext("fake.xlsx"))).rejects.toThrow(ParseError.because("errors.parsing.xlsxInvalid"));
+    await expect(xlsParser.parse(Buffer.from("plain text"), parserContext("fake.xls"))).rejects.toThrow(ParseError.because("errors.parsing.xlsInvalid"));
   });
 });

@@ -1,3 +1,4 @@
+import { logMessage } from "../../knowledge/parse-log";
 import type * as XLSXModule from "xlsx";
 import type { Block, FileParser } from "../types";
 import { ParseError } from "../types";
@@ -32,13 +33,13 @@ export const xlsParser: FileParser = {
   name: "xls",
   extensions: ["xls"],
   async parse(data, context) {
-    if (!looksLikeWorkbook(data)) throw new ParseError("The file is not a valid XLS workbook");
+    if (!looksLikeWorkbook(data)) throw ParseError.because("errors.parsing.xlsInvalid");
     const XLSX = xlsx();
     let workbook: XLSXModule.WorkBook;
     try {
       workbook = XLSX.read(data, { type: "buffer", cellNF: true, cellHTML: false, cellFormula: false });
     } catch (error) {
-      throw new ParseError(`The XLS workbook cannot be read: ${(error as Error).message}`);
+      throw ParseError.because("errors.parsing.xlsUnreadable", { reason: (error as Error).message });
     }
     const blocks: Block[] = [];
     const names = workbook.SheetNames;
@@ -54,7 +55,7 @@ export const xlsParser: FileParser = {
       }
       const table = sheetTable(cells, name, index + 1);
       if (table) blocks.push(table);
-      context.progress((index + 1) / names.length, `sheet ${name}`);
+      context.progress((index + 1) / names.length, logMessage("parseLog.sheet", { name }));
     }
     return { blocks, pageCount: names.length, notes: [] };
   },

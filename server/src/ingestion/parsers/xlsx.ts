@@ -1,3 +1,4 @@
+import { logMessage } from "../../knowledge/parse-log";
 import type ExcelJS from "exceljs";
 import type { Block, FileParser } from "../types";
 import { ParseError } from "../types";
@@ -28,7 +29,7 @@ export const xlsxParser: FileParser = {
     try {
       await workbook.xlsx.load(data as unknown as ExcelJS.Buffer);
     } catch {
-      throw new ParseError("The file is not a valid XLSX workbook");
+      throw ParseError.because("errors.parsing.xlsxInvalid");
     }
     const blocks: Block[] = [];
     const sheets = workbook.worksheets;
@@ -37,7 +38,7 @@ export const xlsxParser: FileParser = {
       const cells = sheet.getSheetValues().map((row) => (Array.isArray(row) ? row.slice(1).map(cellText) : []));
       const table = sheetTable(cells, sheet.name, index + 1);
       if (table) blocks.push(table);
-      context.progress((index + 1) / sheets.length, `sheet ${sheet.name}`);
+      context.progress((index + 1) / sheets.length, logMessage("parseLog.sheet", { name: sheet.name }));
     }
     return { blocks, pageCount: sheets.length, notes: [] };
   },

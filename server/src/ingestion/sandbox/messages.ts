@@ -1,3 +1,4 @@
+import type { LogMessage } from "../../knowledge/parse-log";
 import type { Chunked } from "../chunking";
 import type { FailureReason, ParsedDocument, ParserConfig } from "../types";
 
@@ -22,10 +23,11 @@ export interface ParseRequest {
 export type ParsePhase = "parse" | "chunk";
 
 export type ParseReply =
-  | { type: "progress"; phase: ParsePhase; fraction: number; message?: string }
+  | { type: "progress"; phase: ParsePhase; fraction: number; message?: LogMessage }
   /** With `chunked`, the document's blocks stay behind: only its notes, title and page count come back. */
   | { type: "parsed"; document: ParsedDocument; chunked?: Chunked }
-  | { type: "failed"; message: string; reason?: FailureReason; unexpected: boolean };
+  /** A ParseError's reason; none when the parser failed unexpectedly (the parse process logs why). */
+  | { type: "failed"; reason?: FailureReason };
 
 export function asBuffer(data: Uint8Array): Buffer {
   return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);

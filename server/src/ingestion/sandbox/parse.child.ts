@@ -76,10 +76,10 @@ async function parse(request: ParseRequest): Promise<void> {
 process.on("message", (request: ParseRequest) => {
   if (request.type !== "parse") return;
   parse(request).catch((error: unknown) => {
-    if (error instanceof ParseError) send({ type: "failed", message: error.message, reason: error.reason, unexpected: false });
+    if (error instanceof ParseError) send({ type: "failed", reason: error.reason });
     else {
       console.error(`[parse] the ${request.parser} parser failed on ${request.fileName}:`, error);
-      send({ type: "failed", message: error instanceof Error ? error.message : String(error), unexpected: true });
+      send({ type: "failed" });
     }
   });
 });

@@ -1,4 +1,5 @@
 import zlib from "node:zlib";
+import type { LogMessage } from "../../knowledge/parse-log";
 import { encodePng } from "../parsers/png";
 import { ParseError } from "../types";
 import { ParserSandbox, type SandboxLimits, type SandboxResult } from "./parser-sandbox";
@@ -19,10 +20,10 @@ function sandbox(limits: Partial<SandboxLimits> = {}): ParserSandbox {
 afterAll(() => Promise.all(sandboxes.map((s) => s.close())));
 
 function request(parser: string, fileName: string, data: Buffer, signal = new AbortController().signal) {
-  const progress: string[] = [];
+  const progress: LogMessage[] = [];
   return {
     progress,
-    request: { parser, data, fileName, layoutRecognize: true, language: "English", signal, progress: (_phase: string, _fraction: number, message?: string) => void (message && progress.push(message)) },
+    request: { parser, data, fileName, layoutRecognize: true, language: "English", signal, progress: (_phase: string, _fraction: number, message?: LogMessage) => void (message && progress.push(message)) },
   };
 }
 

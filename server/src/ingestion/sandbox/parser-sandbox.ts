@@ -4,6 +4,7 @@ import os from "node:os";
 import { modelCacheDirectory } from "../../models/builtin/lexicon";
 import { childScript } from "../../platform/child-script";
 import { MEGABYTE } from "../parsers/limits";
+import type { LogMessage } from "../../knowledge/parse-log";
 import type { Chunked } from "../chunking";
 import { ParseError, type ParsedDocument } from "../types";
 import { reviveBuffers, type ParsePhase, type ParseReply, type ParseRequest } from "./messages";
@@ -34,7 +35,7 @@ export interface SandboxLimits {
 export interface SandboxParse extends Omit<ParseRequest, "type" | "data"> {
   data: Buffer;
   signal: AbortSignal;
-  progress(phase: ParsePhase, fraction: number, message?: string): void;
+  progress(phase: ParsePhase, fraction: number, message?: LogMessage): void;
 }
 
 export interface SandboxResult {
@@ -208,7 +209,7 @@ export class ParserSandbox {
           request.progress(reply.phase, reply.fraction, reply.message);
         } else if (reply.type === "parsed") finish({ result: { document: reply.document, chunked: reply.chunked } });
         else if (reply.type === "failed") {
-          finish({ error: reply.unexpected ? because("errors.parsing.parserFailed", { parser: request.parser }) : new ParseError(reply.message, reply.reason) });
+          finish({ error: reply.reason ? new ParseError(reply.reason) : because("errors.parsing.parserFailed", { parser: request.parser }) });
         }
       };
       const onExit = (_code: number | null, signal: NodeJS.Signals | null) => {

@@ -1,3 +1,5 @@
+import { LANGUAGES } from "../../auth/profile-options";
+import { localizedMessage } from "../../platform/messages";
 import type { ChatMessage } from "../model-types";
 
 /**
@@ -27,7 +29,21 @@ export interface ReadPrompt {
 
 export const NOT_FOUND_SENTENCE = "The answer you are looking for is not found in the knowledge base!";
 
-const KNOWLEDGE_SLOT = /here is the knowledge base:?([\s\S]*?)(?:the above is the knowledge base\.?|$)/i;
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/**
+ * The lines around `{knowledge}` in the default system prompt of every interface language ("Here is the knowledge
+ * base:" … "The above is the knowledge base.", "以下是知识库：" … "以上是知识库。"), which mark where the knowledge is.
+ */
+const SLOT_MARKERS = LANGUAGES.map((locale) => {
+  const [before, after] = localizedMessage(locale, "chat.defaults.systemPrompt").split("{knowledge}");
+  const open = before.trim().split("\n").pop()!.trim().replace(/[:：]$/, "");
+  const close = after.trim().split("\n")[0].trim().replace(/[.。]$/, "");
+  return { open: escaped(open), close: escaped(close) };
+});
+const KNOWLEDGE_SLOT = new RegExp(
+  `(?:${SLOT_MARKERS.map((m) => m.open).join("|")})[:：]?([\\s\\S]*?)(?:(?:${SLOT_MARKERS.map((m) => m.close).join("|")})[.。]?|$)`,
+  "i",
+);
 const CONTEXT_LABEL = /(?:^|\n)\s*(?:context|knowledge|knowledge base|documents?|references?|background|参考资料|知识库|上下文|资料)\s*[:：]\s*\n?([\s\S]*?)(?=\n\s*(?:question|query|问题)\s*[:：]|$)/i;
 const CONTEXT_TAGS = /<(context|knowledge|documents?)>([\s\S]*?)<\/\1>/i;
 const QUESTION_LABEL = /(?:^|\n)\s*(?:question|query|问题)\s*[:：]\s*([\s\S]+)$/i;

@@ -12,7 +12,7 @@ import {
   type AssistantFormChoicesQuery,
   type AssistantSettingsFragment,
 } from "../../../graphql/gql/graphql";
-import { checkDraft, draftOf, inputOf, newDraft, tabOfField, type AssistantDraft, type AssistantTab } from "./assistantDraft";
+import { checkDraft, draftOf, inLanguage, inputOf, newDraft, tabOfField, type AssistantDraft, type AssistantTab } from "./assistantDraft";
 import { AssistantSettingTab } from "./AssistantSettingTab";
 import { ModelSettingTab } from "./ModelSettingTab";
 import { PromptEngineTab } from "./PromptEngineTab";
@@ -30,7 +30,7 @@ interface AssistantFormProps {
 
 function AssistantForm({ assistant, choices, onClose, onSaved, busy, setBusy }: AssistantFormProps) {
   const { t, i18n } = useTranslation();
-  const initial = useRef<AssistantDraft>(assistant ? draftOf(assistant) : newDraft(choices, i18n.language.startsWith("zh") ? "Chinese" : "English"));
+  const initial = useRef<AssistantDraft>(assistant ? draftOf(assistant) : newDraft(choices));
   const [draft, setDraft] = useState<AssistantDraft>(initial.current);
   const [problems, setProblems] = useState<FieldProblems>({});
   const [tab, setTab] = useState<AssistantTab>("assistant");
@@ -39,7 +39,8 @@ function AssistantForm({ assistant, choices, onClose, onSaved, busy, setBusy }: 
   const [updateAssistant] = useMutation(UpdateAssistantDocument);
 
   function edit<K extends keyof AssistantDraft>(key: K, value: AssistantDraft[K]) {
-    setDraft((current) => ({ ...current, [key]: value }));
+    // a new assistant's untouched texts follow its language
+    setDraft((current) => (key === "language" && !assistant ? inLanguage(current, value as string, choices) : { ...current, [key]: value }));
     setProblems((current) => Object.fromEntries(Object.entries(current).filter(([field]) => field !== key && !field.startsWith(`${key}.`))));
   }
   const reportProblem = (field: string, problem: Problem) => setProblems((current) => ({ ...current, [field]: problem }));

@@ -111,21 +111,30 @@ export function draftOf(assistant: AssistantSettingsFragment): AssistantDraft {
   };
 }
 
-/** A new assistant: the server's defaults (prompt-defaults.ts is the one place for them) and the tenant's chat model. */
-export function newDraft(choices: AssistantFormChoicesQuery | undefined, language: string): AssistantDraft {
+function defaultTextsIn(choices: AssistantFormChoicesQuery | undefined, language: string) {
+  return choices?.assistantDefaults.texts.find((texts) => texts.language === language);
+}
+
+/**
+ * A new assistant: the server's defaults (prompt-defaults.ts is the one place for them) in the language the server
+ * says its creator's assistants speak, and the tenant's chat model.
+ */
+export function newDraft(choices: AssistantFormChoicesQuery | undefined): AssistantDraft {
   const defaults = choices?.assistantDefaults;
+  const language = defaults?.language ?? "English";
+  const texts = defaultTextsIn(choices, language);
   const preset = defaults?.freedomPresets.find((candidate) => candidate.name === "precise") ?? defaults?.freedomPresets[0];
   return {
     name: "",
     avatar: "",
     description: "",
     language,
-    emptyResponse: defaults?.emptyResponse ?? "",
-    opener: defaults?.opener ?? "",
+    emptyResponse: texts?.emptyResponse ?? "",
+    opener: texts?.opener ?? "",
     showQuote: true,
     tts: false,
     knowledgeBaseIds: [],
-    systemPrompt: defaults?.systemPrompt ?? "",
+    systemPrompt: texts?.systemPrompt ?? "",
     promptVariables: [{ key: KNOWLEDGE_VARIABLE, optional: false }],
     topN: "6",
     topK: "1024",
@@ -143,6 +152,15 @@ export function newDraft(choices: AssistantFormChoicesQuery | undefined, languag
     frequencyPenalty: preset?.frequencyPenalty ?? 0.5,
     maxTokens: "512",
   };
+}
+
+/** A new assistant's draft in another language: each text still as the old language's default becomes the new one's. */
+export function inLanguage(draft: AssistantDraft, language: string, choices: AssistantFormChoicesQuery | undefined): AssistantDraft {
+  const before = defaultTextsIn(choices, draft.language);
+  const after = defaultTextsIn(choices, language);
+  if (!before || !after) return { ...draft, language };
+  const swapped = (field: "systemPrompt" | "opener" | "emptyResponse") => (draft[field] === before[field] ? after[field] : draft[field]);
+  return { ...draft, language, systemPrompt: swapped("systemPrompt"), opener: swapped("opener"), emptyResponse: swapped("emptyResponse") };
 }
 
 function withKnowledgeFirst(variables: VariableDraft[]): VariableDraft[] {

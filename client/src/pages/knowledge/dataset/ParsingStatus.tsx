@@ -2,7 +2,8 @@ import { Badge, Box, Button, HStack, Popover, Portal, Progress, Stack, Text } fr
 import { useTranslation } from "react-i18next";
 import { useFormatters } from "../../../format";
 import type { DocumentRowFragment } from "../../../graphql/gql/graphql";
-import { lastLogLine, RUN, RUN_COLORS, RUN_KEYS } from "./runStatus";
+import { logLines, say } from "./parseLog";
+import { RUN, RUN_COLORS, RUN_KEYS } from "./runStatus";
 
 /** A document's parsing status: a badge, a live bar while parsing, the log's last line; the whole log on click. */
 export function ParsingStatus({ document }: { document: DocumentRowFragment }) {
@@ -10,8 +11,8 @@ export function ParsingStatus({ document }: { document: DocumentRowFragment }) {
   const format = useFormatters();
   const running = document.run === RUN.running;
   const failed = document.run === RUN.failed;
-  // a reason with a message key is said in the reader's language; the log keeps the English line
-  const last = failed && document.failure ? t(document.failure.messageKey, document.failure.params) : lastLogLine(document.progressMsg);
+  const lines = logLines(t, document);
+  const last = failed && document.failure ? say(t, document.failure) : lines[lines.length - 1]?.text;
   const percent = Math.round(Math.max(0, Math.min(1, document.progress)) * 100);
 
   return (
@@ -52,9 +53,9 @@ export function ParsingStatus({ document }: { document: DocumentRowFragment }) {
               <Popover.Title fontWeight="semibold" mb="2">
                 {t("kb.dataset.log")}
               </Popover.Title>
-              {document.progressMsg ? (
+              {lines.length > 0 ? (
                 <Box as="pre" fontSize="xs" fontFamily="mono" whiteSpace="pre-wrap" maxHeight="64" overflowY="auto" color={failed ? "fg.error" : "fg.muted"} data-testid="parsing-log">
-                  {document.progressMsg}
+                  {lines.map((line) => (line.at ? `${line.at} ${line.text}` : line.text)).join("\n")}
                 </Box>
               ) : (
                 <Text fontSize="sm" color="fg.muted">

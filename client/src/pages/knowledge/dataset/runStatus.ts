@@ -4,9 +4,3 @@ export const RUN_STATUSES = ["0", "1", "2", "3", "4"] as const;
 
 export const RUN_KEYS: Record<string, string> = { "0": "unstarted", "1": "running", "2": "cancelled", "3": "done", "4": "failed" };
 export const RUN_COLORS: Record<string, string> = { "0": "gray", "1": "brand", "2": "orange", "3": "green", "4": "red" };
-
-/** The last line of the parse log, without its "HH:MM:SS " stamp. */
-export function lastLogLine(log: string): string {
-  const lines = log.split("\n").filter((line) => line.trim());
-  return (lines[lines.length - 1] ?? "").replace(/^\d{2}:\d{2}:\d{2}\s+/, "");
-}

@@ -1,0 +1,49 @@
+import { englishMessage } from "../platform/messages";
+import { appendLog } from "./document-events";
+
+/**
+ * What a parse tells its reader, as a message key of `locales/` with its parameters, so that the client says it
+ * in the reader's language. A parameter may itself be a message (a failure's reason inside "[ERROR] {{reason}}"):
+ * it is said first, in the same language.
+ */
+export interface LogMessage {
+  messageKey: string;
+  params: Record<string, unknown>;
+}
+
+export function logMessage(messageKey: string, params: Record<string, unknown> = {}): LogMessage {
+  return { messageKey, params };
+}
+
+export function isLogMessage(value: unknown): value is LogMessage {
+  return typeof value === "object" && value !== null && typeof (value as LogMessage).messageKey === "string" && typeof (value as LogMessage).params === "object";
+}
+
+/** The English text of a message, its message parameters said first: what the log text and API clients read. */
+export function englishText(message: LogMessage): string {
+  const params = Object.fromEntries(Object.entries(message.params).map(([name, value]) => [name, isLogMessage(value) ? englishText(value) : value]));
+  return englishMessage(message.messageKey, params);
+}
+
+/** One line of a document's parse log: when ("HH:MM:SS", UTC, as RAGFlow stamps its lines) and what. */
+export interface ParseLogEntry extends LogMessage {
+  at: string;
+}
+
+/**
+ * A document's parse log, kept twice: `progressMsg` is the English text that RAGFlow's clients read (`progress_msg`
+ * of the REST API, which must say "Task done"), `progressLog` the same lines as messages for the client to translate.
+ * Logs written before `progressLog` existed have only the text, which the client then shows as it is.
+ */
+export interface ParseLog {
+  progressMsg: string;
+  progressLog: ParseLogEntry[];
+}
+
+/** Adds a line to both forms; a message is one line of the text (a model's multi-line error included), so that they stay aligned. */
+export function appendLogLine(log: ParseLog, message: LogMessage, now = new Date()): ParseLog {
+  return {
+    progressMsg: appendLog(log.progressMsg, englishText(message).replace(/\s*\n\s*/g, " "), now),
+    progressLog: [...log.progressLog, { at: now.toISOString().slice(11, 19), ...message }],
+  };
+}
