@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const server = await startServer(config);
   // Built once per installation in the background (it yields often), so the first embedding does not wait for it.
   prepareBuiltinModels().catch((error) => console.error("[models] could not prepare the built-in models:", error));
-  console.log(`Cairn is listening on ${server.url} (ready in ${Math.round(performance.now() - startedAt)} ms)`);
+  console.log(`Cairn is listening on ${server.bound}: open ${server.url} (ready in ${Math.round(performance.now() - startedAt)} ms)`);
   for (const line of server.platform.describe()) console.log(`  ${line}`);
   console.log(`  GraphQL${server.platform.config.graphqlIntrospection ? " and its explorer" : ""}: ${server.url}/graphql`);
 

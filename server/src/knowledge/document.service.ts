@@ -395,10 +395,7 @@ export class DocumentService {
         metaFields: {},
       });
     });
-    await this.platform.db.transaction(async (manager) => {
-      await manager.insert(Document, documents as never);
-      await manager.query(`UPDATE knowledge_base SET document_count = document_count + $2 WHERE id = $1`, [kb.id, documents.length]);
-    });
+    await this.repository.insert(documents as never);
     const stored = await this.repository.findBy({ id: In(documents.map((d) => d.id)) });
     return documents.map((d) => stored.find((s) => s.id === d.id)!);
   }
@@ -457,7 +454,7 @@ export class DocumentService {
           ? deepMerge(document.parserConfig, chunkMethodDefaults(method))
           : document.parserConfig;
     await this.platform.db.transaction(async (manager) => {
-      await deleteChunks(manager, document.id, document.knowledgeBaseId);
+      await deleteChunks(manager, document.id);
       await manager.update(Document, { id }, { chunkMethod: method, parserConfig: config as never, run: RUN.unstarted, runId: null, progress: 0, progressMsg: "", failure: null });
     });
     return this.repository.findOneByOrFail({ id });
@@ -482,9 +479,8 @@ export class DocumentService {
     for (const document of documents) {
       const images: { image_key: string }[] = await this.platform.db.query(`SELECT image_key FROM chunk WHERE document_id = $1 AND image_key IS NOT NULL`, [document.id]);
       await this.platform.db.transaction(async (manager) => {
-        await deleteChunks(manager, document.id, document.knowledgeBaseId);
+        await deleteChunks(manager, document.id);
         await manager.delete(Document, { id: document.id });
-        await manager.query(`UPDATE knowledge_base SET document_count = document_count - 1 WHERE id = $1`, [document.knowledgeBaseId]);
       });
       await Promise.all([document.storageKey, ...images.map((i) => i.image_key)].map((key) => this.platform.storage.delete(key).catch(() => undefined)));
     }
@@ -505,7 +501,7 @@ export class DocumentService {
     const runIds = documents.map(() => newId());
     const beginAt = new Date();
     await this.platform.db.transaction(async (manager) => {
-      for (const document of documents) if (document.chunkCount > 0) await deleteChunks(manager, document.id, document.knowledgeBaseId);
+      for (const document of documents) if (document.chunkCount > 0) await deleteChunks(manager, document.id);
       await manager.query(
         `UPDATE document SET run = $3, run_id = t.run_id, progress = 0, progress_msg = '', process_begin_at = $4, process_duration = 0, parse_attempts = 0, failure = NULL, updated_at = now()
          FROM unnest($1::varchar[], $2::varchar[]) AS t(id, run_id) WHERE document.id = t.id`,
@@ -527,7 +523,7 @@ export class DocumentService {
       if (document.run !== RUN.running) continue;
       await this.platform.db.transaction(async (manager) => {
         await manager.update(Document, { id: document.id }, { run: RUN.cancelled, runId: null, progress: 0, progressMsg: appendLog(document.progressMsg, "Cancelled by the user.") });
-        await deleteChunks(manager, document.id, document.knowledgeBaseId);
+        await deleteChunks(manager, document.id);
       });
       this.platform.pubsub.publish(CANCEL_TOPIC, { documentId: document.id });
       publishProgress(this.platform, await this.repository.findOneByOrFail({ id: document.id }));
