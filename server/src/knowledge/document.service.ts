@@ -13,6 +13,7 @@ import { Document, RUN, type RunStatus } from "./document.entity";
 import { appendLog, CANCEL_TOPIC, publishProgress } from "./document-events";
 import { KnowledgeBase } from "./knowledge-base.entity";
 import type { KnowledgeBaseService } from "./knowledge-base.service";
+import { parseJobId, progressEventsOf, queuePositions } from "./parse-queue";
 import { chunkMethodDefaults, deepMerge, parserConfigViolations } from "./parser-config";
 import { UploadGate, type UploadPass } from "./upload-gate";
 import { fetchPage } from "./web-crawl";
@@ -510,10 +511,15 @@ export class DocumentService {
     });
     const started = await this.repository.findBy({ id: In(documents.map((d) => d.id)) });
     for (const [i, document] of documents.entries()) {
-      await this.platform.queue.enqueue(PARSE_JOB, { documentId: document.id, runId: runIds[i] }, { jobId: `parse-${document.id}-${runIds[i]}` });
+      await this.platform.queue.enqueue(PARSE_JOB, { documentId: document.id, runId: runIds[i] }, { jobId: parseJobId(document.id, runIds[i]) });
     }
-    for (const document of started) publishProgress(this.platform, document);
+    for (const event of await progressEventsOf(this.platform, started)) publishProgress(this.platform, event);
     return documents.map((d) => started.find((s) => s.id === d.id)!);
+  }
+
+  /** The places in the parse queue of those of these documents that wait for a worker (1 = next). */
+  queuePositions(documents: Document[]): Promise<Map<string, number>> {
+    return queuePositions(this.platform, documents);
   }
 
   /** Stops parsing: the job stops at its next check, the document is "cancelled" and keeps no chunks. */
