@@ -22,9 +22,9 @@ test("signing up lands signed in on a page that offers the next step, and follow
   await next.getByTestId("next-step-action").click();
   const dialog = page.getByTestId("kb-create-dialog");
   await dialog.locator('input[name="name"]').fill("Trail guides");
-  await dialog.getByRole("button", { name: "Create" }).click();
+  await dialog.getByTestId("kb-create-dialog-submit").click();
   await expect(page).toHaveURL(/\/knowledge\/dataset\?id=\w+/);
-  await expect(page.getByRole("heading", { name: "Trail guides" })).toBeVisible();
+  await expect(page.getByTestId("kb-name")).toHaveText("Trail guides");
 
   // Back home, the knowledge base is listed with its counts, and the next step is to upload into it.
   await page.goto("/my");

@@ -4,7 +4,7 @@ import type { SignedIn } from "../auth/principal";
 import { closeTesseract } from "../models/builtin/tesseract-ocr";
 import { startTestServer, type TestServer } from "../testing/app";
 import { RUN, type Document } from "./document.entity";
-import { progressTopic } from "./document-events";
+import { QUEUE_MOVED_TOPIC } from "./parse-queue";
 import { apiUser, type ApiUser } from "./rest/test-support";
 
 /**
@@ -89,7 +89,7 @@ describe("a document waiting for a worker", () => {
       await server.services.documents.runParsing(owner, [a]);
       await until(() => events.some((e) => e.documentId === a && e.queuePosition === 4));
       const before = events.length;
-      server.platform.pubsub.publish(progressTopic(kb.id), { queueMoved: true });
+      server.platform.pubsub.publish(QUEUE_MOVED_TOPIC, {});
       await server.services.documents.runParsing(owner, [b]);
       await until(() => events.some((e) => e.documentId === b && e.queuePosition === 5));
       expect(events.slice(before).map((e) => [e.documentId, e.queuePosition])).toEqual([[b, 5]]);

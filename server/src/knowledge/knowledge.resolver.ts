@@ -5,8 +5,8 @@ import { signedIn, type GraphQLContext } from "../graphql/context";
 import { chunkMethods } from "../ingestion/chunkers/registry";
 import { Chunk } from "./chunk.entity";
 import { Document, DocumentFailure, RUN, type RunStatus } from "./document.entity";
-import { progressTopic, type DocumentProgressEvent } from "./document-events";
-import { isQueueMoved, PlaceFollower, progressEventsOf } from "./parse-queue";
+import type { DocumentProgressEvent } from "./document-events";
+import { progressWithPlaces } from "./parse-queue";
 import { KnowledgeBase } from "./knowledge-base.entity";
 import { KNOWLEDGE_BASE_LANGUAGES } from "./knowledge-base.service";
 import { readGraph } from "./knowledge-graph";
@@ -383,20 +383,11 @@ export class KnowledgeResolver {
   }
 
   @Subscription(() => DocumentProgress, {
-    description: "Parsing progress of a knowledge base's documents: first the documents being parsed as they are now, then every change.",
+    description: "Parsing progress of a knowledge base's documents: first the documents being parsed as they are now, then every change, and the new places of waiting documents as the parse queue moves.",
     subscribe: async ({ args, context }: SubscribeResolverData<unknown, { knowledgeBaseId: string }, GraphQLContext>) => {
       const kb = await context.services.knowledgeBases.accessible(signedIn(context), args.knowledgeBaseId);
       const { platform } = context.services;
-      const live = platform.pubsub.subscribe(progressTopic(kb.id));
-      const current = await platform.db.getRepository(Document).findBy({ knowledgeBaseId: kb.id, run: "1" });
-      const places = new PlaceFollower(platform, kb.id);
-      return (async function* () {
-        for (const event of await progressEventsOf(platform, current)) yield places.saw(event);
-        for await (const event of live) {
-          if (isQueueMoved(event)) yield* await places.changed();
-          else yield places.saw(event as DocumentProgressEvent);
-        }
-      })();
+      return progressWithPlaces(platform, kb.id, () => platform.db.getRepository(Document).findBy({ knowledgeBaseId: kb.id, run: RUN.running }));
     },
   })
   documentProgress(@Root() event: DocumentProgressEvent, @Arg("knowledgeBaseId", () => ID) _knowledgeBaseId: string): DocumentProgress {

@@ -32,13 +32,39 @@ export async function progressEventsOf(platform: Platform, documents: Document[]
   return documents.map((document) => ({ ...progressEventOf(document), queuePosition: positions.get(document.id) ?? null }));
 }
 
-/** Published on a knowledge base's progress topic: the line moved, so its waiting documents' places changed. */
-export interface QueueMoved {
-  queueMoved: true;
-}
+/** The line of parse jobs moved (a job left it): the places of the documents behind it changed. */
+export const QUEUE_MOVED_TOPIC = "knowledge.parse.queue-moved";
 
-export function isQueueMoved(event: unknown): event is QueueMoved {
-  return (event as QueueMoved).queueMoved === true;
+/**
+ * A knowledge base's progress events: first those of `current()` (its documents being parsed, read once the
+ * subscriptions are open, so that nothing between is missed), then every change, with the changed places of
+ * its waiting documents each time the line moves. The two subscriptions read as one stream, in arrival order.
+ */
+export async function progressWithPlaces(platform: Platform, knowledgeBaseId: string, current: () => Promise<Document[]>): Promise<AsyncGenerator<DocumentProgressEvent>> {
+  const places = new PlaceFollower(platform, knowledgeBaseId);
+  const progress = platform.pubsub.subscribe(progressTopic(knowledgeBaseId))[Symbol.asyncIterator]();
+  const moves = platform.pubsub.subscribe(QUEUE_MOVED_TOPIC)[Symbol.asyncIterator]();
+  const now = await progressEventsOf(platform, await current());
+  return (async function* () {
+    try {
+      for (const event of now) yield places.saw(event);
+      let nextProgress = progress.next();
+      let nextMove = moves.next();
+      for (;;) {
+        const arrived = await Promise.race([nextProgress.then((result) => ({ moved: false, result })), nextMove.then((result) => ({ moved: true, result }))]);
+        if (arrived.result.done) return;
+        if (arrived.moved) {
+          nextMove = moves.next();
+          yield* await places.changed();
+        } else {
+          nextProgress = progress.next();
+          yield places.saw(arrived.result.value as DocumentProgressEvent);
+        }
+      }
+    } finally {
+      await Promise.all([progress.return?.(), moves.return?.()]);
+    }
+  })();
 }
 
 /** How many waiting documents of one knowledge base a subscriber follows the places of (the rest wait further back). */
@@ -77,8 +103,8 @@ let lastAnnounced = 0;
 let trailing: NodeJS.Timeout | undefined;
 
 /**
- * Tells the knowledge bases with documents waiting to be parsed that the line moved (a parse job left it).
- * At most once a second per process, so that a burst of small documents does not become a burst of queries;
+ * Tells the subscribers of parsing progress that the line moved (a parse job left it), so that they say the
+ * new places. At most once a second per process, so that a burst of small documents does not become a burst of queries;
  * a move within the second is announced at its end, so the last places said are the true ones.
  */
 export function announceQueueMoved(platform: Platform): void {
@@ -93,11 +119,6 @@ export function announceQueueMoved(platform: Platform): void {
     return;
   }
   lastAnnounced = Date.now();
-  // A trailing announcement may come after a test server closed its database.
-  if (!platform.db.isInitialized) return;
-  void (async () => {
-    const rows: { knowledge_base_id: string }[] = await platform.db.query(`SELECT DISTINCT knowledge_base_id FROM document WHERE run = $1`, [RUN.running]);
-    const moved: QueueMoved = { queueMoved: true };
-    for (const row of rows) platform.pubsub.publish(progressTopic(row.knowledge_base_id), moved);
-  })().catch((error) => console.error("[ingestion] could not announce the parse queue's progress:", error));
+  // A trailing announcement may come after a server closed its platform (the database goes first).
+  if (platform.db.isInitialized) platform.pubsub.publish(QUEUE_MOVED_TOPIC, {});
 }
