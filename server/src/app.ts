@@ -26,6 +26,7 @@ import { createPlatform, type Platform } from "./platform";
 import { inlineScriptsOf, securityHeaders } from "./security-headers";
 import { DomainError, unexpectedError } from "./platform/errors";
 import { createServices, type Services } from "./services";
+import { listenAddressOf } from "./listen-address";
 
 export const GRAPHQL_PATH = "/graphql";
 /**
@@ -37,7 +38,10 @@ const MAX_WEBSOCKET_MESSAGE_BYTES = 1024 * 1024;
 const CONNECTION_INIT_TIMEOUT_MS = 3000;
 
 export interface RunningServer {
+  /** A URL that reaches the server from this machine. */
   url: string;
+  /** What the socket is bound to, as the start log says it. */
+  bound: string;
   platform: Platform;
   services: Services;
   close(): Promise<void>;
@@ -214,10 +218,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const interrupted = await services.conversations.closeInterruptedAnswers();
   if (interrupted > 0) console.log(`[chat] ${interrupted} answer(s) interrupted by the last shutdown marked failed`);
 
-  const { port } = httpServer.address() as AddressInfo;
-  const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
+  const { url, bound } = listenAddressOf(httpServer.address() as AddressInfo);
   return {
-    url: `http://${host}:${port}`,
+    url,
+    bound,
     platform,
     services,
     close: async () => {

@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   prepareBuiltinModels().catch((error) => console.error("[models] could not prepare the built-in models:", error));
   // …and the first file does not wait for a parse process to load its parsers.
   if (config.jobConcurrency > 0) server.services.parsers.warmUp();
-  console.log(`Cairn is listening on ${server.url} (ready in ${Math.round(performance.now() - startedAt)} ms)`);
+  console.log(`Cairn is listening on ${server.bound}: open ${server.url} (ready in ${Math.round(performance.now() - startedAt)} ms)`);
   for (const line of server.platform.describe()) console.log(`  ${line}`);
   console.log(`  GraphQL${server.platform.config.graphqlIntrospection ? " and its explorer" : ""}: ${server.url}/graphql`);
 

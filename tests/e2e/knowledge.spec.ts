@@ -11,7 +11,7 @@ function uniqueEmail(tag: string): string {
 async function registerThroughApi(request: APIRequestContext, email: string): Promise<void> {
   const response = await request.post("/graphql", {
     data: {
-      query: "mutation Register($input: RegisterInput!) { register(input: $input) { id } }",
+      query: "mutation Register($input: RegisterInput!) { register(input: $input) { user { id } } }",
       variables: { input: { email, nickname: "Rosalind Franklin", password: PASSWORD } },
     },
   });

@@ -19,7 +19,7 @@ async function signUpAndOpen(page: Page, request: APIRequestContext, path: strin
     expect(body.errors).toBeUndefined();
     return body.data;
   };
-  await graphql("mutation Register($input: RegisterInput!) { register(input: $input) { id } }", { email, nickname: "Ada Lovelace", password: PASSWORD });
+  await graphql("mutation Register($input: RegisterInput!) { register(input: $input) { user { id } } }", { email, nickname: "Ada Lovelace", password: PASSWORD });
   const { login } = await graphql("mutation Login($input: LoginInput!) { login(input: $input) { token } }", { email, password: PASSWORD });
   // The client keeps the session under the key §3 names.
   await page.addInitScript((token: string) => window.localStorage.setItem("Authorization", token), login.token as string);

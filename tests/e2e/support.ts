@@ -29,7 +29,7 @@ export async function graphql<T>(request: APIRequestContext, query: string, vari
  */
 export async function accountWithKnowledgeBase(request: APIRequestContext, prefix: string): Promise<{ email: string; token: string; kbId: string }> {
   const email = `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  await graphql(request, "mutation($input: RegisterInput!) { register(input: $input) { id } }", { input: { email, nickname: "Grace Hopper", password: PASSWORD } });
+  await graphql(request, "mutation($input: RegisterInput!) { register(input: $input) { user { id } } }", { input: { email, nickname: "Grace Hopper", password: PASSWORD } });
   const { login } = await graphql<{ login: { token: string } }>(request, "mutation($input: LoginInput!) { login(input: $input) { token } }", { input: { email, password: PASSWORD } });
   const token = login.token;
   const { createKnowledgeBase } = await graphql<{ createKnowledgeBase: { id: string } }>(

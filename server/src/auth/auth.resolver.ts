@@ -107,9 +107,9 @@ export class AuthResolver {
     return services.auth.signUpPolicy();
   }
 
-  @Mutation(() => User, { description: "Creates an account and its personal tenant. Sign in afterwards with `login`." })
-  register(@Arg("input") input: RegisterInput, @Ctx() { services, clientAddress }: GraphQLContext): Promise<User> {
-    return services.auth.register(input, { address: clientAddress });
+  @Mutation(() => AuthPayload, { description: "Creates an account and its personal tenant, and signs it in: the answer carries the session, as `login`'s does." })
+  register(@Arg("input") input: RegisterInput, @Ctx() { services, clientAddress }: GraphQLContext): Promise<AuthPayload> {
+    return services.auth.signUp(input, { address: clientAddress });
   }
 
   @Mutation(() => AuthPayload)

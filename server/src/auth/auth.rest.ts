@@ -55,8 +55,9 @@ export const authRestRoutes: RestRoute[] = [
     const missing = missingArguments(body, ["nickname", "email", "password"]);
     if (missing) return missing;
     const input = { email: String(body.email ?? ""), nickname: String(body.nickname ?? ""), password: String(body.password ?? "") };
+    let session: SignedInSession;
     try {
-      await services.auth.register(input, { address: req.ip });
+      session = await services.auth.signUp(input, { address: req.ip });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       const message =
@@ -67,7 +68,6 @@ export const authRestRoutes: RestRoute[] = [
             : error.message;
       return jsonResult(RETURN_CODES.OPERATING_ERROR, message);
     }
-    const session = await services.auth.login({ email: input.email, password: input.password }, { address: req.ip });
     return signedInAnswer(res, session, `${session.user.nickname}, welcome aboard!`);
   }),
 

@@ -163,6 +163,13 @@ export class AuthService {
     return this.users.findOneByOrFail({ id });
   }
 
+  /** Creates the account and signs it in: whoever signs up is signed in at once (a session of the default length). */
+  async signUp(input: RegisterInput, origin: RequestOrigin = {}): Promise<SignedInSession> {
+    const user = await this.register(input, origin);
+    await this.users.update({ id: user.id }, { lastLoginAt: new Date() });
+    return this.openSession(await this.users.findOneByOrFail({ id: user.id }), false);
+  }
+
   /**
    * The counters a sign-in attempt goes under: the account as tried from this network (guessing one password;
    * it locks only that network out of that account, never the owner elsewhere), the client address and its

@@ -27,6 +27,15 @@ describe("signing up", () => {
     expect(member).toEqual([{ role: "owner" }]);
   });
 
+  it("signs the new account in: the answer carries a session of it, as a sign-in's does", async () => {
+    const email = `signed-in-${Date.now()}@example.com`;
+    const response = await server.graphql<{ register: { token: string; expiresAt: string; user: { id: string; email: string } } }>(REGISTER, { input: { email, nickname: "new", password: "123456789" } });
+    const { token, expiresAt, user } = response.data!.register;
+    expect(user.email).toBe(email);
+    expect(new Date(expiresAt).getTime()).toBeGreaterThan(Date.now());
+    expect((await server.graphql<{ me: { id: string; email: string } }>(ME, {}, token)).data?.me).toMatchObject({ id: user.id, email });
+  });
+
   it("refuses a password of 8 characters or fewer, a bad e-mail and an empty nickname, all at once", async () => {
     const response = await server.graphql(REGISTER, { input: { email: "not-an-email", nickname: " ", password: "12345678" } });
     expect(response.data).toBeNull();

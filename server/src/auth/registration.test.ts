@@ -7,13 +7,13 @@ let counter = 0;
 const uniqueEmail = (domain: string) => `signup${++counter}-${Date.now()}@${domain}`;
 
 /** A sign-up as a client at `address` would send it through a reverse proxy on this machine (trust proxy: loopback). */
-async function signUp(server: TestServer, address: string, email: string): Promise<GraphQLResponse<{ register: { id: string } }>> {
+async function signUp(server: TestServer, address: string, email: string): Promise<GraphQLResponse<{ register: { user: { id: string } } }>> {
   const response = await fetch(`${server.url}/graphql`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-forwarded-for": address },
     body: JSON.stringify({ query: REGISTER, variables: { input: { email, nickname: "newcomer", password: PASSWORD } } }),
   });
-  return (await response.json()) as GraphQLResponse<{ register: { id: string } }>;
+  return (await response.json()) as GraphQLResponse<{ register: { user: { id: string } } }>;
 }
 
 describe("registration switched off", () => {

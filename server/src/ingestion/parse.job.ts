@@ -1,6 +1,7 @@
 import { Document, RUN } from "../knowledge/document.entity";
 import type { JobDefinition } from "../platform/queue";
 import type { Services } from "../services";
+import { announceQueueMoved, parseJobId } from "../knowledge/parse-queue";
 import { failDocument, PARSE_ATTEMPTS, runIngestion } from "./pipeline";
 
 export const PARSE_JOB = "ingestion.parse";
@@ -21,7 +22,11 @@ export const parseJob: JobDefinition<Services, ParsePayload> = {
   name: PARSE_JOB,
   attempts: PARSE_ATTEMPTS,
   backoffMs: 2000,
-  run: (payload, services) => runIngestion(services, payload.documentId, payload.runId),
+  run: (payload, services) => {
+    // Whatever becomes of this job, it left the line: the documents behind it moved up.
+    announceQueueMoved(services.platform);
+    return runIngestion(services, payload.documentId, payload.runId);
+  },
   onFinalFailure: (payload, services, error) => failDocument(services, payload.documentId, payload.runId, error),
 };
 
@@ -34,7 +39,7 @@ export async function resumeInterruptedParsing(services: Services): Promise<numb
   const running = await services.platform.db.getRepository(Document).findBy({ run: RUN.running });
   for (const document of running) {
     if (!document.runId) continue;
-    await services.platform.queue.enqueue(PARSE_JOB, { documentId: document.id, runId: document.runId }, { jobId: `parse-${document.id}-${document.runId}` });
+    await services.platform.queue.enqueue(PARSE_JOB, { documentId: document.id, runId: document.runId }, { jobId: parseJobId(document.id, document.runId) });
   }
   return running.length;
 }

@@ -1,7 +1,6 @@
 import { xxh64 } from "@node-rs/xxhash";
-import type { DataSource } from "typeorm";
 import type { Services } from "../services";
-import { completeDocument, deleteChunks, ensureVectorIndex, insertChunks, moveCounters, type StoredChunk } from "../knowledge/chunk-store";
+import { completeDocument, deleteChunks, ensureVectorIndex, insertChunks, type StoredChunk } from "../knowledge/chunk-store";
 import { Document, RUN } from "../knowledge/document.entity";
 import { CANCEL_TOPIC, publishProgress } from "../knowledge/document-events";
 import { appendLogLine, logMessage, type LogMessage, type ParseLog } from "../knowledge/parse-log";
@@ -162,7 +161,7 @@ export async function runIngestion(services: Services, documentId: string, runId
   try {
     await progress.report(0.01);
     // A retried or resumed job may have stored part of its chunks before it stopped.
-    if (document.chunkCount > 0) await db.transaction((m) => deleteChunks(m, document.id, document.knowledgeBaseId));
+    if (document.chunkCount > 0) await deleteChunks(db.manager, document.id);
 
     const parser = parserFor(document.name);
     const method = chunkMethod(document.chunkMethod);
@@ -284,7 +283,7 @@ export async function runIngestion(services: Services, documentId: string, runId
       }
       stored += rows.length;
       // The last batch is stored with the completion, in one transaction (one commit per small document).
-      if (stored < drafts.length) await storeRows(db, rows);
+      if (stored < drafts.length) await insertChunks(db.manager, rows);
       else finalRows.push(...rows);
       await progress.report(0.6 + (0.3 * stored) / drafts.length);
     }
@@ -351,7 +350,7 @@ export async function runIngestion(services: Services, documentId: string, runId
     abort.abort();
     if (error instanceof ParseCancelled) {
       // The user cancelled: whatever was stored meanwhile goes, and the document stays "cancelled".
-      await db.transaction((m) => deleteChunks(m, document.id, document.knowledgeBaseId));
+      await deleteChunks(db.manager, document.id);
       return;
     }
     if (error instanceof ParseError) {
@@ -363,13 +362,6 @@ export async function runIngestion(services: Services, documentId: string, runId
     stopFollowingModels();
     cancelledHere.delete(document.id);
   }
-}
-
-async function storeRows(db: DataSource, rows: StoredChunk[]): Promise<void> {
-  await db.transaction(async (m) => {
-    await insertChunks(m, rows);
-    await moveCounters(m, rows[0].documentId, rows[0].knowledgeBaseId, rows.length, rows.reduce((sum, r) => sum + r.tokenCount, 0));
-  });
 }
 
 /** The reason as a message key, when the error has one (a limit of the parse, a model provider's refusal). */
@@ -388,7 +380,7 @@ export async function failDocument(services: Services, documentId: string, runId
   const failure = failureOf(error);
   const log = appendLogLine(document, logMessage("parseLog.failed", { reason: failure ?? error.message }));
   await db.transaction(async (m) => {
-    await deleteChunks(m, document.id, document.knowledgeBaseId);
+    await deleteChunks(m, document.id);
     await m.update(Document, { id: documentId, runId }, {
       run: RUN.failed,
       runId: null,

@@ -7,7 +7,8 @@ import { EXACT_SCAN_LIMIT, vectorIndexStatement, vectorLiteral } from "./vector-
 /**
  * The SQL behind chunks: rows are written in batches through `unnest` (one statement per batch, which
  * matters on the embedded database where every statement crosses into WebAssembly), together with their
- * vector and search terms, and the counters of their document and knowledge base move in the same transaction.
+ * vector and search terms. The counters of their document and knowledge base follow the rows through
+ * triggers (migration LiveCounters), in the same statement: nothing here moves them by hand.
  */
 
 export interface StoredChunk {
@@ -138,47 +139,30 @@ export interface DocumentCompletion {
 }
 
 /**
- * Marks a parse done, storing its last chunks and moving the counters, in one statement (atomic, and
- * one round trip to the database). Nothing happens when the document's run is no longer `runId` — it was
- * cancelled or parsed again meanwhile: then it returns null.
+ * Marks a parse done and stores its last chunks in one statement (atomic, and one round trip to the
+ * database). Nothing happens when the document's run is no longer `runId` — it was cancelled or parsed
+ * again meanwhile: then it returns null. The counts returned are the document's once the statement's
+ * triggers have added these chunks: a run's chunk ids are new (its document's old chunks went when it began).
  */
 export async function completeDocument(db: DataSource, completion: DocumentCompletion): Promise<{ chunkCount: number; tokenCount: number } | null> {
   const tokens = completion.chunks.reduce((sum, c) => sum + c.tokenCount, 0);
-  const { documentId, runId, log, processDuration, pageCount, knowledgeBaseId } = completion;
-  const fixed = [documentId, runId, log.progressMsg, processDuration, pageCount, completion.chunks.length, tokens, knowledgeBaseId, JSON.stringify(log.progressLog)];
+  const { documentId, runId, log, processDuration, pageCount } = completion;
+  const fixed = [documentId, runId, log.progressMsg, processDuration, pageCount, completion.chunks.length, tokens, JSON.stringify(log.progressLog)];
   const upsert = chunkUpsert(completion.chunks, fixed.length + 1, "EXISTS (SELECT 1 FROM done)");
   const rows: { chunk_count: number; token_count: string }[] = await db.query(
     `WITH done AS (
-       UPDATE document SET run = '3', run_id = NULL, progress = 1, progress_msg = $3, progress_log = $9, process_duration = $4, page_count = $5,
-         chunk_count = chunk_count + $6, token_count = token_count + $7, updated_at = now()
-       WHERE id = $1 AND run_id = $2 RETURNING chunk_count, token_count
-     ),
-     counted AS (
-       UPDATE knowledge_base SET chunk_count = chunk_count + $6, token_count = token_count + $7
-       WHERE id = $8 AND EXISTS (SELECT 1 FROM done) RETURNING id
+       UPDATE document SET run = '3', run_id = NULL, progress = 1, progress_msg = $3, progress_log = $8, process_duration = $4, page_count = $5, updated_at = now()
+       WHERE id = $1 AND run_id = $2 RETURNING chunk_count + $6::int AS chunk_count, token_count + $7::bigint AS token_count
      ),
      stored AS (${upsert.sql} RETURNING id)
      SELECT chunk_count, token_count FROM done`,
     [...fixed, ...upsert.params],
   );
-  return rows.length === 0 ? null : { chunkCount: rows[0].chunk_count, tokenCount: Number(rows[0].token_count) };
+  return rows.length === 0 ? null : { chunkCount: Number(rows[0].chunk_count), tokenCount: Number(rows[0].token_count) };
 }
 
-/** Adds to a document's and its knowledge base's chunk and token counters (negative to remove). */
-export async function moveCounters(manager: EntityManager, documentId: string, knowledgeBaseId: string, chunks: number, tokens: number): Promise<void> {
-  if (chunks === 0 && tokens === 0) return;
-  await manager.query(`UPDATE document SET chunk_count = chunk_count + $2, token_count = token_count + $3 WHERE id = $1`, [documentId, chunks, tokens]);
-  await manager.query(`UPDATE knowledge_base SET chunk_count = chunk_count + $2, token_count = token_count + $3 WHERE id = $1`, [knowledgeBaseId, chunks, tokens]);
-}
-
-/** Deletes the chunks of a document (all, or those ids) and moves the counters; returns how many went. */
-export async function deleteChunks(manager: EntityManager, documentId: string, knowledgeBaseId: string, ids?: string[]): Promise<number> {
-  const rows: { count: string; tokens: string | null }[] = await manager.query(
-    `WITH gone AS (DELETE FROM chunk WHERE document_id = $1 ${ids ? "AND id = ANY($2)" : ""} RETURNING token_count)
-     SELECT count(*) AS count, sum(token_count) AS tokens FROM gone`,
-    ids ? [documentId, ids] : [documentId],
-  );
-  const count = Number(rows[0].count);
-  await moveCounters(manager, documentId, knowledgeBaseId, -count, -Number(rows[0].tokens ?? 0));
+/** Deletes the chunks of a document (all, or those ids); returns how many went. */
+export async function deleteChunks(manager: EntityManager, documentId: string, ids?: string[]): Promise<number> {
+  const [, count]: [unknown[], number] = await manager.query(`DELETE FROM chunk WHERE document_id = $1 ${ids ? "AND id = ANY($2)" : ""}`, ids ? [documentId, ids] : [documentId]);
   return count;
 }

@@ -7,7 +7,7 @@ import { countTokens } from "../models/tokens";
 import { DomainError, FieldChecks, NotFound } from "../platform/errors";
 import type { Platform } from "../platform";
 import { Chunk } from "./chunk.entity";
-import { deleteChunks, ensureVectorIndex, insertChunks, moveCounters } from "./chunk-store";
+import { deleteChunks, ensureVectorIndex, insertChunks } from "./chunk-store";
 import type { Document } from "./document.entity";
 import type { DocumentService } from "./document.service";
 import { KnowledgeBase } from "./knowledge-base.entity";
@@ -123,7 +123,11 @@ export class ChunkService {
     return vector;
   }
 
-  /** Adds a chunk by hand; adding the same text twice replaces the first (RAGFlow's id rule) yet counts twice, as RAGFlow does. */
+  /**
+   * Adds a chunk by hand, under RAGFlow's id. RAGFlow overwrites the first chunk when the same text is added
+   * twice yet counts two (its suite checks the +2); here the second is stored beside the first, under an id
+   * that also holds its place, so that the count and the rows agree.
+   */
   async add(principal: SignedIn, documentId: string, input: ChunkInput): Promise<Chunk> {
     const document = await this.documents.accessible(principal, documentId);
     this.checkInput(input, true);
@@ -131,33 +135,31 @@ export class ChunkService {
     const questions = (input.questions ?? []).map((q) => q.trim()).filter(Boolean);
     const keywords = input.keywords ?? [];
     const vector = await this.vectorFor(document, content, questions);
-    const id = manualChunkId(content, document.id);
     const tokenCount = countTokens(content);
     const { max } = (await this.platform.db.query(`SELECT coalesce(max(ordinal), -1) + 1 AS max FROM chunk WHERE document_id = $1`, [document.id]))[0];
-    await this.platform.db.transaction(async (manager) => {
-      await insertChunks(manager, [
-        {
-          id,
-          knowledgeBaseId: document.knowledgeBaseId,
-          documentId: document.id,
-          tenantId: document.tenantId,
-          ordinal: Number(max),
-          kind: "manual",
-          content,
-          title: "",
-          keywords,
-          questions,
-          fields: null,
-          positions: [],
-          imageKey: null,
-          available: input.available ?? true,
-          tokenCount,
-          producedBy: {},
-          vector,
-        },
-      ]);
-      await moveCounters(manager, document.id, document.knowledgeBaseId, 1, tokenCount);
-    });
+    const ragflowId = manualChunkId(content, document.id);
+    const id = (await this.repository.existsBy({ id: ragflowId })) ? manualChunkId(`${content}${max}`, document.id) : ragflowId;
+    await insertChunks(this.platform.db.manager, [
+      {
+        id,
+        knowledgeBaseId: document.knowledgeBaseId,
+        documentId: document.id,
+        tenantId: document.tenantId,
+        ordinal: Number(max),
+        kind: "manual",
+        content,
+        title: "",
+        keywords,
+        questions,
+        fields: null,
+        positions: [],
+        imageKey: null,
+        available: input.available ?? true,
+        tokenCount,
+        producedBy: {},
+        vector,
+      },
+    ]);
     return this.repository.findOneByOrFail({ id });
   }
 
@@ -174,10 +176,7 @@ export class ChunkService {
     if (textChanged) {
       const vector = await this.vectorFor(document, content, questions);
       const tokenCount = countTokens(content);
-      await this.platform.db.transaction(async (manager) => {
-        await insertChunks(manager, [{ ...chunk, kind: chunk.kind as "text", content, keywords, questions, available: input.available ?? chunk.available, tokenCount, vector }]);
-        await moveCounters(manager, document.id, document.knowledgeBaseId, 0, tokenCount - chunk.tokenCount);
-      });
+      await insertChunks(this.platform.db.manager, [{ ...chunk, kind: chunk.kind as "text", content, keywords, questions, available: input.available ?? chunk.available, tokenCount, vector }]);
     } else if (input.available !== undefined) {
       await this.repository.update({ id }, { available: input.available });
     }
@@ -204,7 +203,7 @@ export class ChunkService {
     const byDocument = new Map<string, Chunk[]>();
     for (const chunk of chunks) byDocument.set(chunk.documentId, [...(byDocument.get(chunk.documentId) ?? []), chunk]);
     for (const [documentId, group] of byDocument) {
-      deleted += await this.platform.db.transaction((manager) => deleteChunks(manager, documentId, group[0].knowledgeBaseId, group.map((c) => c.id)));
+      deleted += await deleteChunks(this.platform.db.manager, documentId, group.map((c) => c.id));
       await Promise.all(group.filter((c) => c.imageKey).map((c) => this.platform.storage.delete(c.imageKey!).catch(() => undefined)));
     }
     return deleted;

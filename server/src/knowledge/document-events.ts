@@ -20,6 +20,8 @@ export interface DocumentProgressEvent {
   processDuration: number;
   pageCount: number | null;
   failure: DocumentFailure | null;
+  /** The document's place in the parse queue while it waits for a worker (knowledge/parse-queue.ts); null otherwise. */
+  queuePosition: number | null;
 }
 
 export const progressTopic = (knowledgeBaseId: string) => `knowledge.progress.${knowledgeBaseId}`;
@@ -38,6 +40,7 @@ export function progressEventOf(document: Document): DocumentProgressEvent {
     processDuration: document.processDuration,
     pageCount: document.pageCount,
     failure: document.failure ?? null,
+    queuePosition: null,
   };
 }
 

@@ -16,6 +16,7 @@ import { appendLogLine, logMessage } from "./parse-log";
 import { KnowledgeBase } from "./knowledge-base.entity";
 import type { KnowledgeBaseService } from "./knowledge-base.service";
 import { changeMetadata, summarizeMetadata, type MetadataDelete, type MetadataKeySummary, type MetadataUpdate } from "./document-metadata";
+import { parseJobId, progressEventsOf, queuePositions } from "./parse-queue";
 import { chunkMethodDefaults, deepMerge, documentParserConfig, parserConfigViolations } from "./parser-config";
 import { UploadGate, type UploadPass } from "./upload-gate";
 import { fetchPage } from "./web-crawl";
@@ -402,10 +403,7 @@ export class DocumentService {
         metaFields: {},
       });
     });
-    await this.platform.db.transaction(async (manager) => {
-      await manager.insert(Document, documents as never);
-      await manager.query(`UPDATE knowledge_base SET document_count = document_count + $2 WHERE id = $1`, [kb.id, documents.length]);
-    });
+    await this.repository.insert(documents as never);
     const stored = await this.repository.findBy({ id: In(documents.map((d) => d.id)) });
     return documents.map((d) => stored.find((s) => s.id === d.id)!);
   }
@@ -464,7 +462,7 @@ export class DocumentService {
           ? deepMerge(document.parserConfig, chunkMethodDefaults(method))
           : document.parserConfig;
     await this.platform.db.transaction(async (manager) => {
-      await deleteChunks(manager, document.id, document.knowledgeBaseId);
+      await deleteChunks(manager, document.id);
       await manager.update(Document, { id }, { chunkMethod: method, parserConfig: config as never, run: RUN.unstarted, runId: null, progress: 0, progressMsg: "", progressLog: [], failure: null });
     });
     return this.repository.findOneByOrFail({ id });
@@ -522,9 +520,8 @@ export class DocumentService {
     for (const document of documents) {
       const images: { image_key: string }[] = await this.platform.db.query(`SELECT image_key FROM chunk WHERE document_id = $1 AND image_key IS NOT NULL`, [document.id]);
       await this.platform.db.transaction(async (manager) => {
-        await deleteChunks(manager, document.id, document.knowledgeBaseId);
+        await deleteChunks(manager, document.id);
         await manager.delete(Document, { id: document.id });
-        await manager.query(`UPDATE knowledge_base SET document_count = document_count - 1 WHERE id = $1`, [document.knowledgeBaseId]);
       });
       await Promise.all([document.storageKey, ...images.map((i) => i.image_key)].map((key) => this.platform.storage.delete(key).catch(() => undefined)));
     }
@@ -545,7 +542,7 @@ export class DocumentService {
     const runIds = documents.map(() => newId());
     const beginAt = new Date();
     await this.platform.db.transaction(async (manager) => {
-      for (const document of documents) if (document.chunkCount > 0) await deleteChunks(manager, document.id, document.knowledgeBaseId);
+      for (const document of documents) if (document.chunkCount > 0) await deleteChunks(manager, document.id);
       await manager.query(
         `UPDATE document SET run = $3, run_id = t.run_id, progress = 0, progress_msg = '', progress_log = '[]', process_begin_at = $4, process_duration = 0, parse_attempts = 0, failure = NULL, updated_at = now()
          FROM unnest($1::varchar[], $2::varchar[]) AS t(id, run_id) WHERE document.id = t.id`,
@@ -554,10 +551,15 @@ export class DocumentService {
     });
     const started = await this.repository.findBy({ id: In(documents.map((d) => d.id)) });
     for (const [i, document] of documents.entries()) {
-      await this.platform.queue.enqueue(PARSE_JOB, { documentId: document.id, runId: runIds[i] }, { jobId: `parse-${document.id}-${runIds[i]}` });
+      await this.platform.queue.enqueue(PARSE_JOB, { documentId: document.id, runId: runIds[i] }, { jobId: parseJobId(document.id, runIds[i]) });
     }
-    for (const document of started) publishProgress(this.platform, document);
+    for (const event of await progressEventsOf(this.platform, started)) publishProgress(this.platform, event);
     return documents.map((d) => started.find((s) => s.id === d.id)!);
+  }
+
+  /** The places in the parse queue of those of these documents that wait for a worker (1 = next). */
+  queuePositions(documents: Document[]): Promise<Map<string, number>> {
+    return queuePositions(this.platform, documents);
   }
 
   /** Stops parsing: the job stops at its next check, the document is "cancelled" and keeps no chunks. */
@@ -569,7 +571,7 @@ export class DocumentService {
         const log = appendLogLine(document, logMessage("parseLog.cancelled"));
         // TypeORM cannot type a partial update of a JSON record
         await manager.update(Document, { id: document.id }, { run: RUN.cancelled, runId: null, progress: 0, progressMsg: log.progressMsg, progressLog: log.progressLog as never });
-        await deleteChunks(manager, document.id, document.knowledgeBaseId);
+        await deleteChunks(manager, document.id);
       });
       this.platform.pubsub.publish(CANCEL_TOPIC, { documentId: document.id });
       publishProgress(this.platform, await this.repository.findOneByOrFail({ id: document.id }));

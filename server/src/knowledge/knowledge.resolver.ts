@@ -4,8 +4,9 @@ import type { SubscribeResolverData } from "type-graphql";
 import { signedIn, type GraphQLContext } from "../graphql/context";
 import { chunkMethods } from "../ingestion/chunkers/registry";
 import { Chunk } from "./chunk.entity";
-import { Document, DocumentFailure, ParseLogLine, type RunStatus } from "./document.entity";
-import { progressEventOf, progressTopic, type DocumentProgressEvent } from "./document-events";
+import { Document, DocumentFailure, ParseLogLine, RUN, type RunStatus } from "./document.entity";
+import type { DocumentProgressEvent } from "./document-events";
+import { progressWithPlaces } from "./parse-queue";
 import { KnowledgeBase } from "./knowledge-base.entity";
 import { KNOWLEDGE_BASE_LANGUAGES } from "./knowledge-base.service";
 import { readGraph } from "./knowledge-graph";
@@ -146,6 +147,9 @@ class DocumentProgress {
 
   @Field(() => DocumentFailure, { nullable: true })
   failure: DocumentFailure | null;
+
+  @Field(() => Int, { nullable: true, description: "While the document waits for a worker: its place in the parse queue (1 = next). Null when it is not waiting." })
+  queuePosition: number | null;
 }
 
 @ObjectType()
@@ -172,6 +176,30 @@ export class ChunkFieldsResolver {
   @FieldResolver(() => String, { nullable: true, description: "The text with matched search terms in <em>…</em>, HTML-escaped; null without a search." })
   highlighted(@Root() chunk: Chunk & { highlighted?: string | null }): string | null {
     return chunk.highlighted ?? null;
+  }
+}
+
+/** The documents of one request whose places in line are asked for, answered by one call to the queue. */
+const pendingPlaces = new WeakMap<GraphQLContext, { documents: Document[]; places: Promise<Map<string, number>> }>();
+
+@Resolver(() => Document)
+export class DocumentFieldsResolver {
+  @FieldResolver(() => Int, { nullable: true, description: "While the document waits for a worker: its place in the parse queue (1 = next). Null when it is not waiting." })
+  async queuePosition(@Root() document: Document, @Ctx() context: GraphQLContext): Promise<number | null> {
+    if (document.run !== RUN.running) return null;
+    let batch = pendingPlaces.get(context);
+    if (!batch) {
+      const documents: Document[] = [];
+      // The rows of a list resolve this field in one pass; the queue is asked once they have all joined.
+      const places = Promise.resolve().then(() => {
+        pendingPlaces.delete(context);
+        return context.services.documents.queuePositions(documents);
+      });
+      batch = { documents, places };
+      pendingPlaces.set(context, batch);
+    }
+    batch.documents.push(document);
+    return (await batch.places).get(document.id) ?? null;
   }
 }
 
@@ -358,15 +386,11 @@ export class KnowledgeResolver {
   }
 
   @Subscription(() => DocumentProgress, {
-    description: "Parsing progress of a knowledge base's documents: first the documents being parsed as they are now, then every change.",
+    description: "Parsing progress of a knowledge base's documents: first the documents being parsed as they are now, then every change, and the new places of waiting documents as the parse queue moves.",
     subscribe: async ({ args, context }: SubscribeResolverData<unknown, { knowledgeBaseId: string }, GraphQLContext>) => {
       const kb = await context.services.knowledgeBases.accessible(signedIn(context), args.knowledgeBaseId);
-      const live = context.services.platform.pubsub.subscribe(progressTopic(kb.id));
-      const current = await context.services.platform.db.getRepository(Document).findBy({ knowledgeBaseId: kb.id, run: "1" });
-      return (async function* () {
-        for (const document of current) yield progressEventOf(document);
-        yield* live as AsyncIterable<DocumentProgressEvent>;
-      })();
+      const { platform } = context.services;
+      return progressWithPlaces(platform, kb.id, () => platform.db.getRepository(Document).findBy({ knowledgeBaseId: kb.id, run: RUN.running }));
     },
   })
   documentProgress(@Root() event: DocumentProgressEvent, @Arg("knowledgeBaseId", () => ID) _knowledgeBaseId: string): DocumentProgress {

@@ -265,6 +265,27 @@ describe.each([inProcess, bullmq])("$name", (implementation) => {
     expect(jobs.runs[0]).toMatchObject({ jobId, attempt: 1, payload: { label: "waiting" } });
   });
 
+  test("a waiting job knows its place in line, and moves up as the jobs ahead of it start", async () => {
+    const queue = open();
+    queue.start(echoContext(pubsub), 1);
+    const releaseFirst = jobs.gate("first");
+    const releaseSecond = jobs.gate("second");
+    await queue.enqueue("test.record", { label: "running", gate: "first" }, { jobId: "running" });
+    await jobs.until(() => jobs.runs.length === 1, "the first job to start");
+    for (const id of ["a", "b", "c"]) await queue.enqueue("test.record", { label: id, gate: id === "a" ? "second" : undefined }, { jobId: id });
+
+    const everyone = ["running", "a", "b", "c", "unknown"];
+    expect(Object.fromEntries(await queue.waitingPositions(everyone))).toEqual({ a: 1, b: 2, c: 3 });
+
+    releaseFirst();
+    await jobs.until(() => jobs.runs.some((r) => r.jobId === "a"), "a to start");
+    expect(Object.fromEntries(await queue.waitingPositions(everyone))).toEqual({ b: 1, c: 2 });
+    expect(await queue.waitingPositions([])).toEqual(new Map());
+    releaseSecond();
+    await jobs.until(() => jobs.runs.length === 4, "every job to run");
+    expect(await queue.waitingPositions(everyone)).toEqual(new Map());
+  });
+
   test("a job name nobody defined is refused at enqueue", async () => {
     const queue = open();
     await expect(queue.enqueue("no.such.job", {})).rejects.toThrow('Unknown job "no.such.job"');

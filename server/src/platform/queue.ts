@@ -25,6 +25,11 @@ export interface JobQueue<C> {
   readonly description: string;
   /** Queues a job; a job id that is already queued or running is not queued twice. */
   enqueue(name: string, payload: unknown, options?: { jobId?: string }): Promise<string>;
+  /**
+   * The place in line (1 = next to start) of each of these jobs that is waiting for a worker; a job that
+   * is running, waiting to be retried, finished or unknown has none. Every kind of job counts: all share the line.
+   */
+  waitingPositions(jobIds: string[]): Promise<Map<string, number>>;
   /** Starts running jobs in this process; with concurrency 0 the process only enqueues. */
   start(context: C, concurrency: number): void;
   close(): Promise<void>;
@@ -78,6 +83,15 @@ export class InProcessQueue<C> implements JobQueue<C> {
       this.pump();
     }
     return id;
+  }
+
+  async waitingPositions(jobIds: string[]): Promise<Map<string, number>> {
+    const wanted = new Set(jobIds);
+    const positions = new Map<string, number>();
+    this.pending.forEach((job, index) => {
+      if (wanted.has(job.id)) positions.set(job.id, index + 1);
+    });
+    return positions;
   }
 
   start(context: C, concurrency: number): void {
@@ -158,6 +172,22 @@ export class RedisQueue<C> implements JobQueue<C> {
       removeOnFail: { count: 5000 },
     });
     return job.id!;
+  }
+
+  async waitingPositions(jobIds: string[]): Promise<Map<string, number>> {
+    const positions = new Map<string, number>();
+    if (jobIds.length === 0) return positions;
+    // BullMQ pushes a new job at the head of its wait list and workers take the tail (RPOPLPUSH), so a job's
+    // place is its distance from the tail. One MULTI reads the length and every index from the same list.
+    const batch = this.connection.multi().llen(this.queue.keys.wait);
+    for (const id of jobIds) batch.lpos(this.queue.keys.wait, id);
+    const answers = (await batch.exec()) ?? [];
+    const length = Number(answers[0]?.[1] ?? 0);
+    jobIds.forEach((id, i) => {
+      const index = answers[i + 1]?.[1];
+      if (typeof index === "number") positions.set(id, length - index);
+    });
+    return positions;
   }
 
   start(context: C, concurrency: number): void {

@@ -70,18 +70,18 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   };
 }
 
-export const REGISTER = `mutation Register($input: RegisterInput!) { register(input: $input) { id email nickname } }`;
+export const REGISTER = `mutation Register($input: RegisterInput!) { register(input: $input) { token expiresAt user { id email nickname } } }`;
 export const LOGIN = `mutation Login($input: LoginInput!) { login(input: $input) { token expiresAt user { id email } } }`;
 
 let userCounter = 0;
 
-/** Registers a new user and signs in, returning the session token. */
+/** Registers a new user and signs in again (with `remember` when asked), returning the session token. */
 export async function signUpAndIn(server: TestServer, remember = false): Promise<{ token: string; userId: string; email: string; password: string }> {
   const email = `user${++userCounter}-${Date.now()}@example.com`;
   const password = "correct horse battery";
-  const registered = await server.graphql<{ register: { id: string } }>(REGISTER, { input: { email, nickname: `user${userCounter}`, password } });
+  const registered = await server.graphql<{ register: { user: { id: string } } }>(REGISTER, { input: { email, nickname: `user${userCounter}`, password } });
   if (!registered.data) throw new Error(JSON.stringify(registered.errors));
   const login = await server.graphql<{ login: { token: string } }>(LOGIN, { input: { email, password, remember } });
   if (!login.data) throw new Error(JSON.stringify(login.errors));
-  return { token: login.data.login.token, userId: registered.data.register.id, email, password };
+  return { token: login.data.login.token, userId: registered.data.register.user.id, email, password };
 }

@@ -98,21 +98,24 @@ export default function LoginPage() {
     if (!new URLSearchParams(location.search).has("lng")) await i18n.changeLanguage(user.language);
   }
 
+  /** Both sign-in and sign-up answer with a session: the user goes on signed in. */
+  async function enter(session: { token: string; user: SignedInUserFragment }, toast: "loggedIn" | "registered") {
+    client.writeQuery({ query: MeDocument, data: { me: session.user } });
+    authStore.signIn(session.token, session.user);
+    await settleLanguage(session.user).catch(() => undefined);
+    notify.success(toast);
+    navigate(returnTo, { replace: true });
+  }
+
   async function signIn() {
     const { data } = await login({
       variables: { input: { email: credentials.email.trim(), password: credentials.password, remember } },
     });
-    if (!data) return;
-    const { token: newToken, user } = data.login;
-    client.writeQuery({ query: MeDocument, data: { me: user } });
-    authStore.signIn(newToken, user);
-    await settleLanguage(user).catch(() => undefined);
-    notify.success("loggedIn");
-    navigate(returnTo, { replace: true });
+    if (data) await enter(data.login, "loggedIn");
   }
 
   async function signUp() {
-    await register({
+    const { data } = await register({
       variables: {
         input: {
           email: credentials.email.trim(),
@@ -122,8 +125,7 @@ export default function LoginPage() {
         },
       },
     });
-    notify.success("registered");
-    switchMode("signIn");
+    if (data) await enter(data.register, "registered");
   }
 
   async function submit(event: FormEvent) {

@@ -192,7 +192,9 @@ describe("the web API endpoints RAGFlow clients bootstrap with", () => {
     });
     const body = (await registered.json()) as { data: { id: string } };
     expect(body).toMatchObject({ code: 0, message: "webby, welcome aboard!", data: { email: account.email, nickname: "webby" } });
-    expect(registered.headers.get("authorization")).toBeTruthy();
+    // Signed in at once, as RAGFlow's register answers: its Authorization header is a working login token.
+    const registeredToken = registered.headers.get("authorization")!;
+    expect((await server.rest("GET", "/v1/user/tenant_info", { authorization: registeredToken })).body).toMatchObject({ code: 0, data: { tenant_id: body.data.id } });
 
     const again = await server.rest("POST", "/v1/user/register", { body: account });
     expect(again.body).toEqual({ code: 103, message: `Email: ${account.email} has already registered!`, data: null });

@@ -8,6 +8,7 @@ import { ReanalyseSearchTerms1764200000000 } from "./1764200000000-reanalyse-sea
 import { ParseAttempts1764300000000 } from "./1764300000000-parse-attempts";
 import { Credentials1764310000000 } from "./1764310000000-credentials";
 import { ParseLog1764320000000 } from "./1764320000000-parse-log";
+import { LiveCounters1764420000000 } from "./1764420000000-live-counters";
 
 /** In order of their timestamps; TypeORM records which ran in the `migrations` table. */
 export const migrations = [
@@ -21,4 +22,5 @@ export const migrations = [
   ParseAttempts1764300000000,
   Credentials1764310000000,
   ParseLog1764320000000,
+  LiveCounters1764420000000,
 ];

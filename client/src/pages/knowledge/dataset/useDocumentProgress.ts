@@ -25,8 +25,8 @@ export function useDocumentProgress(knowledgeBaseId: string) {
       const event = data.data?.documentProgress;
       if (!event) return;
       // Not the event itself: its __typename (DocumentProgress) would retype the cached Document.
-      const { run, progress, progressMsg, progressLog, chunkCount, tokenCount, processBeginAt, processDuration, pageCount, failure } = event;
-      const fields: Progress = { run, progress, progressMsg, progressLog, chunkCount, tokenCount, processBeginAt, processDuration, pageCount, failure };
+      const { run, progress, progressMsg, progressLog, chunkCount, tokenCount, processBeginAt, processDuration, pageCount, failure, queuePosition } = event;
+      const fields: Progress = { run, progress, progressMsg, progressLog, chunkCount, tokenCount, processBeginAt, processDuration, pageCount, failure, queuePosition };
       setLatest((current) => new Map(current).set(event.documentId, fields));
       client.cache.writeFragment({
         id: client.cache.identify({ __typename: "Document", id: event.documentId }),

@@ -1,0 +1,43 @@
+import fs from "node:fs";
+import path from "node:path";
+
+/**
+ * The README's configuration table is the operator's list of what can be set: it must name every variable
+ * that config.ts reads, and nothing it does not. Adding a variable to config.ts without a row fails here.
+ */
+
+const source = fs.readFileSync(path.join(__dirname, "config.ts"), "utf8");
+const readme = fs.readFileSync(path.join(__dirname, "../../README.md"), "utf8");
+
+function variablesReadByConfig(): string[] {
+  const names = new Set<string>();
+  // Through the EnvReader (reader.integer("PORT", …)), or straight from the environment (env.X, env["X"]).
+  for (const pattern of [/\breader\.\w+\(\s*"([A-Z][A-Z0-9_]*)"/g, /\benv\.([A-Z][A-Z0-9_]*)\b/g, /\benv\[\s*"([A-Z][A-Z0-9_]*)"\s*\]/g]) {
+    for (const match of source.matchAll(pattern)) names.add(match[1]);
+  }
+  return [...names].sort();
+}
+
+function variablesInReadmeTable(): string[] {
+  const section = readme.slice(readme.indexOf("## Configuration"), readme.indexOf("\n## ", readme.indexOf("## Configuration") + 1));
+  return [...section.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \|/gm)].map((match) => match[1]).sort();
+}
+
+describe("the README's configuration table", () => {
+  it("finds the variables config.ts reads (the reading of the source still works)", () => {
+    expect(variablesReadByConfig()).toEqual(expect.arrayContaining(["PORT", "HOST", "DATA_DIR", "DATABASE_URL", "S3_ACCESS_KEY", "SECRET_KEY_FILE"]));
+  });
+
+  it("lists every variable config.ts reads, and only those", () => {
+    expect(variablesInReadmeTable()).toEqual(variablesReadByConfig());
+  });
+
+  it("gives each a default and what it does", () => {
+    const section = readme.slice(readme.indexOf("## Configuration"));
+    for (const name of variablesReadByConfig()) {
+      const row = section.split("\n").find((line) => line.startsWith(`| \`${name}\` |`))!;
+      const [, fallback, meaning] = row.replace(/^\| | \|$/g, "").split(" | ").map((cell) => cell.trim());
+      expect({ name, fallback: fallback.length > 0, meaning: meaning.length > 10 }).toEqual({ name, fallback: true, meaning: true });
+    }
+  });
+});
