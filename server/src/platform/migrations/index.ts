@@ -7,6 +7,7 @@ import { SearchPostings1764100000000 } from "./1764100000000-search-postings";
 import { ReanalyseSearchTerms1764200000000 } from "./1764200000000-reanalyse-search-terms";
 import { ParseAttempts1764300000000 } from "./1764300000000-parse-attempts";
 import { Credentials1764310000000 } from "./1764310000000-credentials";
+import { KbTasks1764340000000 } from "./1764340000000-kb-tasks";
 
 /** In order of their timestamps; TypeORM records which ran in the `migrations` table. */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   ReanalyseSearchTerms1764200000000,
   ParseAttempts1764300000000,
   Credentials1764310000000,
+  KbTasks1764340000000,
 ];
