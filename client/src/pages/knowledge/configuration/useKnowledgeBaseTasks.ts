@@ -1,28 +1,41 @@
 import { useQuery, useSubscription } from "@apollo/client/react";
-import { useMemo, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import {
   KnowledgeBaseTaskProgressDocument,
   KnowledgeBaseTasksDocument,
   type KnowledgeBaseTaskFieldsFragment,
   type KnowledgeBaseTaskKind,
+  type KnowledgeBaseTaskStatus,
 } from "../../../graphql/gql/graphql";
+
+type Task = KnowledgeBaseTaskFieldsFragment;
+
+const STAGE: Record<KnowledgeBaseTaskStatus, number> = { QUEUED: 0, RUNNING: 1, DONE: 2, FAILED: 2, CANCELLED: 2 };
+
+/**
+ * Whether `next` says more than `known`: a later task of the kind, or a later state of the same task. A
+ * query or mutation answer can arrive after newer events (a short run ends while the start's answer is on
+ * its way) and must not put the row back to an older state.
+ */
+function isNewer(next: Task, known: Task | undefined): boolean {
+  if (!known) return true;
+  if (next.id !== known.id) return new Date(next.createdAt) >= new Date(known.createdAt);
+  if (STAGE[next.status] !== STAGE[known.status]) return STAGE[next.status] > STAGE[known.status];
+  return next.progress > known.progress || (next.progress === known.progress && next.progressMsg.length >= known.progressMsg.length);
+}
 
 /**
  * The latest RAPTOR and GraphRAG task of a knowledge base, kept live by the `knowledgeBaseTaskProgress`
- * subscription (its first events are the tasks as they are now). A newer task of a kind replaces the
- * older one; for the same task the latest event wins over a fetched or mutation answer.
+ * subscription (its first events are the tasks as they are now); there is no polling.
  */
 export function useKnowledgeBaseTasks(knowledgeBaseId: string) {
   const { data } = useQuery(KnowledgeBaseTasksDocument, { variables: { knowledgeBaseId }, skip: !knowledgeBaseId });
-  const [live, setLive] = useState<ReadonlyMap<KnowledgeBaseTaskKind, KnowledgeBaseTaskFieldsFragment>>(new Map());
+  const [live, setLive] = useState<ReadonlyMap<KnowledgeBaseTaskKind, Task>>(new Map());
 
-  const remember = (task: KnowledgeBaseTaskFieldsFragment) =>
-    setLive((current) => {
-      const known = current.get(task.kind);
-      // An older task's late event must not hide the newer one (ids are time-ordered, as creation times are).
-      if (known && known.id !== task.id && new Date(known.createdAt) > new Date(task.createdAt)) return current;
-      return new Map(current).set(task.kind, task);
-    });
+  const remember = useCallback(
+    (task: Task) => setLive((current) => (isNewer(task, current.get(task.kind)) ? new Map(current).set(task.kind, task) : current)),
+    [],
+  );
 
   useSubscription(KnowledgeBaseTaskProgressDocument, {
     variables: { knowledgeBaseId },
@@ -34,12 +47,9 @@ export function useKnowledgeBaseTasks(knowledgeBaseId: string) {
   });
 
   const tasks = useMemo(() => {
-    const byKind = new Map<KnowledgeBaseTaskKind, KnowledgeBaseTaskFieldsFragment>();
+    const byKind = new Map<KnowledgeBaseTaskKind, Task>();
     for (const task of data?.knowledgeBaseTasks ?? []) byKind.set(task.kind, task);
-    for (const [kind, task] of live) {
-      const fetched = byKind.get(kind);
-      if (!fetched || fetched.id === task.id || new Date(task.createdAt) >= new Date(fetched.createdAt)) byKind.set(kind, task);
-    }
+    for (const [kind, task] of live) if (isNewer(task, byKind.get(kind))) byKind.set(kind, task);
     return byKind;
   }, [data, live]);
 
