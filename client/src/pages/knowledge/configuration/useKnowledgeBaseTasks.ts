@@ -1,6 +1,7 @@
-import { useQuery, useSubscription } from "@apollo/client/react";
-import { useCallback, useMemo, useState } from "react";
+import { useApolloClient, useQuery, useSubscription } from "@apollo/client/react";
+import { useCallback, useMemo, useRef, useState } from "react";
 import {
+  KnowledgeBaseDocument,
   KnowledgeBaseTaskProgressDocument,
   KnowledgeBaseTasksDocument,
   type KnowledgeBaseTaskFieldsFragment,
@@ -30,11 +31,18 @@ function isNewer(next: Task, known: Task | undefined): boolean {
  */
 export function useKnowledgeBaseTasks(knowledgeBaseId: string) {
   const { data } = useQuery(KnowledgeBaseTasksDocument, { variables: { knowledgeBaseId }, skip: !knowledgeBaseId });
+  const client = useApolloClient();
   const [live, setLive] = useState<ReadonlyMap<KnowledgeBaseTaskKind, Task>>(new Map());
+  /** Tasks seen unfinished on this page: when one is done, the knowledge base's counts changed. */
+  const unfinished = useRef(new Set<string>());
 
   const remember = useCallback(
-    (task: Task) => setLive((current) => (isNewer(task, current.get(task.kind)) ? new Map(current).set(task.kind, task) : current)),
-    [],
+    (task: Task) => {
+      if (task.status === "QUEUED" || task.status === "RUNNING") unfinished.current.add(task.id);
+      else if (unfinished.current.delete(task.id) && task.status === "DONE") void client.refetchQueries({ include: [KnowledgeBaseDocument] });
+      setLive((current) => (isNewer(task, current.get(task.kind)) ? new Map(current).set(task.kind, task) : current));
+    },
+    [client],
   );
 
   useSubscription(KnowledgeBaseTaskProgressDocument, {
