@@ -91,7 +91,8 @@ class Progress {
   }
 }
 
-function chunkId(documentId: string, ordinal: number, content: string): string {
+/** A chunk's id: xxHash64 of its text, document and place (RAPTOR summaries use it too). */
+export function chunkId(documentId: string, ordinal: number, content: string): string {
   return xxh64(`${content}${documentId}${ordinal}`).toString(16).padStart(16, "0");
 }
 

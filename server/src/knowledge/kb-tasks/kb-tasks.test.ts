@@ -1,6 +1,6 @@
 import type { SignedIn } from "../../auth/principal";
 import { newId } from "../../platform/ids";
-import { signUpAndIn, startTestServer, type TestServer } from "../../testing/app";
+import { startTestServer, type TestServer } from "../../testing/app";
 import { RUN } from "../document.entity";
 import { apiUser, type ApiUser } from "../rest/test-support";
 import { KbTask, KbTaskKind, KbTaskStatus } from "./kb-task.entity";

@@ -1,5 +1,5 @@
-import { xxh64 } from "@node-rs/xxhash";
 import { buildRaptorSummaries } from "../../ingestion/enrichment/raptor";
+import { chunkId } from "../../ingestion/pipeline";
 import { countTokens } from "../../models/tokens";
 import { ensureVectorIndex, insertChunks, moveCounters, type StoredChunk } from "../chunk-store";
 import { parsedDocuments, type KbTaskOutput, type KbTaskRun } from "./kb-task-run";
@@ -47,7 +47,7 @@ export async function runRaptor(run: KbTaskRun): Promise<KbTaskOutput> {
     for (const [i, summary] of summaries.entries()) {
       const ordinal = firstOrdinal + i;
       rows.push({
-        id: xxh64(`${summary.text}${document.id}${ordinal}`).toString(16).padStart(16, "0"),
+        id: chunkId(document.id, ordinal, summary.text),
         knowledgeBaseId: task.knowledgeBaseId,
         documentId: document.id,
         tenantId: task.tenantId,
