@@ -71,7 +71,7 @@ function TaskRow({ knowledgeBaseId, kind, task, onChanged }: TaskRowProps) {
   const format = useFormatters();
   const [start, { loading: starting }] = useMutation(StartKnowledgeBaseTaskDocument);
   const [cancel, { loading: cancelling }] = useMutation(CancelKnowledgeBaseTaskDocument);
-  const key = kind === "RAPTOR" ? "raptor" : "graphrag";
+  const key = kind.toLowerCase();
   const active = !!task && ACTIVE.includes(task.status);
   const percent = task ? Math.round(Math.max(0, Math.min(1, task.progress)) * 100) : 0;
   const result = task ? resultOf(task, t, format) : null;
