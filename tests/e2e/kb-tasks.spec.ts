@@ -69,6 +69,7 @@ test("RAPTOR is generated from the configuration page, its progress shown live u
   await origin.getByText("RAPTOR", { exact: true }).click();
   await expect(cards.first().getByTestId("chunk-kind")).toHaveText("RAPTOR summary");
   await expect(cards.filter({ hasNot: page.getByTestId("chunk-kind") })).toHaveCount(0);
+  await page.screenshot({ path: "/tmp/kb-tasks-raptor-chunks.png", fullPage: true });
   await origin.getByText("Original", { exact: true }).click();
   await expect(cards.first()).toBeVisible();
   await expect(page.getByTestId("chunk-kind")).toHaveCount(0);

@@ -98,23 +98,12 @@ function TaskRow({ knowledgeBaseId, kind, task, onChanged }: TaskRowProps) {
 
   return (
     <Stack gap="2" data-testid={`kb-task-${key}`} data-status={task?.status ?? "none"}>
-      <HStack justify="space-between" align="flex-start" gap="3">
-        <Stack gap="0.5" minWidth="0">
-          <Text fontWeight="medium">{t(`kb.tasks.${key}.title`)}</Text>
-          <Text fontSize="xs" color="fg.muted">
-            {t(`kb.tasks.${key}.description`)}
-          </Text>
-        </Stack>
-        {active ? (
-          <Button size="xs" variant="outline" colorPalette="red" onClick={() => void stop()} loading={cancelling} flexShrink={0} data-testid={`kb-task-${key}-cancel`}>
-            <LuSquare /> {t("kb.tasks.cancel")}
-          </Button>
-        ) : (
-          <Button size="xs" colorPalette="brand" onClick={() => void run()} loading={starting} flexShrink={0} data-testid={`kb-task-${key}-start`}>
-            {kind === "RAPTOR" ? <LuTrees /> : <LuNetwork />} {t(`kb.tasks.${key}.start`)}
-          </Button>
-        )}
-      </HStack>
+      <Stack gap="0.5">
+        <Text fontWeight="medium">{t(`kb.tasks.${key}.title`)}</Text>
+        <Text fontSize="xs" color="fg.muted">
+          {t(`kb.tasks.${key}.description`)}
+        </Text>
+      </Stack>
       {task ? (
         <Stack gap="1.5">
           <HStack gap="2" wrap="wrap">
@@ -155,6 +144,15 @@ function TaskRow({ knowledgeBaseId, kind, task, onChanged }: TaskRowProps) {
         <Text fontSize="xs" color="fg.subtle">
           {t("kb.tasks.never")}
         </Text>
+      )}
+      {active ? (
+        <Button size="xs" variant="outline" colorPalette="red" alignSelf="flex-start" onClick={() => void stop()} loading={cancelling} data-testid={`kb-task-${key}-cancel`}>
+          <LuSquare /> {t("kb.tasks.cancel")}
+        </Button>
+      ) : (
+        <Button size="xs" colorPalette="brand" alignSelf="flex-start" onClick={() => void run()} loading={starting} data-testid={`kb-task-${key}-start`}>
+          {kind === "RAPTOR" ? <LuTrees /> : <LuNetwork />} {t(`kb.tasks.${key}.start`)}
+        </Button>
       )}
     </Stack>
   );
