@@ -215,6 +215,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   platform.queue.start(services, config.jobConcurrency);
   const resumed = await resumeInterruptedParsing(services);
   if (resumed > 0) console.log(`[ingestion] resumed parsing of ${resumed} document(s) interrupted by the last shutdown`);
+  const resumedTasks = await services.kbTasks.resumeInterrupted();
+  if (resumedTasks > 0) console.log(`[knowledge] resumed ${resumedTasks} RAPTOR/GraphRAG task(s) interrupted by the last shutdown`);
   const interrupted = await services.conversations.closeInterruptedAnswers();
   if (interrupted > 0) console.log(`[chat] ${interrupted} answer(s) interrupted by the last shutdown marked failed`);
 

@@ -10,8 +10,9 @@ import { Conversation } from "./chat/conversation.entity";
 import { Message } from "./chat/message.entity";
 import { Chunk } from "./knowledge/chunk.entity";
 import { Document } from "./knowledge/document.entity";
+import { KbTask } from "./knowledge/kb-tasks/kb-task.entity";
 import { KnowledgeBase } from "./knowledge/knowledge-base.entity";
 import { ModelEntry } from "./models/model-entry.entity";
 
 /** Every TypeORM entity; the schema itself is created by the migrations in platform/migrations. */
-export const entities = [Tenant, User, TenantMember, AuthSession, ThrottleCounter, ApiToken, ModelEntry, KnowledgeBase, Document, Chunk, ChatAssistant, ChatShare, Conversation, Message];
+export const entities = [Tenant, User, TenantMember, AuthSession, ThrottleCounter, ApiToken, ModelEntry, KnowledgeBase, Document, Chunk, KbTask, ChatAssistant, ChatShare, Conversation, Message];

@@ -7,6 +7,7 @@ import { ANONYMOUS, bearerToken, type Principal } from "./auth/principal";
 import { ChunkService } from "./knowledge/chunk.service";
 import { DocumentService } from "./knowledge/document.service";
 import { KnowledgeBaseService } from "./knowledge/knowledge-base.service";
+import { KbTaskService } from "./knowledge/kb-tasks/kb-task.service";
 import { ModelsService } from "./models/models.service";
 import { RetrievalService } from "./retrieval/retrieval.service";
 import { ParserSandbox } from "./ingestion/sandbox/parser-sandbox";
@@ -21,6 +22,8 @@ export interface Services {
   knowledgeBases: KnowledgeBaseService;
   documents: DocumentService;
   chunks: ChunkService;
+  /** RAPTOR and GraphRAG runs over a whole knowledge base. */
+  kbTasks: KbTaskService;
   retrieval: RetrievalService;
   assistants: AssistantService;
   shares: ShareService;
@@ -53,6 +56,7 @@ export function createServices(platform: Platform): Services {
     knowledgeBases,
     documents,
     chunks: new ChunkService(platform, documents, models),
+    kbTasks: new KbTaskService(platform, knowledgeBases),
     retrieval,
     assistants,
     shares,

@@ -208,8 +208,7 @@ test("a user uploads three kinds of files, watches them parse live, curates the 
   await filter.getByText("All", { exact: true }).click();
   await expect(cards).toHaveCount(Math.min(logChunks, 30));
 
-  // Only chunks with the word are left, the word marked in each; the log's own chunk comes first (a RAPTOR
-  // summary of its cluster may quote the same sentence after it).
+  // Only chunks with the word are left, the word marked in each; the log's own chunk comes first.
   await page.getByTestId("chunk-search").fill(SEARCH_TERM);
   const found = cards.first().getByTestId("chunk-text");
   await expect(found).toContainText(`Entry ${LIGHTHOUSE_PARAGRAPH}.`);

@@ -1,10 +1,9 @@
 import type { LogMessage } from "../knowledge/parse-log";
-import type { Block, ChunkContext, ChunkDraft, ChunkingResult, ChunkMethod, ParsedDocument } from "./types";
+import type { Block, ChunkContext, ChunkDraft, ChunkMethod, ParsedDocument } from "./types";
 
-/** What chunking one document gives: its chunks, the graphs of a knowledge-graph method, and notes for the log. */
+/** What chunking one document gives: its chunks and notes for the log. */
 export interface Chunked {
   drafts: ChunkDraft[];
-  graphs: NonNullable<ChunkingResult["graph"]>[];
   notes: LogMessage[];
 }
 
@@ -26,7 +25,7 @@ function pageWindows(blocks: Block[], pageSize: number | null | undefined): Bloc
  * parse process (methods that call no model) and in the server (those that do).
  */
 export async function chunkParsed(parsed: ParsedDocument, method: ChunkMethod, context: ChunkContext): Promise<Chunked> {
-  const chunked: Chunked = { drafts: [], graphs: [], notes: [] };
+  const chunked: Chunked = { drafts: [], notes: [] };
   const windows = pageWindows(parsed.blocks, context.config.task_page_size);
   for (const [i, blocks] of windows.entries()) {
     const result = await method.chunk(
@@ -35,7 +34,6 @@ export async function chunkParsed(parsed: ParsedDocument, method: ChunkMethod, c
     );
     // loops, not push(...): a window can hold more chunks than a call has room for arguments
     for (const chunk of result.chunks) if (chunk.text.trim().length > 0) chunked.drafts.push(chunk);
-    if (result.graph) chunked.graphs.push(result.graph);
     for (const note of result.notes ?? []) chunked.notes.push(note);
   }
   return chunked;

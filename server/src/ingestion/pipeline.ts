@@ -4,7 +4,6 @@ import { completeDocument, deleteChunks, ensureVectorIndex, insertChunks, type S
 import { Document, RUN } from "../knowledge/document.entity";
 import { CANCEL_TOPIC, publishProgress } from "../knowledge/document-events";
 import { appendLogLine, logMessage, type LogMessage, type ParseLog } from "../knowledge/parse-log";
-import { mergeGraph } from "../knowledge/knowledge-graph";
 import { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import { onLexiconPreparation } from "../models/builtin/lexicon";
 import type { EmbeddingModel } from "../models/model-types";
@@ -12,7 +11,6 @@ import { countTokens } from "../models/tokens";
 import { chunkMethod } from "./chunkers/registry";
 import { generateKeywords } from "./enrichment/keywords";
 import { generateQuestions } from "./enrichment/questions";
-import { buildRaptorSummaries } from "./enrichment/raptor";
 import type { EnrichmentContext } from "./enrichment/context";
 import { parserFor } from "./parsers/registry";
 import { DomainError } from "../platform/errors";
@@ -23,7 +21,8 @@ import { ParseError, type ChunkDraft, type FailureReason, type ParsedDocument } 
 /**
  * One document through ingestion: read the stored file, parse, chunk (per window of `task_page_size`
  * pages), enrich (keywords, questions), embed in batches, store chunks with their vectors and search
- * terms, then RAPTOR summaries and the knowledge graph when asked for. Progress is published as it
+ * terms. RAPTOR summaries and the knowledge graph are knowledge-base tasks the user starts
+ * (knowledge/kb-tasks), as in RAGFlow v0.24, not steps of every parse. Progress is published as it
  * goes; the database is written at the start, at most once a second while running, and at the end,
  * because on the embedded database every write costs the one thread that also parses and embeds.
  */
@@ -32,8 +31,6 @@ const EMBED_BATCH = 32;
 /** Attempts of one run: a failure is retried (a model provider may be down for a moment), a third ends it. */
 export const PARSE_ATTEMPTS = 3;
 const PROGRESS_WRITE_INTERVAL_MS = 1000;
-/** RAPTOR summarises clusters of chunks; below this a summary would only repeat the document (RAGFlow's naive default turns RAPTOR on). */
-const RAPTOR_MIN_CHUNKS = 3;
 
 export class ParseCancelled extends Error {
   constructor() {
@@ -95,7 +92,8 @@ class Progress {
   }
 }
 
-function chunkId(documentId: string, ordinal: number, content: string): string {
+/** A chunk's id: xxHash64 of its text, document and place (RAPTOR summaries use it too). */
+export function chunkId(documentId: string, ordinal: number, content: string): string {
   return xxh64(`${content}${documentId}${ordinal}`).toString(16).padStart(16, "0");
 }
 
@@ -205,7 +203,7 @@ export async function runIngestion(services: Services, documentId: string, runId
       signal: abort.signal,
       progress: (fraction, message) => void progress.report(phaseProgress("chunk", fraction), message).catch(() => abort.abort()),
     });
-    const { drafts, graphs } = chunked;
+    const { drafts } = chunked;
     for (const note of chunked.notes) await progress.report(0.5, note);
     await progress.report(0.5, logMessage("parseLog.chunked", { count: drafts.length, method: logMessage(`chunkMethods.${method.name}.label`) }));
 
@@ -239,13 +237,11 @@ export async function runIngestion(services: Services, documentId: string, runId
     let stored = 0;
     let tokens = 0;
     const finalRows: StoredChunk[] = [];
-    const vectors: number[][] = [];
     for (let start = 0; start < drafts.length; start += EMBED_BATCH) {
       const batch = drafts.slice(start, start + EMBED_BATCH);
       const embedded = await embedWithName(embedding, batch.map(embeddingInput), name, abort.signal);
       const batchVectors = embedded.vectors;
       name.vector = embedded.nameVector;
-      vectors.push(...batchVectors);
       if (!dimensionReady) {
         await ensureVectorIndex(db, batchVectors[0].length);
         dimensionReady = true;
@@ -288,40 +284,6 @@ export async function runIngestion(services: Services, documentId: string, runId
       await progress.report(0.6 + (0.3 * stored) / drafts.length);
     }
     if (drafts.length > 0) await progress.report(0.9, logMessage("parseLog.indexed", { count: stored, tokens }));
-
-    if (config.raptor?.use_raptor && drafts.length < RAPTOR_MIN_CHUNKS) {
-      await progress.report(0.9, logMessage("parseLog.raptorSkipped", { count: drafts.length }));
-    } else if (config.raptor?.use_raptor) {
-      const { summaries, producedBy: by, notes } = await buildRaptorSummaries(
-        drafts.map((d, i) => ({ text: d.text, vector: vectors[i] })),
-        config.raptor,
-        { ...enrichment, progress: (fraction, message) => void progress.report(0.9 + 0.05 * fraction, message).catch(() => abort.abort()) },
-      );
-      const rows: StoredChunk[] = summaries.map((s, i) => ({
-        id: chunkId(document.id, drafts.length + i, s.text),
-        knowledgeBaseId: document.knowledgeBaseId,
-        documentId: document.id,
-        tenantId: document.tenantId,
-        ordinal: drafts.length + i,
-        kind: "raptor",
-        content: s.text,
-        title: "",
-        keywords: [],
-        questions: [],
-        fields: null,
-        positions: [],
-        imageKey: null,
-        available: true,
-        tokenCount: countTokens(s.text),
-        producedBy: { summary: by },
-        vector: s.vector,
-      }));
-      finalRows.push(...rows);
-      for (const note of notes) await progress.report(0.95, note);
-      await progress.report(0.95, logMessage("parseLog.raptorAdded", { count: rows.length, by }));
-    }
-    for (const graph of graphs) await mergeGraph(db, document.knowledgeBaseId, document.id, graph);
-    if (graphs.length > 0) await progress.report(0.97, logMessage("parseLog.graph", { entities: graphs.reduce((n, g) => n + g.entities.length, 0), relations: graphs.reduce((n, g) => n + g.relations.length, 0) }));
 
     const duration = (Date.now() - startedAt) / 1000;
     const log = appendLogLine(progress.messages, logMessage("parseLog.done", { seconds: duration.toFixed(2) }));

@@ -205,8 +205,6 @@ export interface GraphRelation {
 
 export interface ChunkingResult {
   chunks: ChunkDraft[];
-  /** Entities and relations found (knowledge_graph method); merged into the knowledge base's graph. */
-  graph?: { entities: GraphEntity[]; relations: GraphRelation[] };
   notes?: LogMessage[];
 }
 

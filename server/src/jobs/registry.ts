@@ -1,8 +1,9 @@
 import type { JobDefinition } from "../platform/queue";
 import type { Services } from "../services";
 import { parseJob } from "../ingestion/parse.job";
+import { kbTaskJob } from "../knowledge/kb-tasks/kb-task.job";
 import { echoJob } from "../system/echo.job";
 
 /** Every kind of background job. Adding one is one module and one line here. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const jobDefinitions: JobDefinition<Services, any>[] = [echoJob, parseJob];
+export const jobDefinitions: JobDefinition<Services, any>[] = [echoJob, parseJob, kbTaskJob];

@@ -18,11 +18,16 @@ export interface ChunkQuery {
   search?: string;
   /** true = enabled only, false = disabled only. */
   available?: boolean;
+  /** original = from parsing or added by hand, raptor = RAPTOR summaries; all when absent. */
+  origin?: ChunkOrigin;
   page?: number;
   /** 0 = all. */
   pageSize?: number;
   id?: string;
 }
+
+export const CHUNK_ORIGINS = ["original", "raptor"] as const;
+export type ChunkOrigin = (typeof CHUNK_ORIGINS)[number];
 
 export interface ChunkInput {
   content?: string;
@@ -81,11 +86,13 @@ export class ChunkService {
     const document = await this.documents.accessible(principal, documentId);
     const builder = this.repository.createQueryBuilder("c").where("c.documentId = :documentId", { documentId });
     if (query.available !== undefined) builder.andWhere("c.available = :available", { available: query.available });
+    if (query.origin) builder.andWhere(query.origin === "raptor" ? "c.kind = 'raptor'" : "c.kind <> 'raptor'");
     if (query.id) builder.andWhere("c.id = :id", { id: query.id });
     const terms = queryTerms(query.search ?? "");
     if (terms.length > 0) matchKeywords(builder, terms, document.name);
     else if (query.search?.trim()) builder.andWhere("false");
-    builder.addOrderBy("c.page", "ASC", "NULLS FIRST").addOrderBy("c.top", "ASC", "NULLS FIRST").addOrderBy("c.ordinal", "ASC").addOrderBy("c.createdAt", "DESC");
+    // Best matches of a keyword search first (when there is one), then RAPTOR summaries after the chunks they summarise (they have no page).
+    builder.addOrderBy("c.kind = 'raptor'", "ASC").addOrderBy("c.page", "ASC", "NULLS FIRST").addOrderBy("c.top", "ASC", "NULLS FIRST").addOrderBy("c.ordinal", "ASC").addOrderBy("c.createdAt", "DESC");
     const pageSize = Math.max(0, query.pageSize ?? 30);
     const page = Math.max(1, query.page ?? 1);
     if (pageSize > 0) builder.skip((page - 1) * pageSize).take(pageSize);

@@ -1,17 +1,23 @@
-import type { DataSource } from "typeorm";
+import type { DataSource, EntityManager } from "typeorm";
 import type { GraphEntity, GraphRelation } from "../ingestion/types";
 
 /**
- * The knowledge graph of a knowledge base: entities and relations found in its documents by the
- * knowledge_graph chunk method, merged by name across documents (descriptions joined, weights added),
- * and what the chunk page draws from it — a force graph and a mind map.
+ * The knowledge graph of a knowledge base: entities and relations found in its documents by the GraphRAG
+ * task (kb-tasks), merged by name across documents (descriptions joined, weights added), and what the
+ * knowledge-graph page draws from it — a force graph and a mind map.
  */
 
 const MAX_NODES = 256;
 const MAX_EDGES = 128;
 const MAX_DESCRIPTION = 4000;
 
-export async function mergeGraph(db: DataSource, knowledgeBaseId: string, documentId: string, graph: { entities: GraphEntity[]; relations: GraphRelation[] }): Promise<void> {
+/** Removes the whole graph of a knowledge base. */
+export async function deleteGraph(manager: EntityManager, knowledgeBaseId: string): Promise<void> {
+  await manager.query(`DELETE FROM graph_relation WHERE knowledge_base_id = $1`, [knowledgeBaseId]);
+  await manager.query(`DELETE FROM graph_entity WHERE knowledge_base_id = $1`, [knowledgeBaseId]);
+}
+
+export async function mergeGraph(db: EntityManager, knowledgeBaseId: string, documentId: string, graph: { entities: GraphEntity[]; relations: GraphRelation[] }): Promise<void> {
   if (graph.entities.length > 0) {
     await db.query(
       `INSERT INTO graph_entity (knowledge_base_id, name, type, description, document_ids)

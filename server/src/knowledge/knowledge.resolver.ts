@@ -4,6 +4,7 @@ import type { SubscribeResolverData } from "type-graphql";
 import { signedIn, type GraphQLContext } from "../graphql/context";
 import { chunkMethods } from "../ingestion/chunkers/registry";
 import { Chunk } from "./chunk.entity";
+import { CHUNK_ORIGINS } from "./chunk.service";
 import { Document, DocumentFailure, ParseLogLine, RUN, type RunStatus } from "./document.entity";
 import type { DocumentProgressEvent } from "./document-events";
 import { progressWithPlaces } from "./parse-queue";
@@ -326,10 +327,12 @@ export class KnowledgeResolver {
     @Arg("available", () => Boolean, { nullable: true, description: "true: enabled only; false: disabled only." }) available?: boolean | null,
     @Arg("page", () => Int, { nullable: true }) page?: number | null,
     @Arg("pageSize", () => Int, { nullable: true, description: "0 = all." }) pageSize?: number | null,
+    @Arg("origin", () => String, { nullable: true, description: "original: parsed or added by hand; raptor: RAPTOR summaries; all when null." }) origin?: string | null,
   ): Promise<ChunkPage> {
     return context.services.chunks.list(signedIn(context), documentId, {
       search: search ?? undefined,
       available: available ?? undefined,
+      origin: CHUNK_ORIGINS.find((o) => o === origin),
       page: page ?? undefined,
       pageSize: pageSize ?? undefined,
     });

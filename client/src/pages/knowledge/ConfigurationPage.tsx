@@ -15,6 +15,7 @@ import {
   type KnowledgeBaseSettingsFragment,
 } from "../../graphql/gql/graphql";
 import { ChunkMethodGuide } from "./configuration/ChunkMethodGuide";
+import { KnowledgeBaseTasks } from "./configuration/KnowledgeBaseTasks";
 import { PhotoPicker } from "./configuration/PhotoPicker";
 import { ChunkMethodSelect, FieldGroup, ParserFields } from "./configuration/ParserFields";
 import { checkParserDraft, parserConfigPatch, parserDraftOf, type ParserDraft } from "./configuration/parserSettings";
@@ -254,9 +255,10 @@ function ConfigurationForm({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
           </Flex>
         </Stack>
       </form>
-      <Box position={{ xl: "sticky" }} top={{ xl: "24" }}>
+      <Stack gap="6" position={{ xl: "sticky" }} top={{ xl: "24" }}>
+        <KnowledgeBaseTasks knowledgeBaseId={kb.id} />
         <ChunkMethodGuide method={draft.chunkMethod} fileTypes={fileTypes} />
-      </Box>
+      </Stack>
     </Grid>
   );
 }

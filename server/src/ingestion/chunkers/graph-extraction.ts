@@ -1,5 +1,6 @@
-import type { ChatMessage } from "../../models/model-types";
+import { completeChat, type ChatMessage, type ChatModel } from "../../models/model-types";
 import type { GraphEntity, GraphRelation, ParserConfig } from "../types";
+import { extractGraphOffline } from "./builtin-graph";
 
 /**
  * Entity and relation extraction by a chat model, in the manner of RAGFlow's GraphRAG prompts (from
@@ -189,4 +190,57 @@ export class GraphMerger {
     });
     return { entities, relations };
   }
+}
+
+/** Notes about single chunks stop after this many; the count of the rest is reported. */
+const MAX_CHUNK_NOTES = 5;
+
+export interface GraphExtraction {
+  /** The chat model and its id "name@Provider"; "…@Builtin" selects the offline extractor. */
+  chat: { model: ChatModel; id: string };
+  entityTypes: string[];
+  language: string;
+  signal: AbortSignal;
+  /** After each text: how many are done, of how many. */
+  progress(done: number, total: number): void;
+}
+
+/**
+ * The entities (of the given types) and relations of some texts, one chat-model call per text, merged
+ * into one graph. The built-in chat model ("…@Builtin") quotes passages and cannot answer in JSON, so
+ * with it a deterministic offline extractor (proper names and co-occurrence) builds the graph instead,
+ * and a note says so.
+ */
+export async function extractGraph(texts: string[], extraction: GraphExtraction): Promise<{ graph: Graph; notes: string[] }> {
+  const { model, id } = extraction.chat;
+  const merger = new GraphMerger();
+  const notes: string[] = [];
+  const builtin = id.endsWith("@Builtin");
+  if (builtin) notes.push("The knowledge graph was built by Cairn's built-in extractor (proper names and the sentences they share), not by a language model: choose a chat model from a model provider for a richer graph.");
+
+  let unreadable = 0;
+  let failed = 0;
+  let lastError: unknown;
+  for (const [index, text] of texts.entries()) {
+    extraction.signal.throwIfAborted();
+    if (builtin) merger.add(extractGraphOffline(text, extraction.entityTypes));
+    else {
+      try {
+        const answer = await completeChat(model, extractionMessages(text, extraction.entityTypes, extraction.language), { temperature: 0.1, signal: extraction.signal });
+        const graph = parseGraphAnswer(answer.text);
+        if (graph) merger.add(graph);
+        else if (++unreadable <= MAX_CHUNK_NOTES) notes.push(`Chunk ${index + 1}: the answer of ${id} was not the JSON asked for; no entities were taken from it.`);
+      } catch (error) {
+        if (extraction.signal.aborted) throw error;
+        lastError = error;
+        if (++failed <= MAX_CHUNK_NOTES) notes.push(`Chunk ${index + 1}: ${id} failed (${(error as Error).message}); no entities were taken from it.`);
+      }
+    }
+    extraction.progress(index + 1, texts.length);
+  }
+  // A model that failed on every chunk is a configuration problem the user must see, not an empty graph.
+  if (texts.length > 0 && failed === texts.length) throw lastError;
+  const hidden = Math.max(0, unreadable - MAX_CHUNK_NOTES) + Math.max(0, failed - MAX_CHUNK_NOTES);
+  if (hidden > 0) notes.push(`${hidden} more chunk(s) gave no entities for the same reasons.`);
+  return { graph: merger.result(), notes };
 }

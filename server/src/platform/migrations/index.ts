@@ -8,6 +8,7 @@ import { ReanalyseSearchTerms1764200000000 } from "./1764200000000-reanalyse-sea
 import { ParseAttempts1764300000000 } from "./1764300000000-parse-attempts";
 import { Credentials1764310000000 } from "./1764310000000-credentials";
 import { ParseLog1764320000000 } from "./1764320000000-parse-log";
+import { KbTasks1764340000000 } from "./1764340000000-kb-tasks";
 import { LiveCounters1764420000000 } from "./1764420000000-live-counters";
 
 /** In order of their timestamps; TypeORM records which ran in the `migrations` table. */
@@ -22,5 +23,6 @@ export const migrations = [
   ParseAttempts1764300000000,
   Credentials1764310000000,
   ParseLog1764320000000,
+  KbTasks1764340000000,
   LiveCounters1764420000000,
 ];

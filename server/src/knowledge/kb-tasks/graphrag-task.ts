@@ -1,0 +1,49 @@
+import { entityTypesOf, extractGraph, type Graph } from "../../ingestion/chunkers/graph-extraction";
+import { deleteGraph, mergeGraph } from "../knowledge-graph";
+import { parsedDocuments, type KbTaskOutput, type KbTaskRun } from "./kb-task-run";
+
+/**
+ * GraphRAG over a knowledge base: the entities (of the knowledge base's entity types) and relations of
+ * every parsed document's chunks, extracted by the chat model (or, with the built-in one, by the offline
+ * extractor), merged into the knowledge base's graph. The graph replaces the previous one as a whole.
+ */
+export async function runGraphRag(run: KbTaskRun): Promise<KbTaskOutput> {
+  const { db, task, config } = run;
+  const documents = await parsedDocuments(db, task);
+  const skipped = task.documentIds.length - documents.length;
+  if (skipped > 0) await run.report(0.01, `${skipped} document(s) not parsed yet are left out.`);
+  const chat = await run.chat();
+  const entityTypes = entityTypesOf(config);
+  const graphs: { documentId: string; graph: Graph }[] = [];
+  const notes = new Set<string>();
+  for (const [index, document] of documents.entries()) {
+    const share = (fraction: number) => 0.02 + (0.93 * (index + fraction)) / documents.length;
+    const chunks: { content: string }[] = await db.query(`SELECT content FROM chunk WHERE document_id = $1 AND kind <> 'raptor' ORDER BY ordinal`, [document.id]);
+    const extracted = await extractGraph(
+      chunks.map((c) => c.content),
+      { chat, entityTypes, language: run.knowledgeBase.language, signal: run.signal, progress: (done, total) => void run.report(share(done / total)).catch(() => undefined) },
+    );
+    for (const note of extracted.notes) {
+      if (notes.has(note)) continue;
+      notes.add(note);
+      await run.report(share(1), note);
+    }
+    graphs.push({ documentId: document.id, graph: extracted.graph });
+    await run.report(share(1), `${document.name}: ${extracted.graph.entities.length} entities, ${extracted.graph.relations.length} relations.`);
+  }
+  const counts = { entityCount: 0, relationCount: 0 };
+  return {
+    counts,
+    get summary() {
+      return `Knowledge graph: ${counts.entityCount} entities and ${counts.relationCount} relations.`;
+    },
+    async replace(manager) {
+      await deleteGraph(manager, task.knowledgeBaseId);
+      for (const { documentId, graph } of graphs) await mergeGraph(manager, task.knowledgeBaseId, documentId, graph);
+      const [entities]: { count: string }[] = await manager.query(`SELECT count(*) AS count FROM graph_entity WHERE knowledge_base_id = $1`, [task.knowledgeBaseId]);
+      const [relations]: { count: string }[] = await manager.query(`SELECT count(*) AS count FROM graph_relation WHERE knowledge_base_id = $1`, [task.knowledgeBaseId]);
+      counts.entityCount = Number(entities.count);
+      counts.relationCount = Number(relations.count);
+    },
+  };
+}

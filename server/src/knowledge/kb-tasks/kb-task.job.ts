@@ -1,0 +1,156 @@
+import type { JobDefinition } from "../../platform/queue";
+import type { Services } from "../../services";
+import { appendLog } from "../document-events";
+import { englishText, type LogMessage } from "../parse-log";
+import { KnowledgeBase } from "../knowledge-base.entity";
+import { ACTIVE_STATUSES, KbTask, KbTaskKind, KbTaskStatus } from "./kb-task.entity";
+import { KB_TASK_CANCEL_TOPIC, publishKbTask } from "./kb-task-events";
+import type { KbTaskOutput, KbTaskRun } from "./kb-task-run";
+import { runGraphRag } from "./graphrag-task";
+import { runRaptor } from "./raptor-task";
+
+export const KB_TASK_JOB = "knowledge.kb-task";
+
+export interface KbTaskPayload {
+  taskId: string;
+}
+
+const WORK: Record<KbTaskKind, (run: KbTaskRun) => Promise<KbTaskOutput>> = {
+  [KbTaskKind.RAPTOR]: runRaptor,
+  [KbTaskKind.GRAPHRAG]: runGraphRag,
+};
+
+const PROGRESS_WRITE_INTERVAL_MS = 1000;
+
+class KbTaskCancelled extends Error {
+  constructor() {
+    super("The task was cancelled");
+  }
+}
+
+/** The tasks running in this process, to abort at once when the cancel topic names one. */
+const runningHere = new Map<string, AbortController>();
+let listeningForCancels = false;
+
+function listenForCancels(services: Services): void {
+  if (listeningForCancels) return;
+  listeningForCancels = true;
+  void (async () => {
+    for await (const message of services.platform.pubsub.subscribe(KB_TASK_CANCEL_TOPIC)) {
+      runningHere.get((message as { taskId: string }).taskId)?.abort(new KbTaskCancelled());
+    }
+  })().catch(() => (listeningForCancels = false));
+}
+
+const secondsSince = (start: Date | null) => (start ? (Date.now() - new Date(start).getTime()) / 1000 : 0);
+
+/**
+ * Runs one RAPTOR or GraphRAG task: claims it (a cancelled task is left alone), works with progress
+ * published on every step and written at most once a second, then in one transaction marks it done and
+ * puts its output in place of the previous run's, only if it is still running. A cancel or a failure
+ * leaves the previous output untouched.
+ */
+export async function runKbTask(services: Services, taskId: string): Promise<void> {
+  listenForCancels(services);
+  const { db } = services.platform;
+  const repository = db.getRepository(KbTask);
+  const found = await repository.findOneBy({ id: taskId });
+  if (!found || !ACTIVE_STATUSES.includes(found.status)) return;
+  const task = found;
+  task.status = KbTaskStatus.RUNNING;
+  task.beginAt ??= new Date();
+  task.progressMsg = appendLog(task.progressMsg, "Task has been received.");
+  const claimed = await repository
+    .createQueryBuilder()
+    .update()
+    .set({ status: task.status, beginAt: task.beginAt, progressMsg: task.progressMsg })
+    .where("id = :id AND status IN (:...active)", { id: task.id, active: ACTIVE_STATUSES })
+    .execute();
+  if (!claimed.affected) return;
+  publishKbTask(services.platform, task);
+
+  const abort = new AbortController();
+  runningHere.set(task.id, abort);
+  let lastWrite = Date.now();
+  const report = async (fraction: number, message?: string | LogMessage) => {
+    if (message) task.progressMsg = appendLog(task.progressMsg, typeof message === "string" ? message : englishText(message));
+    task.progress = Math.max(task.progress, Math.min(fraction, 0.99));
+    task.processDuration = secondsSince(task.beginAt);
+    publishKbTask(services.platform, task);
+    if (Date.now() - lastWrite >= PROGRESS_WRITE_INTERVAL_MS) {
+      lastWrite = Date.now();
+      const written = await repository.update({ id: task.id, status: KbTaskStatus.RUNNING }, { progress: task.progress, progressMsg: task.progressMsg, processDuration: task.processDuration });
+      // Cancelled by a process that could not reach this one through the topic.
+      if (!written.affected) abort.abort(new KbTaskCancelled());
+    }
+    abort.signal.throwIfAborted();
+  };
+
+  try {
+    const knowledgeBase = await db.getRepository(KnowledgeBase).findOneByOrFail({ id: task.knowledgeBaseId });
+    const config = knowledgeBase.parserConfig;
+    const embedding = await services.models.client(knowledgeBase.tenantId, "embedding", knowledgeBase.embeddingModel);
+    const run: KbTaskRun = {
+      db,
+      task,
+      knowledgeBase,
+      config,
+      chat: async () => ({
+        model: await services.models.client(knowledgeBase.tenantId, "chat", config.llm_id),
+        id: config.llm_id || (await services.models.defaults(knowledgeBase.tenantId)).chat,
+      }),
+      embed: async (texts) => (await embedding.embed(texts, { purpose: "document", signal: abort.signal })).vectors,
+      signal: abort.signal,
+      report,
+    };
+    await report(0.01, task.kind === KbTaskKind.RAPTOR ? "RAPTOR started." : "Knowledge graph extraction started.");
+    const output = await WORK[task.kind](run);
+    abort.signal.throwIfAborted();
+    const finished = await db.transaction(async (manager) => {
+      const [rows]: [unknown[], number] = await manager.query(`UPDATE kb_task SET status = 'running' WHERE id = $1 AND status = 'running' RETURNING id`, [task.id]);
+      if (rows.length === 0) return false;
+      await output.replace(manager);
+      task.processDuration = secondsSince(task.beginAt);
+      Object.assign(task, output.counts, {
+        status: KbTaskStatus.DONE,
+        progress: 1,
+        progressMsg: appendLog(appendLog(task.progressMsg, output.summary), `Task done (${task.processDuration.toFixed(2)}s)`),
+        finishedAt: new Date(),
+      });
+      await manager.getRepository(KbTask).update({ id: task.id }, {
+        ...output.counts,
+        status: task.status,
+        progress: task.progress,
+        progressMsg: task.progressMsg,
+        finishedAt: task.finishedAt,
+        processDuration: task.processDuration,
+      });
+      return true;
+    });
+    if (finished) publishKbTask(services.platform, task);
+  } catch (error) {
+    if (abort.signal.aborted || error instanceof KbTaskCancelled) return;
+    await failKbTask(services, task.id, error instanceof Error ? error : new Error(String(error)));
+  } finally {
+    runningHere.delete(task.id);
+  }
+}
+
+/** Marks a task failed with the reason in its log, unless it ended meanwhile (cancelled). */
+export async function failKbTask(services: Services, taskId: string, error: Error): Promise<void> {
+  const repository = services.platform.db.getRepository(KbTask);
+  const task = await repository.findOneBy({ id: taskId });
+  if (!task || !ACTIVE_STATUSES.includes(task.status)) return;
+  const changes = { status: KbTaskStatus.FAILED, progress: -1, progressMsg: appendLog(task.progressMsg, `[ERROR] ${error.message}`), finishedAt: new Date(), processDuration: secondsSince(task.beginAt) };
+  const result = await repository.createQueryBuilder().update().set(changes).where("id = :id AND status IN (:...active)", { id: taskId, active: ACTIVE_STATUSES }).execute();
+  if (result.affected) publishKbTask(services.platform, Object.assign(task, changes));
+}
+
+/** One RAPTOR or GraphRAG run; it is not retried (it would start over), a failure ends it with the reason. */
+export const kbTaskJob: JobDefinition<Services, KbTaskPayload> = {
+  name: KB_TASK_JOB,
+  attempts: 1,
+  backoffMs: 0,
+  run: (payload, services) => runKbTask(services, payload.taskId),
+  onFinalFailure: (payload, services, error) => failKbTask(services, payload.taskId, error),
+};

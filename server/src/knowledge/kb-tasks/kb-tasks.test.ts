@@ -1,0 +1,285 @@
+import type { SignedIn } from "../../auth/principal";
+import { newId } from "../../platform/ids";
+import { startTestServer, type TestServer } from "../../testing/app";
+import { RUN } from "../document.entity";
+import { apiUser, type ApiUser } from "../rest/test-support";
+import { KbTask, KbTaskKind, KbTaskStatus } from "./kb-task.entity";
+import { kbTaskTopic, type KbTaskEvent } from "./kb-task-events";
+
+/**
+ * RAPTOR and GraphRAG as knowledge-base tasks (RAGFlow v0.24): a parse does not run them; run_raptor /
+ * run_graphrag do, with progress, over the real server (embedded database, in-process queue, built-in models).
+ */
+
+let server: TestServer;
+let user: ApiUser;
+let owner: SignedIn;
+let strangerKey: string;
+
+const TOPICS = ["lighthouse keepers", "river ferries", "mountain huts", "harbour cranes", "railway signals", "orchard harvests"];
+
+/** Paragraphs on a few topics, so that RAPTOR has clusters to summarise. */
+function paragraphs(count: number): string {
+  return Array.from({ length: count }, (_, i) => {
+    const topic = TOPICS[i % TOPICS.length];
+    return `Note ${i} on ${topic}. The ${topic} of district ${i % 5} are inspected every ${3 + (i % 4)} weeks. Anna Berg inspects them for the Northern Works Agency in Tromso.`;
+  }).join("\n\n");
+}
+
+async function principal(token: string): Promise<SignedIn> {
+  const p = await server.services.principalFor(`Bearer ${token}`);
+  if (p.kind === "anonymous" || p.kind === "share") throw new Error("not signed in");
+  return p;
+}
+
+/** A knowledge base with the General method's defaults (use_raptor: true), small chunks, and its documents parsed. */
+async function parsedKnowledgeBase(texts: string[]): Promise<{ kbId: string; documentIds: string[] }> {
+  const kb = await server.services.knowledgeBases.create(owner, { name: `kb-${newId()}` });
+  expect(kb.parserConfig.raptor?.use_raptor).toBe(true);
+  await server.services.knowledgeBases.update(owner, kb.id, { parserConfig: { chunk_token_num: 48 } });
+  const { documents } = await server.services.documents.upload(owner, kb.id, texts.map((body, i) => ({ name: `notes-${i}.txt`, data: Buffer.from(body) })));
+  await server.services.documents.runParsing(owner, documents.map((d) => d.id));
+  for (const document of documents) {
+    for (;;) {
+      const current = await server.services.documents.accessible(owner, document.id);
+      if (current.run === RUN.done) break;
+      if (current.run !== RUN.running) throw new Error(`parse ended ${current.run}: ${current.progressMsg}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return { kbId: kb.id, documentIds: documents.map((d) => d.id) };
+}
+
+async function chunkKinds(kbId: string): Promise<Record<string, number>> {
+  const rows: { kind: string; count: string }[] = await server.platform.db.query(`SELECT kind, count(*) AS count FROM chunk WHERE knowledge_base_id = $1 GROUP BY kind`, [kbId]);
+  return Object.fromEntries(rows.map((r) => [r.kind, Number(r.count)]));
+}
+
+/** The knowledge base's and documents' counters agree with the rows. */
+async function expectCountersMatchRows(kbId: string): Promise<void> {
+  const [kb]: { chunk_count: number; rows: string }[] = await server.platform.db.query(
+    `SELECT chunk_count, (SELECT count(*) FROM chunk WHERE knowledge_base_id = $1) AS rows FROM knowledge_base WHERE id = $1`,
+    [kbId],
+  );
+  expect(kb.chunk_count).toBe(Number(kb.rows));
+  const documents: { chunk_count: number; rows: string }[] = await server.platform.db.query(
+    `SELECT chunk_count, (SELECT count(*) FROM chunk c WHERE c.document_id = d.id) AS rows FROM document d WHERE knowledge_base_id = $1`,
+    [kbId],
+  );
+  for (const d of documents) expect(d.chunk_count).toBe(Number(d.rows));
+}
+
+const rest = (method: string, path: string, key = user.key) => server.rest(method, path, { token: key });
+
+/** Polls trace_* as RAGFlow's suite does, until the task of that type has ended (progress 1 or -1). */
+async function traceUntilEnded(kbId: string, kind: "raptor" | "graphrag", timeoutMs = 60_000): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { body } = await rest("GET", `/api/v1/datasets/${kbId}/trace_${kind}`);
+    expect(body.code).toBe(0);
+    if (body.data.task_type === kind && [1, -1].includes(body.data.progress)) return body.data;
+    if (Date.now() > deadline) throw new Error(`task still running: ${JSON.stringify(body.data)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Events of a knowledge base's tasks, as the subscription delivers them, from now on. */
+function recordEvents(kbId: string): { events: KbTaskEvent[]; stop: () => void } {
+  const events: KbTaskEvent[] = [];
+  const iterator = server.platform.pubsub.subscribe(kbTaskTopic(kbId))[Symbol.asyncIterator]();
+  let stopped = false;
+  void (async () => {
+    while (!stopped) {
+      const next = await iterator.next();
+      if (next.done) return;
+      events.push(next.value as KbTaskEvent);
+    }
+  })();
+  return { events, stop: () => ((stopped = true), void iterator.return?.()) };
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ MODEL_CACHE_DIR: "/tmp/cairn-model-cache" });
+  user = await apiUser(server);
+  owner = await principal(user.token);
+  strangerKey = (await apiUser(server)).key;
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe("RAPTOR as a knowledge-base task", () => {
+  let kbId: string;
+
+  beforeAll(async () => {
+    ({ kbId } = await parsedKnowledgeBase([paragraphs(12), paragraphs(2)]));
+  }, 60_000);
+
+  test("a parse with the General method's defaults (use_raptor: true) makes no RAPTOR chunks", async () => {
+    const kinds = await chunkKinds(kbId);
+    expect(kinds.text).toBeGreaterThanOrEqual(6);
+    expect(kinds.raptor).toBeUndefined();
+    const log: { progress_msg: string }[] = await server.platform.db.query(`SELECT progress_msg FROM document WHERE knowledge_base_id = $1`, [kbId]);
+    for (const { progress_msg } of log) expect(progress_msg).not.toMatch(/RAPTOR/);
+    expect((await rest("GET", `/api/v1/datasets/${kbId}/trace_raptor`)).body).toEqual({ code: 0, data: {} });
+  });
+
+  test("run_raptor queues a task that adds summary chunks, with progress published as it runs; trace_raptor reports it", async () => {
+    const recorder = recordEvents(kbId);
+    const started = await rest("POST", `/api/v1/datasets/${kbId}/run_raptor`);
+    expect(started.body).toEqual({ code: 0, data: { raptor_task_id: expect.stringMatching(/^[0-9a-f]{32}$/) } });
+    const trace = await traceUntilEnded(kbId, "raptor");
+    recorder.stop();
+
+    expect(trace).toMatchObject({ id: started.body.data.raptor_task_id, task_type: "raptor", progress: 1, from_page: 100000000, to_page: 100000000, retry_count: 0 });
+    expect(Object.keys(trace).sort()).toEqual(
+      ["id", "doc_id", "from_page", "to_page", "task_type", "priority", "begin_at", "process_duration", "progress", "progress_msg", "retry_count", "digest", "chunk_ids", "create_time", "create_date", "update_time", "update_date"].sort(),
+    );
+    expect(trace.progress_msg).toMatch(/RAPTOR made \d+ summary chunk/);
+    expect(trace.progress_msg).toContain("Task done");
+    expect(trace.process_duration).toBeGreaterThan(0);
+    // The small document has too few chunks to cluster; the large one is summarised.
+    expect(trace.progress_msg).toMatch(/notes-1\.txt: \d chunk\(s\) are too few to cluster/);
+
+    const kinds = await chunkKinds(kbId);
+    expect(kinds.raptor).toBeGreaterThan(0);
+    const [task] = await server.services.kbTasks.latest(owner, kbId);
+    expect(task).toMatchObject({ kind: KbTaskKind.RAPTOR, status: KbTaskStatus.DONE, chunkCount: kinds.raptor });
+    await expectCountersMatchRows(kbId);
+
+    const running = recorder.events.filter((e) => e.status === KbTaskStatus.RUNNING);
+    expect(running.length).toBeGreaterThan(1);
+    expect(running.some((e) => e.progress > 0 && e.progress < 1)).toBe(true);
+    expect(recorder.events.at(-1)).toMatchObject({ status: KbTaskStatus.DONE, progress: 1 });
+  });
+
+  test("a second run replaces the first run's summaries instead of adding to them", async () => {
+    const before = await server.platform.db.query(`SELECT id FROM chunk WHERE knowledge_base_id = $1 AND kind = 'raptor'`, [kbId]);
+    await rest("POST", `/api/v1/datasets/${kbId}/run_raptor`);
+    const trace = await traceUntilEnded(kbId, "raptor");
+    expect(trace.progress).toBe(1);
+    const after = await server.platform.db.query(`SELECT id FROM chunk WHERE knowledge_base_id = $1 AND kind = 'raptor'`, [kbId]);
+    expect(after.length).toBe(before.length);
+    const [task] = await server.services.kbTasks.latest(owner, kbId);
+    expect(task.chunkCount).toBe(after.length);
+    await expectCountersMatchRows(kbId);
+  });
+
+  test("the chunk list can leave RAPTOR summaries out, or show only them", async () => {
+    const [{ id: documentId }]: { id: string }[] = await server.platform.db.query(`SELECT document_id AS id FROM chunk WHERE knowledge_base_id = $1 AND kind = 'raptor' LIMIT 1`, [kbId]);
+    const all = await server.services.chunks.list(owner, documentId, { pageSize: 0 });
+    const original = await server.services.chunks.list(owner, documentId, { origin: "original", pageSize: 0 });
+    const raptor = await server.services.chunks.list(owner, documentId, { origin: "raptor", pageSize: 0 });
+    expect(raptor.total).toBeGreaterThan(0);
+    expect(original.total + raptor.total).toBe(all.total);
+    expect(original.items.every((c) => c.kind !== "raptor")).toBe(true);
+    expect(raptor.items.every((c) => c.kind === "raptor")).toBe(true);
+    // Summaries come after the chunks they summarise.
+    expect(all.items.slice(-raptor.total).every((c) => c.kind === "raptor")).toBe(true);
+  });
+
+  test("a cancelled run stops, keeps the previous run's summaries, and a new run may start", async () => {
+    const { kbId: bigKb } = await parsedKnowledgeBase([paragraphs(100)]);
+    await rest("POST", `/api/v1/datasets/${bigKb}/run_raptor`);
+    const first = await traceUntilEnded(bigKb, "raptor", 120_000);
+    expect(first.progress).toBe(1);
+    const kept = await chunkKinds(bigKb);
+
+    const recorder = recordEvents(bigKb);
+    const task = await server.services.kbTasks.start(owner, bigKb, KbTaskKind.RAPTOR);
+    // Cancelled once it is under way (its first progress past the start), not while still queued.
+    const deadline = Date.now() + 60_000;
+    while (!recorder.events.some((e) => e.id === task.id && e.status === KbTaskStatus.RUNNING && e.progress > 0.01)) {
+      if (Date.now() > deadline) throw new Error("the task never ran");
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const cancelled = await server.services.kbTasks.cancel(owner, task.id);
+    recorder.stop();
+    expect(cancelled).toMatchObject({ status: KbTaskStatus.CANCELLED, progress: -1 });
+    expect(cancelled.progressMsg).toMatch(/Task was cancelled\.$/);
+    const trace = await traceUntilEnded(bigKb, "raptor");
+    expect(trace).toMatchObject({ id: task.id, progress: -1 });
+    expect(await chunkKinds(bigKb)).toEqual(kept);
+
+    // Another run may start at once, and the cancelled one never becomes done (its output would only be stored with that).
+    const again = await server.services.kbTasks.start(owner, bigKb, KbTaskKind.RAPTOR);
+    expect((await traceUntilEnded(bigKb, "raptor", 120_000)).id).toBe(again.id);
+    expect(await server.platform.db.getRepository(KbTask).findOneByOrFail({ id: task.id })).toMatchObject({ status: KbTaskStatus.CANCELLED, progress: -1 });
+    expect(await chunkKinds(bigKb)).toEqual(kept);
+    await expectCountersMatchRows(bigKb);
+  }, 180_000);
+});
+
+describe("GraphRAG as a knowledge-base task", () => {
+  test("run_graphrag builds the knowledge graph; GET knowledge_graph shows it as RAGFlow does; DELETE removes it", async () => {
+    const { kbId } = await parsedKnowledgeBase([paragraphs(6)]);
+    expect((await rest("GET", `/api/v1/datasets/${kbId}/knowledge_graph`)).body).toEqual({ code: 0, data: { graph: {}, mind_map: {} } });
+    expect((await rest("GET", `/api/v1/datasets/${kbId}/trace_graphrag`)).body).toEqual({ code: 0, data: {} });
+
+    const started = await rest("POST", `/api/v1/datasets/${kbId}/run_graphrag`);
+    expect(started.body).toEqual({ code: 0, data: { graphrag_task_id: expect.stringMatching(/^[0-9a-f]{32}$/) } });
+    const trace = await traceUntilEnded(kbId, "graphrag");
+    expect(trace).toMatchObject({ task_type: "graphrag", progress: 1 });
+    expect(trace.progress_msg).toMatch(/Knowledge graph: [1-9]\d* entities and \d+ relations\./);
+
+    const { body } = await rest("GET", `/api/v1/datasets/${kbId}/knowledge_graph`);
+    expect(body.code).toBe(0);
+    const names = body.data.graph.nodes.map((n: { entity_name: string }) => n.entity_name);
+    expect(names).toEqual(expect.arrayContaining(["Anna Berg", "Northern Works Agency"]));
+    expect(Object.keys(body.data.graph.nodes[0]).sort()).toEqual(["description", "entity_name", "entity_type", "id", "pagerank", "rank", "source_id"]);
+    expect(body.data.graph.edges.length).toBeGreaterThan(0);
+    expect(Object.keys(body.data.graph.edges[0]).sort()).toEqual(["description", "keywords", "source", "source_id", "src_id", "target", "tgt_id", "weight"]);
+    expect(body.data.mind_map).toMatchObject({ children: expect.any(Array) });
+
+    expect((await rest("DELETE", `/api/v1/datasets/${kbId}/knowledge_graph`)).body).toEqual({ code: 0, data: true });
+    expect((await rest("GET", `/api/v1/datasets/${kbId}/knowledge_graph`)).body).toEqual({ code: 0, data: { graph: {}, mind_map: {} } });
+  });
+});
+
+describe("the REST contract's refusals (§2.7)", () => {
+  test("a dataset the caller may not use: code 109 'No authorization.' with data false, on every endpoint", async () => {
+    const kb = await server.services.knowledgeBases.create(owner, { name: `private-${newId()}` });
+    for (const [method, path] of [
+      ["POST", "run_raptor"],
+      ["GET", "trace_raptor"],
+      ["POST", "run_graphrag"],
+      ["GET", "trace_graphrag"],
+      ["GET", "knowledge_graph"],
+      ["DELETE", "knowledge_graph"],
+    ]) {
+      expect((await rest(method, `/api/v1/datasets/${kb.id}/${path}`, strangerKey)).body).toEqual({ code: 109, message: "No authorization.", data: false });
+    }
+  });
+
+  test("no documents: code 102 'No documents in Dataset {id}'", async () => {
+    const kb = await server.services.knowledgeBases.create(owner, { name: `empty-${newId()}` });
+    expect((await rest("POST", `/api/v1/datasets/${kb.id}/run_raptor`)).body).toEqual({ code: 102, message: `No documents in Dataset ${kb.id}` });
+    expect((await rest("POST", `/api/v1/datasets/${kb.id}/run_graphrag`)).body).toEqual({ code: 102, message: `No documents in Dataset ${kb.id}` });
+  });
+
+  test("a task of the same kind that has not ended: code 102 with RAGFlow's message, and the other kind may still start", async () => {
+    const kb = await server.services.knowledgeBases.create(owner, { name: `busy-${newId()}` });
+    await server.services.documents.upload(owner, kb.id, [{ name: "a.txt", data: Buffer.from("Anna Berg works in Tromso.") }]);
+    // Tasks still waiting for a worker, as after a restart before their jobs ran.
+    const waiting = (kind: KbTaskKind, progress: number) =>
+      server.platform.db.getRepository(KbTask).save({
+        id: newId(), knowledgeBaseId: kb.id, tenantId: kb.tenantId, createdBy: owner.user.id, kind, status: KbTaskStatus.QUEUED,
+        progress, progressMsg: "", documentIds: [], chunkCount: null, entityCount: null, relationCount: null, beginAt: null, finishedAt: null, processDuration: 0,
+      });
+    const raptor = await waiting(KbTaskKind.RAPTOR, 0);
+    expect((await rest("POST", `/api/v1/datasets/${kb.id}/run_raptor`)).body).toEqual({
+      code: 102,
+      message: `Task ${raptor.id} in progress with status 0.0. A RAPTOR Task is already running.`,
+    });
+    const graph = await waiting(KbTaskKind.GRAPHRAG, 0.25);
+    expect((await rest("POST", `/api/v1/datasets/${kb.id}/run_graphrag`)).body).toEqual({
+      code: 102,
+      message: `Task ${graph.id} in progress with status 0.25. A Graph Task is already running.`,
+    });
+    await server.services.kbTasks.cancel(owner, raptor.id);
+    expect((await rest("POST", `/api/v1/datasets/${kb.id}/run_raptor`)).body.code).toBe(0);
+    await traceUntilEnded(kb.id, "raptor");
+    await server.services.kbTasks.cancel(owner, graph.id);
+  });
+});
