@@ -80,8 +80,11 @@ test("on a fresh data directory and an empty model cache, a text file is parsed 
 }, 120_000);
 
 test("a second start with nothing changed does not build again", () => {
-  const check = spawnSync(process.execPath, [path.join(root, "server/scripts/build.mjs")], { cwd: root, encoding: "utf8" });
-  expect(check.status).toBe(0);
-  expect(check.stdout).toContain("[build] up to date");
-  expect(check.stdout).not.toContain("building");
-});
+  const build = () => spawnSync(process.execPath, [path.join(root, "server/scripts/build.mjs")], { cwd: root, encoding: "utf8" });
+  // The first brings the build up to date, if sources changed since npm test built it; the second finds nothing to do.
+  expect(build().status).toBe(0);
+  const second = build();
+  expect(second.status).toBe(0);
+  expect(second.stdout).toContain("[build] up to date");
+  expect(second.stdout).not.toContain("building");
+}, 300_000);
