@@ -111,7 +111,7 @@ describe("the code", () => {
       }
     }
     for (const file of sourceFiles(path.join(ROOT, "server/src"), /\.ts$/)) {
-      for (const match of fs.readFileSync(file, "utf8").matchAll(/["'`]((?:errors|parseLog|httpStatus|chat\.defaults)\.[\w.]+)["'`]/g)) {
+      for (const match of fs.readFileSync(file, "utf8").matchAll(/["'`]((?:errors|parseLog|kbTaskLog|httpStatus|chat\.defaults)\.[\w.]+)["'`]/g)) {
         if (!knownKeys.has(match[1])) unknown.push(`${path.relative(ROOT, file)}: ${match[1]}`);
       }
     }

@@ -25,15 +25,16 @@ export function englishText(message: LogMessage): string {
   return englishMessage(message.messageKey, params);
 }
 
-/** One line of a document's parse log: when ("HH:MM:SS", UTC, as RAGFlow stamps its lines) and what. */
+/** One line of a log: when ("HH:MM:SS", UTC, as RAGFlow stamps its lines) and what. */
 export interface ParseLogEntry extends LogMessage {
   at: string;
 }
 
 /**
- * A document's parse log, kept twice: `progressMsg` is the English text that RAGFlow's clients read (`progress_msg`
- * of the REST API, which must say "Task done"), `progressLog` the same lines as messages for the client to translate.
- * Logs written before `progressLog` existed have only the text, which the client then shows as it is.
+ * A document's parse log or a knowledge-base task's log (RAPTOR, GraphRAG), kept twice: `progressMsg` is the English
+ * text that RAGFlow's clients read (`progress_msg` of the REST API, which must say "Task done"), `progressLog` the same
+ * lines as messages for the client to translate. Logs written before `progressLog` existed have only the text, which
+ * the client then shows as it is.
  */
 export interface ParseLog {
   progressMsg: string;

@@ -3,7 +3,7 @@ import type { SignedIn } from "../../auth/principal";
 import type { Platform } from "../../platform";
 import { Conflict, NotFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { appendLog } from "../document-events";
+import { appendLogLine, logMessage } from "../parse-log";
 import type { KnowledgeBaseService } from "../knowledge-base.service";
 import { deleteGraph } from "../knowledge-graph";
 import { KB_TASK_JOB } from "./kb-task.job";
@@ -63,7 +63,7 @@ export class KbTaskService {
       kind,
       status: KbTaskStatus.QUEUED,
       progress: 0,
-      progressMsg: appendLog("", "Task has been queued."),
+      ...appendLogLine({ progressMsg: "", progressLog: [] }, logMessage("kbTaskLog.queued")),
       documentIds: documents.map((d) => d.id),
       chunkCount: null,
       entityCount: null,
@@ -73,7 +73,8 @@ export class KbTaskService {
       processDuration: 0,
     });
     try {
-      await this.repository.insert(task);
+      // TypeORM cannot type the JSON records of an insert (progressLog)
+      await this.repository.insert(task as never);
     } catch (error) {
       // Another request started one in between: the partial unique index refused this one.
       const winner = isUniqueViolation(error) ? await this.active(kb.id, kind) : null;
@@ -93,12 +94,12 @@ export class KbTaskService {
     await this.knowledgeBases.accessible(principal, task.knowledgeBaseId);
     if (!ACTIVE_STATUSES.includes(task.status)) return task;
     const finishedAt = new Date();
-    const progressMsg = appendLog(task.progressMsg, "Task was cancelled.");
+    const log = appendLogLine(task, logMessage("parseLog.cancelled"));
     const processDuration = task.beginAt ? (finishedAt.getTime() - task.beginAt.getTime()) / 1000 : 0;
     const result = await this.repository
       .createQueryBuilder()
       .update()
-      .set({ status: KbTaskStatus.CANCELLED, progress: -1, progressMsg, finishedAt, processDuration })
+      .set({ status: KbTaskStatus.CANCELLED, progress: -1, progressMsg: log.progressMsg, progressLog: log.progressLog as never, finishedAt, processDuration })
       .where("id = :id AND status IN (:...active)", { id: task.id, active: ACTIVE_STATUSES })
       .execute();
     const current = await this.repository.findOneByOrFail({ id: task.id });

@@ -10,6 +10,7 @@ import { Credentials1764310000000 } from "./1764310000000-credentials";
 import { ParseLog1764320000000 } from "./1764320000000-parse-log";
 import { KbTasks1764340000000 } from "./1764340000000-kb-tasks";
 import { LiveCounters1764420000000 } from "./1764420000000-live-counters";
+import { KbTaskLog1764450000000 } from "./1764450000000-kb-task-log";
 
 /** In order of their timestamps; TypeORM records which ran in the `migrations` table. */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   ParseLog1764320000000,
   KbTasks1764340000000,
   LiveCounters1764420000000,
+  KbTaskLog1764450000000,
 ];
