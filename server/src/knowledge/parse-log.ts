@@ -1,4 +1,4 @@
-import { englishMessage } from "../platform/messages";
+import { localizedMessage, type Locale } from "../platform/messages";
 import { appendLog } from "./document-events";
 
 /**
@@ -19,10 +19,15 @@ export function isLogMessage(value: unknown): value is LogMessage {
   return typeof value === "object" && value !== null && typeof (value as LogMessage).messageKey === "string" && typeof (value as LogMessage).params === "object";
 }
 
-/** The English text of a message, its message parameters said first: what the log text and API clients read. */
+/** The text of a message in one interface language, its message parameters said first (as the client's `say` does). */
+export function localizedText(locale: Locale, message: LogMessage): string {
+  const params = Object.fromEntries(Object.entries(message.params).map(([name, value]) => [name, isLogMessage(value) ? localizedText(locale, value) : value]));
+  return localizedMessage(locale, message.messageKey, params);
+}
+
+/** The English text of a message: what the log text and API clients read. */
 export function englishText(message: LogMessage): string {
-  const params = Object.fromEntries(Object.entries(message.params).map(([name, value]) => [name, isLogMessage(value) ? englishText(value) : value]));
-  return englishMessage(message.messageKey, params);
+  return localizedText("en", message);
 }
 
 /** One line of a log: when ("HH:MM:SS", UTC, as RAGFlow stamps its lines) and what. */

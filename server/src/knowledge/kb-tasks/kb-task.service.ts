@@ -20,6 +20,9 @@ const RUNNING_MESSAGE_KEYS: Record<KbTaskKind, string> = {
   [KbTaskKind.GRAPHRAG]: "errors.kbTasks.graphragRunning",
 };
 
+/** What a dataset of the REST API says of its RAPTOR and GraphRAG runs (`raptor_task_id`, `raptor_task_finish_at`, …). */
+export type DatasetTaskRefs = Partial<Record<KbTaskKind, { taskId: string; finishedAt: Date | null }>>;
+
 function isUniqueViolation(error: unknown): boolean {
   return error instanceof QueryFailedError && (error as QueryFailedError & { code?: string }).code === "23505";
 }
@@ -125,6 +128,23 @@ export class KbTaskService {
       .addOrderBy("t.createdAt", "DESC")
       .addOrderBy("t.id", "DESC")
       .getMany();
+  }
+
+  /**
+   * For each knowledge base, its latest task of each kind and when a task of that kind last succeeded: RAGFlow sets
+   * `*_task_id` when a run is queued and `*_task_finish_at` only when one finishes, so a running or failed run keeps the
+   * previous success's time. One query for a whole listing.
+   */
+  async datasetTaskRefs(knowledgeBaseIds: string[]): Promise<Map<string, DatasetTaskRefs>> {
+    const refs = new Map<string, DatasetTaskRefs>(knowledgeBaseIds.map((id) => [id, {}]));
+    if (knowledgeBaseIds.length === 0) return refs;
+    const rows: { knowledge_base_id: string; kind: KbTaskKind; task_id: string; finished_at: Date | null }[] = await this.platform.db.query(
+      `SELECT knowledge_base_id, kind, (array_agg(id ORDER BY created_at DESC, id DESC))[1] AS task_id, max(finished_at) FILTER (WHERE status = $2) AS finished_at
+         FROM kb_task WHERE knowledge_base_id = ANY($1) GROUP BY knowledge_base_id, kind`,
+      [knowledgeBaseIds, KbTaskStatus.DONE],
+    );
+    for (const row of rows) refs.get(row.knowledge_base_id)![row.kind] = { taskId: row.task_id, finishedAt: row.finished_at && new Date(row.finished_at) };
+    return refs;
   }
 
   async latestOfKind(principal: SignedIn, knowledgeBaseId: string, kind: KbTaskKind): Promise<KbTask | null> {
