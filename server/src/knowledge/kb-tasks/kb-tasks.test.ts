@@ -1,5 +1,6 @@
 import type { SignedIn } from "../../auth/principal";
 import { newId } from "../../platform/ids";
+import { BuiltinProducers1764450000001 } from "../../platform/migrations/1764450000001-builtin-producers";
 import { startTestServer, type TestServer } from "../../testing/app";
 import { RUN } from "../document.entity";
 import { englishText, localizedText, type ParseLogEntry } from "../parse-log";
@@ -215,6 +216,20 @@ describe("RAPTOR as a knowledge-base task", () => {
     expect(raptor.items.every((c) => c.kind === "raptor")).toBe(true);
     // Summaries come after the chunks they summarise.
     expect(all.items.slice(-raptor.total).every((c) => c.kind === "raptor")).toBe(true);
+  });
+
+  test("summary chunks name the model only; older ones that also described the built-in method in English are brought in line", async () => {
+    const [{ id, produced_by }]: { id: string; produced_by: Record<string, string> }[] = await server.platform.db.query(
+      `SELECT id, produced_by FROM chunk WHERE knowledge_base_id = $1 AND kind = 'raptor' LIMIT 1`,
+      [kbId],
+    );
+    expect(produced_by).toEqual({ summary: "cairn-extractive@Builtin" });
+    const older = { summary: "cairn-extractive@Builtin (extractive summaries: the most central sentences of each cluster)", questions: "gpt-4o@OpenAI" };
+    await server.platform.db.query(`UPDATE chunk SET produced_by = $2 WHERE id = $1`, [id, JSON.stringify(older)]);
+    const runner = server.platform.db.createQueryRunner();
+    await new BuiltinProducers1764450000001().up(runner).finally(() => runner.release());
+    const [after]: { produced_by: Record<string, string> }[] = await server.platform.db.query(`SELECT produced_by FROM chunk WHERE id = $1`, [id]);
+    expect(after.produced_by).toEqual({ summary: "cairn-extractive@Builtin", questions: "gpt-4o@OpenAI" });
   });
 
   test("a cancelled run stops, keeps the previous run's summaries, and a new run may start", async () => {
