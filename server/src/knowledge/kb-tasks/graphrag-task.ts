@@ -1,6 +1,6 @@
 import { entityTypesOf, extractGraph, type Graph } from "../../ingestion/chunkers/graph-extraction";
 import { deleteGraph, mergeGraph } from "../knowledge-graph";
-import { logMessage, type LogMessage } from "../parse-log";
+import { logMessage } from "../parse-log";
 import { parsedDocuments, type KbTaskOutput, type KbTaskRun } from "./kb-task-run";
 
 /**
@@ -37,7 +37,7 @@ export async function runGraphRag(run: KbTaskRun): Promise<KbTaskOutput> {
   const counts = { entityCount: 0, relationCount: 0 };
   return {
     counts,
-    summary: (): LogMessage => logMessage("kbTaskLog.graphMade", { entities: counts.entityCount, relations: counts.relationCount }),
+    summary: () => logMessage("kbTaskLog.graphMade", { entities: counts.entityCount, relations: counts.relationCount }),
     async replace(manager) {
       await deleteGraph(manager, task.knowledgeBaseId);
       for (const { documentId, graph } of graphs) await mergeGraph(manager, task.knowledgeBaseId, documentId, graph);
