@@ -11,6 +11,7 @@ const ROOT = path.resolve(__dirname, "../..");
 const LOCALES = ["zh", "zh-TRADITIONAL", "id", "es"] as const;
 /** The locale whose plural rules i18next applies to each message file. */
 const PLURAL_LOCALE: Record<string, string> = { en: "en", zh: "zh-CN", "zh-TRADITIONAL": "zh-TW", id: "id", es: "es" };
+/** i18next's plural forms; `_ordinal_…` forms follow the language's ordinal rules ("1st", "2nd"; `t(key, { ordinal: true })`). */
 const PLURAL_SUFFIX = /(_ordinal)?_(zero|one|two|few|many|other)$/;
 
 type Messages = { [key: string]: string | Messages };
@@ -48,6 +49,7 @@ for (const key of english.keys()) {
 describe.each(LOCALES)("the %s messages", (locale) => {
   const messages = messagesOf(locale);
   const categories = new Intl.PluralRules(PLURAL_LOCALE[locale]).resolvedOptions().pluralCategories;
+  const ordinalCategories = new Intl.PluralRules(PLURAL_LOCALE[locale], { type: "ordinal" }).resolvedOptions().pluralCategories;
 
   test("have every English message, not empty, with the same placeholders (plurals in the forms of the language)", () => {
     const problems: string[] = [];
@@ -62,7 +64,7 @@ describe.each(LOCALES)("the %s messages", (locale) => {
     };
     for (const [key, source] of english) {
       if (!PLURAL_SUFFIX.test(key)) expectText(key, source);
-      else if (key.endsWith("_other")) for (const category of categories) expectText(key.replace(/_other$/, `_${category}`), source);
+      else if (key.endsWith("_other")) for (const category of key.endsWith("_ordinal_other") ? ordinalCategories : categories) expectText(key.replace(/_other$/, `_${category}`), source);
     }
     for (const key of messages.keys()) if (!knownKeys.has(key.replace(PLURAL_SUFFIX, ""))) problems.push(`${key}: not an English message`);
     expect(problems).toEqual([]);
@@ -111,7 +113,7 @@ describe("the code", () => {
       }
     }
     for (const file of sourceFiles(path.join(ROOT, "server/src"), /\.ts$/)) {
-      for (const match of fs.readFileSync(file, "utf8").matchAll(/["'`]((?:errors|parseLog|httpStatus|chat\.defaults)\.[\w.]+)["'`]/g)) {
+      for (const match of fs.readFileSync(file, "utf8").matchAll(/["'`]((?:errors|parseLog|kbTaskLog|httpStatus|chat\.defaults)\.[\w.]+)["'`]/g)) {
         if (!knownKeys.has(match[1])) unknown.push(`${path.relative(ROOT, file)}: ${match[1]}`);
       }
     }

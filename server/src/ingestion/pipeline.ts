@@ -327,7 +327,7 @@ export async function runIngestion(services: Services, documentId: string, runId
 }
 
 /** The reason as a message key, when the error has one (a limit of the parse, a model provider's refusal). */
-function failureOf(error: Error): FailureReason | null {
+export function failureOf(error: Error): FailureReason | null {
   if (error instanceof ParseError) return error.reason;
   if (error instanceof DomainError) return { messageKey: error.messageKey, params: error.params };
   return null;

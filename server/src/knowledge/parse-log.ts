@@ -1,4 +1,4 @@
-import { englishMessage } from "../platform/messages";
+import { localizedMessage, type Locale } from "../platform/messages";
 import { appendLog } from "./document-events";
 
 /**
@@ -19,21 +19,27 @@ export function isLogMessage(value: unknown): value is LogMessage {
   return typeof value === "object" && value !== null && typeof (value as LogMessage).messageKey === "string" && typeof (value as LogMessage).params === "object";
 }
 
-/** The English text of a message, its message parameters said first: what the log text and API clients read. */
-export function englishText(message: LogMessage): string {
-  const params = Object.fromEntries(Object.entries(message.params).map(([name, value]) => [name, isLogMessage(value) ? englishText(value) : value]));
-  return englishMessage(message.messageKey, params);
+/** The text of a message in one interface language, its message parameters said first (as the client's `say` does). */
+export function localizedText(locale: Locale, message: LogMessage): string {
+  const params = Object.fromEntries(Object.entries(message.params).map(([name, value]) => [name, isLogMessage(value) ? localizedText(locale, value) : value]));
+  return localizedMessage(locale, message.messageKey, params);
 }
 
-/** One line of a document's parse log: when ("HH:MM:SS", UTC, as RAGFlow stamps its lines) and what. */
+/** The English text of a message: what the log text and API clients read. */
+export function englishText(message: LogMessage): string {
+  return localizedText("en", message);
+}
+
+/** One line of a log: when ("HH:MM:SS", UTC, as RAGFlow stamps its lines) and what. */
 export interface ParseLogEntry extends LogMessage {
   at: string;
 }
 
 /**
- * A document's parse log, kept twice: `progressMsg` is the English text that RAGFlow's clients read (`progress_msg`
- * of the REST API, which must say "Task done"), `progressLog` the same lines as messages for the client to translate.
- * Logs written before `progressLog` existed have only the text, which the client then shows as it is.
+ * A document's parse log or a knowledge-base task's log (RAPTOR, GraphRAG), kept twice: `progressMsg` is the English
+ * text that RAGFlow's clients read (`progress_msg` of the REST API, which must say "Task done"), `progressLog` the same
+ * lines as messages for the client to translate. Logs written before `progressLog` existed have only the text, which
+ * the client then shows as it is.
  */
 export interface ParseLog {
   progressMsg: string;

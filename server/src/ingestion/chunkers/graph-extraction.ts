@@ -1,5 +1,6 @@
 import { completeChat, type ChatMessage, type ChatModel } from "../../models/model-types";
 import type { GraphEntity, GraphRelation, ParserConfig } from "../types";
+import { logMessage, type LogMessage } from "../../knowledge/parse-log";
 import { extractGraphOffline } from "./builtin-graph";
 
 /**
@@ -211,12 +212,12 @@ export interface GraphExtraction {
  * with it a deterministic offline extractor (proper names and co-occurrence) builds the graph instead,
  * and a note says so.
  */
-export async function extractGraph(texts: string[], extraction: GraphExtraction): Promise<{ graph: Graph; notes: string[] }> {
+export async function extractGraph(texts: string[], extraction: GraphExtraction): Promise<{ graph: Graph; notes: LogMessage[] }> {
   const { model, id } = extraction.chat;
   const merger = new GraphMerger();
-  const notes: string[] = [];
+  const notes: LogMessage[] = [];
   const builtin = id.endsWith("@Builtin");
-  if (builtin) notes.push("The knowledge graph was built by Cairn's built-in extractor (proper names and the sentences they share), not by a language model: choose a chat model from a model provider for a richer graph.");
+  if (builtin) notes.push(logMessage("parseLog.graphBuiltin"));
 
   let unreadable = 0;
   let failed = 0;
@@ -229,11 +230,11 @@ export async function extractGraph(texts: string[], extraction: GraphExtraction)
         const answer = await completeChat(model, extractionMessages(text, extraction.entityTypes, extraction.language), { temperature: 0.1, signal: extraction.signal });
         const graph = parseGraphAnswer(answer.text);
         if (graph) merger.add(graph);
-        else if (++unreadable <= MAX_CHUNK_NOTES) notes.push(`Chunk ${index + 1}: the answer of ${id} was not the JSON asked for; no entities were taken from it.`);
+        else if (++unreadable <= MAX_CHUNK_NOTES) notes.push(logMessage("parseLog.graphNotJson", { chunk: index + 1, model: id }));
       } catch (error) {
         if (extraction.signal.aborted) throw error;
         lastError = error;
-        if (++failed <= MAX_CHUNK_NOTES) notes.push(`Chunk ${index + 1}: ${id} failed (${(error as Error).message}); no entities were taken from it.`);
+        if (++failed <= MAX_CHUNK_NOTES) notes.push(logMessage("parseLog.graphModelFailed", { chunk: index + 1, model: id, reason: (error as Error).message }));
       }
     }
     extraction.progress(index + 1, texts.length);
@@ -241,6 +242,6 @@ export async function extractGraph(texts: string[], extraction: GraphExtraction)
   // A model that failed on every chunk is a configuration problem the user must see, not an empty graph.
   if (texts.length > 0 && failed === texts.length) throw lastError;
   const hidden = Math.max(0, unreadable - MAX_CHUNK_NOTES) + Math.max(0, failed - MAX_CHUNK_NOTES);
-  if (hidden > 0) notes.push(`${hidden} more chunk(s) gave no entities for the same reasons.`);
+  if (hidden > 0) notes.push(logMessage("parseLog.graphMoreFailed", { count: hidden }));
   return { graph: merger.result(), notes };
 }

@@ -68,7 +68,7 @@ describe("RAPTOR summaries", () => {
       expect(s.vector).toHaveLength(1024);
       expect(countTokens(s.text)).toBeLessThanOrEqual(256);
     }
-    expect(producedBy).toBe("cairn-extractive@Builtin (extractive summaries: the most central sentences of each cluster)");
+    expect(producedBy).toBe("cairn-extractive@Builtin");
     expect(notes).toEqual([]);
     expect(context.reports.some((r) => r.message?.messageKey === "parseLog.raptorLayer" && r.message.params.from === chunks.length && r.message.params.to === first.length)).toBe(true);
     expect(context.reports[context.reports.length - 1].fraction).toBe(1);

@@ -24,6 +24,7 @@ export interface RaptorSummary {
 
 export interface RaptorResult {
   summaries: RaptorSummary[];
+  /** What produced them, for the UI: the chat model's id (the client says what the built-in one does, in the reader's language). */
   producedBy: string;
   /** For the progress log: clusters whose summary failed. */
   notes: LogMessage[];
@@ -40,7 +41,6 @@ export interface RaptorSettings {
 
 const DEFAULT_CONTEXT_TOKENS = 8192;
 const SYSTEM_PROMPT = "You're a helpful assistant.";
-const BUILTIN_METHOD = "extractive summaries: the most central sentences of each cluster";
 /** Two sentences this similar say the same thing; an extractive summary keeps only the first. */
 const REDUNDANT_SIMILARITY = 0.7;
 
@@ -162,11 +162,9 @@ export async function buildRaptorSummaries(chunks: { text: string; vector: numbe
   const settings = raptorSettings(config);
   const { model, id } = await context.chat();
   let summarize: Summarizer;
-  let producedBy = id;
   if (isBuiltinChat(id)) {
     const scorer = await lexicalScorer();
     summarize = async (texts) => extractiveSummary(texts, settings.maxTokens, scorer);
-    producedBy = `${id} (${BUILTIN_METHOD})`;
   } else summarize = modelSummarizer(model, settings, context);
 
   const nodes = chunks.map((c) => ({ text: c.text, vector: c.vector }));
@@ -215,5 +213,5 @@ export async function buildRaptorSummaries(chunks: { text: string; vector: numbe
     layer = next;
   }
   context.progress(1);
-  return { summaries, producedBy, notes };
+  return { summaries, producedBy: id, notes };
 }

@@ -1,5 +1,6 @@
 import { entityTypesOf, extractGraph, type Graph } from "../../ingestion/chunkers/graph-extraction";
 import { deleteGraph, mergeGraph } from "../knowledge-graph";
+import { logMessage } from "../parse-log";
 import { parsedDocuments, type KbTaskOutput, type KbTaskRun } from "./kb-task-run";
 
 /**
@@ -11,11 +12,12 @@ export async function runGraphRag(run: KbTaskRun): Promise<KbTaskOutput> {
   const { db, task, config } = run;
   const documents = await parsedDocuments(db, task);
   const skipped = task.documentIds.length - documents.length;
-  if (skipped > 0) await run.report(0.01, `${skipped} document(s) not parsed yet are left out.`);
+  if (skipped > 0) await run.report(0.01, logMessage("kbTaskLog.documentsSkipped", { count: skipped }));
   const chat = await run.chat();
   const entityTypes = entityTypesOf(config);
   const graphs: { documentId: string; graph: Graph }[] = [];
-  const notes = new Set<string>();
+  // The same note (the built-in extractor's) is said once for the whole task.
+  const noted = new Set<string>();
   for (const [index, document] of documents.entries()) {
     const share = (fraction: number) => 0.02 + (0.93 * (index + fraction)) / documents.length;
     const chunks: { content: string }[] = await db.query(`SELECT content FROM chunk WHERE document_id = $1 AND kind <> 'raptor' ORDER BY ordinal`, [document.id]);
@@ -24,19 +26,18 @@ export async function runGraphRag(run: KbTaskRun): Promise<KbTaskOutput> {
       { chat, entityTypes, language: run.knowledgeBase.language, signal: run.signal, progress: (done, total) => void run.report(share(done / total)).catch(() => undefined) },
     );
     for (const note of extracted.notes) {
-      if (notes.has(note)) continue;
-      notes.add(note);
+      const said = JSON.stringify(note);
+      if (noted.has(said)) continue;
+      noted.add(said);
       await run.report(share(1), note);
     }
     graphs.push({ documentId: document.id, graph: extracted.graph });
-    await run.report(share(1), `${document.name}: ${extracted.graph.entities.length} entities, ${extracted.graph.relations.length} relations.`);
+    await run.report(share(1), logMessage("kbTaskLog.documentGraph", { document: document.name, entities: extracted.graph.entities.length, relations: extracted.graph.relations.length }));
   }
   const counts = { entityCount: 0, relationCount: 0 };
   return {
     counts,
-    get summary() {
-      return `Knowledge graph: ${counts.entityCount} entities and ${counts.relationCount} relations.`;
-    },
+    summary: () => logMessage("kbTaskLog.graphMade", { entities: counts.entityCount, relations: counts.relationCount }),
     async replace(manager) {
       await deleteGraph(manager, task.knowledgeBaseId);
       for (const { documentId, graph } of graphs) await mergeGraph(manager, task.knowledgeBaseId, documentId, graph);

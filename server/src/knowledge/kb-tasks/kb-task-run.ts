@@ -18,13 +18,14 @@ export interface KbTaskRun {
   /** Aborted when the task is cancelled. */
   signal: AbortSignal;
   /** Progress between 0 and 1 of the whole task, with a line for its log. */
-  report(fraction: number, message?: string | LogMessage): Promise<void>;
+  report(fraction: number, message?: LogMessage): Promise<void>;
 }
 
 /** A task's result: counts for the task row, and how to put its output in place of the previous run's (inside the finishing transaction). */
 export interface KbTaskOutput {
   counts: Partial<Pick<KbTask, "chunkCount" | "entityCount" | "relationCount">>;
-  summary: string;
+  /** The log line that says what it made; read after `replace` has put the output in place (GraphRAG counts the merged graph). */
+  summary(): LogMessage;
   replace(manager: EntityManager): Promise<void>;
 }
 

@@ -1,5 +1,6 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from "type-graphql";
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from "typeorm";
+import { ParseLogLine } from "../document.entity";
 
 /** The knowledge-base tasks of RAGFlow v0.24 (`run_raptor`, `run_graphrag`): over all documents of a knowledge base, started by the user. */
 export enum KbTaskKind {
@@ -50,9 +51,13 @@ export class KbTask {
   @Column({ type: "real" })
   progress: number;
 
-  @Field({ description: "The task's log, one line per step; the last line says how it ended." })
+  @Field({ description: "The task's log in English, one line per step; the last line says how it ended." })
   @Column({ type: "text" })
   progressMsg: string;
+
+  @Field(() => [ParseLogLine], { description: "The same log as message keys, for the reader's language; empty for logs written before it existed (progressMsg has them)." })
+  @Column({ type: "jsonb", default: () => "'[]'" })
+  progressLog: ParseLogLine[];
 
   @Field(() => [ID], { description: "The documents of the knowledge base when the task was started." })
   @Column({ type: "jsonb" })

@@ -1,7 +1,7 @@
 import type { JobDefinition } from "../../platform/queue";
 import type { Services } from "../../services";
-import { appendLog } from "../document-events";
-import { englishText, type LogMessage } from "../parse-log";
+import { failureOf } from "../../ingestion/pipeline";
+import { appendLogLine, logMessage, type LogMessage } from "../parse-log";
 import { KnowledgeBase } from "../knowledge-base.entity";
 import { ACTIVE_STATUSES, KbTask, KbTaskKind, KbTaskStatus } from "./kb-task.entity";
 import { KB_TASK_CANCEL_TOPIC, publishKbTask } from "./kb-task-events";
@@ -59,11 +59,11 @@ export async function runKbTask(services: Services, taskId: string): Promise<voi
   const task = found;
   task.status = KbTaskStatus.RUNNING;
   task.beginAt ??= new Date();
-  task.progressMsg = appendLog(task.progressMsg, "Task has been received.");
+  Object.assign(task, appendLogLine(task, logMessage("parseLog.received")));
   const claimed = await repository
     .createQueryBuilder()
     .update()
-    .set({ status: task.status, beginAt: task.beginAt, progressMsg: task.progressMsg })
+    .set({ status: task.status, beginAt: task.beginAt, progressMsg: task.progressMsg, progressLog: task.progressLog as never })
     .where("id = :id AND status IN (:...active)", { id: task.id, active: ACTIVE_STATUSES })
     .execute();
   if (!claimed.affected) return;
@@ -72,14 +72,20 @@ export async function runKbTask(services: Services, taskId: string): Promise<voi
   const abort = new AbortController();
   runningHere.set(task.id, abort);
   let lastWrite = Date.now();
-  const report = async (fraction: number, message?: string | LogMessage) => {
-    if (message) task.progressMsg = appendLog(task.progressMsg, typeof message === "string" ? message : englishText(message));
+  const report = async (fraction: number, message?: LogMessage) => {
+    if (message) Object.assign(task, appendLogLine(task, message));
     task.progress = Math.max(task.progress, Math.min(fraction, 0.99));
     task.processDuration = secondsSince(task.beginAt);
     publishKbTask(services.platform, task);
     if (Date.now() - lastWrite >= PROGRESS_WRITE_INTERVAL_MS) {
       lastWrite = Date.now();
-      const written = await repository.update({ id: task.id, status: KbTaskStatus.RUNNING }, { progress: task.progress, progressMsg: task.progressMsg, processDuration: task.processDuration });
+      const written = await repository.update({ id: task.id, status: KbTaskStatus.RUNNING }, {
+        progress: task.progress,
+        progressMsg: task.progressMsg,
+        // TypeORM cannot type a partial update of a JSON record
+        progressLog: task.progressLog as never,
+        processDuration: task.processDuration,
+      });
       // Cancelled by a process that could not reach this one through the topic.
       if (!written.affected) abort.abort(new KbTaskCancelled());
     }
@@ -103,7 +109,7 @@ export async function runKbTask(services: Services, taskId: string): Promise<voi
       signal: abort.signal,
       report,
     };
-    await report(0.01, task.kind === KbTaskKind.RAPTOR ? "RAPTOR started." : "Knowledge graph extraction started.");
+    await report(0.01, logMessage(task.kind === KbTaskKind.RAPTOR ? "kbTaskLog.raptorStarted" : "kbTaskLog.graphStarted"));
     const output = await WORK[task.kind](run);
     abort.signal.throwIfAborted();
     const finished = await db.transaction(async (manager) => {
@@ -111,10 +117,10 @@ export async function runKbTask(services: Services, taskId: string): Promise<voi
       if (rows.length === 0) return false;
       await output.replace(manager);
       task.processDuration = secondsSince(task.beginAt);
-      Object.assign(task, output.counts, {
+      const log = appendLogLine(appendLogLine(task, output.summary()), logMessage("parseLog.done", { seconds: task.processDuration.toFixed(2) }));
+      Object.assign(task, output.counts, log, {
         status: KbTaskStatus.DONE,
         progress: 1,
-        progressMsg: appendLog(appendLog(task.progressMsg, output.summary), `Task done (${task.processDuration.toFixed(2)}s)`),
         finishedAt: new Date(),
       });
       await manager.getRepository(KbTask).update({ id: task.id }, {
@@ -122,6 +128,7 @@ export async function runKbTask(services: Services, taskId: string): Promise<voi
         status: task.status,
         progress: task.progress,
         progressMsg: task.progressMsg,
+        progressLog: task.progressLog as never,
         finishedAt: task.finishedAt,
         processDuration: task.processDuration,
       });
@@ -141,8 +148,9 @@ export async function failKbTask(services: Services, taskId: string, error: Erro
   const repository = services.platform.db.getRepository(KbTask);
   const task = await repository.findOneBy({ id: taskId });
   if (!task || !ACTIVE_STATUSES.includes(task.status)) return;
-  const changes = { status: KbTaskStatus.FAILED, progress: -1, progressMsg: appendLog(task.progressMsg, `[ERROR] ${error.message}`), finishedAt: new Date(), processDuration: secondsSince(task.beginAt) };
-  const result = await repository.createQueryBuilder().update().set(changes).where("id = :id AND status IN (:...active)", { id: taskId, active: ACTIVE_STATUSES }).execute();
+  const log = appendLogLine(task, logMessage("parseLog.failed", { reason: failureOf(error) ?? error.message }));
+  const changes = { status: KbTaskStatus.FAILED, progress: -1, ...log, finishedAt: new Date(), processDuration: secondsSince(task.beginAt) };
+  const result = await repository.createQueryBuilder().update().set({ ...changes, progressLog: log.progressLog as never }).where("id = :id AND status IN (:...active)", { id: taskId, active: ACTIVE_STATUSES }).execute();
   if (result.affected) publishKbTask(services.platform, Object.assign(task, changes));
 }
 

@@ -3,7 +3,7 @@ import type { SignedIn } from "../../auth/principal";
 import type { Platform } from "../../platform";
 import { Conflict, NotFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { appendLog } from "../document-events";
+import { appendLogLine, logMessage } from "../parse-log";
 import type { KnowledgeBaseService } from "../knowledge-base.service";
 import { deleteGraph } from "../knowledge-graph";
 import { KB_TASK_JOB } from "./kb-task.job";
@@ -19,6 +19,9 @@ const RUNNING_MESSAGE_KEYS: Record<KbTaskKind, string> = {
   [KbTaskKind.RAPTOR]: "errors.kbTasks.raptorRunning",
   [KbTaskKind.GRAPHRAG]: "errors.kbTasks.graphragRunning",
 };
+
+/** What a dataset of the REST API says of its RAPTOR and GraphRAG runs (`raptor_task_id`, `raptor_task_finish_at`, …). */
+export type DatasetTaskRefs = Partial<Record<KbTaskKind, { taskId: string; finishedAt: Date | null }>>;
 
 function isUniqueViolation(error: unknown): boolean {
   return error instanceof QueryFailedError && (error as QueryFailedError & { code?: string }).code === "23505";
@@ -63,7 +66,7 @@ export class KbTaskService {
       kind,
       status: KbTaskStatus.QUEUED,
       progress: 0,
-      progressMsg: appendLog("", "Task has been queued."),
+      ...appendLogLine({ progressMsg: "", progressLog: [] }, logMessage("kbTaskLog.queued")),
       documentIds: documents.map((d) => d.id),
       chunkCount: null,
       entityCount: null,
@@ -73,7 +76,8 @@ export class KbTaskService {
       processDuration: 0,
     });
     try {
-      await this.repository.insert(task);
+      // TypeORM cannot type the JSON records of an insert (progressLog)
+      await this.repository.insert(task as never);
     } catch (error) {
       // Another request started one in between: the partial unique index refused this one.
       const winner = isUniqueViolation(error) ? await this.active(kb.id, kind) : null;
@@ -93,12 +97,12 @@ export class KbTaskService {
     await this.knowledgeBases.accessible(principal, task.knowledgeBaseId);
     if (!ACTIVE_STATUSES.includes(task.status)) return task;
     const finishedAt = new Date();
-    const progressMsg = appendLog(task.progressMsg, "Task was cancelled.");
+    const log = appendLogLine(task, logMessage("parseLog.cancelled"));
     const processDuration = task.beginAt ? (finishedAt.getTime() - task.beginAt.getTime()) / 1000 : 0;
     const result = await this.repository
       .createQueryBuilder()
       .update()
-      .set({ status: KbTaskStatus.CANCELLED, progress: -1, progressMsg, finishedAt, processDuration })
+      .set({ status: KbTaskStatus.CANCELLED, progress: -1, progressMsg: log.progressMsg, progressLog: log.progressLog as never, finishedAt, processDuration })
       .where("id = :id AND status IN (:...active)", { id: task.id, active: ACTIVE_STATUSES })
       .execute();
     const current = await this.repository.findOneByOrFail({ id: task.id });
@@ -124,6 +128,23 @@ export class KbTaskService {
       .addOrderBy("t.createdAt", "DESC")
       .addOrderBy("t.id", "DESC")
       .getMany();
+  }
+
+  /**
+   * For each knowledge base, its latest task of each kind and when a task of that kind last succeeded: RAGFlow sets
+   * `*_task_id` when a run is queued and `*_task_finish_at` only when one finishes, so a running or failed run keeps the
+   * previous success's time. One query for a whole listing.
+   */
+  async datasetTaskRefs(knowledgeBaseIds: string[]): Promise<Map<string, DatasetTaskRefs>> {
+    const refs = new Map<string, DatasetTaskRefs>(knowledgeBaseIds.map((id) => [id, {}]));
+    if (knowledgeBaseIds.length === 0) return refs;
+    const rows: { knowledge_base_id: string; kind: KbTaskKind; task_id: string; finished_at: Date | null }[] = await this.platform.db.query(
+      `SELECT knowledge_base_id, kind, (array_agg(id ORDER BY created_at DESC, id DESC))[1] AS task_id, max(finished_at) FILTER (WHERE status = $2) AS finished_at
+         FROM kb_task WHERE knowledge_base_id = ANY($1) GROUP BY knowledge_base_id, kind`,
+      [knowledgeBaseIds, KbTaskStatus.DONE],
+    );
+    for (const row of rows) refs.get(row.knowledge_base_id)![row.kind] = { taskId: row.task_id, finishedAt: row.finished_at && new Date(row.finished_at) };
+    return refs;
   }
 
   async latestOfKind(principal: SignedIn, knowledgeBaseId: string, kind: KbTaskKind): Promise<KbTask | null> {

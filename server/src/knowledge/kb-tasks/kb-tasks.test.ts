@@ -1,7 +1,9 @@
 import type { SignedIn } from "../../auth/principal";
 import { newId } from "../../platform/ids";
+import { BuiltinProducers1764450000001 } from "../../platform/migrations/1764450000001-builtin-producers";
 import { startTestServer, type TestServer } from "../../testing/app";
 import { RUN } from "../document.entity";
+import { englishText, localizedText, type ParseLogEntry } from "../parse-log";
 import { apiUser, type ApiUser } from "../rest/test-support";
 import { KbTask, KbTaskKind, KbTaskStatus } from "./kb-task.entity";
 import { kbTaskTopic, type KbTaskEvent } from "./kb-task-events";
@@ -141,6 +143,9 @@ describe("RAPTOR as a knowledge-base task", () => {
     expect(trace.process_duration).toBeGreaterThan(0);
     // The small document has too few chunks to cluster; the large one is summarised.
     expect(trace.progress_msg).toMatch(/notes-1\.txt: \d chunk\(s\) are too few to cluster/);
+    // RAGFlow's clients read English, whatever the language of the one who started the task.
+    expect(trace.progress_msg).toMatch(/^\d\d:\d\d:\d\d Task has been queued\.\n/);
+    expect(trace.progress_msg).not.toMatch(/[\u3400-\u9fff]/);
 
     const kinds = await chunkKinds(kbId);
     expect(kinds.raptor).toBeGreaterThan(0);
@@ -152,6 +157,40 @@ describe("RAPTOR as a knowledge-base task", () => {
     expect(running.length).toBeGreaterThan(1);
     expect(running.some((e) => e.progress > 0 && e.progress < 1)).toBe(true);
     expect(recorder.events.at(-1)).toMatchObject({ status: KbTaskStatus.DONE, progress: 1 });
+  });
+
+  test("the task log is kept as message keys: a Chinese reader reads it in Chinese, line for line with the English text", async () => {
+    const query = `query ($id: ID!) { knowledgeBaseTasks(knowledgeBaseId: $id) { kind progressMsg progressLog { at messageKey params } } }`;
+    const answer = await server.graphql<{ knowledgeBaseTasks: { kind: string; progressMsg: string; progressLog: ParseLogEntry[] }[] }>(query, { id: kbId }, user.token);
+    expect(answer.errors).toBeUndefined();
+    const [task] = answer.data!.knowledgeBaseTasks;
+    expect(task.kind).toBe("RAPTOR");
+    expect(task.progressLog.map((line) => line.messageKey)).toEqual(
+      expect.arrayContaining(["kbTaskLog.queued", "parseLog.received", "kbTaskLog.raptorStarted", "kbTaskLog.tooFewChunks", "kbTaskLog.summaryChunks", "kbTaskLog.raptorMadeBy", "parseLog.done"]),
+    );
+    expect(task.progressLog.at(-2)).toMatchObject({ messageKey: "kbTaskLog.raptorMadeBy", params: { by: "cairn-extractive@Builtin" } });
+    // The English text is the same log, line for line.
+    expect(task.progressMsg.split("\n")).toEqual(task.progressLog.map((line) => `${line.at} ${englishText(line)}`));
+    const chinese = task.progressLog.map((line) => localizedText("zh", line));
+    for (const [i, text] of chinese.entries()) {
+      expect(text).toMatch(/[\u3400-\u9fff]/);
+      expect(text).not.toBe(englishText(task.progressLog[i]));
+    }
+    const tooFew = task.progressLog.find((line) => line.messageKey === "kbTaskLog.tooFewChunks")!;
+    expect(localizedText("zh", tooFew)).toBe(`notes-1.txt：${tooFew.params.count} 个分块太少，无法聚类。`);
+  });
+
+  test("the dataset listing names the latest RAPTOR run and when one last succeeded, and no GraphRAG run", async () => {
+    const [task] = await server.services.kbTasks.latest(owner, kbId);
+    const listed = (await rest("GET", `/api/v1/datasets?page_size=100`)).body.data.find((d: { id: string }) => d.id === kbId);
+    expect(listed).toMatchObject({
+      raptor_task_id: task.id,
+      raptor_task_finish_at: task.finishedAt!.toUTCString(),
+      graphrag_task_id: null,
+      graphrag_task_finish_at: null,
+    });
+    const byId = (await rest("GET", `/api/v1/datasets?id=${kbId}`)).body.data[0];
+    expect(byId).toMatchObject({ raptor_task_id: task.id, raptor_task_finish_at: task.finishedAt!.toUTCString() });
   });
 
   test("a second run replaces the first run's summaries instead of adding to them", async () => {
@@ -179,6 +218,20 @@ describe("RAPTOR as a knowledge-base task", () => {
     expect(all.items.slice(-raptor.total).every((c) => c.kind === "raptor")).toBe(true);
   });
 
+  test("summary chunks name the model only; older ones that also described the built-in method in English are brought in line", async () => {
+    const [{ id, produced_by }]: { id: string; produced_by: Record<string, string> }[] = await server.platform.db.query(
+      `SELECT id, produced_by FROM chunk WHERE knowledge_base_id = $1 AND kind = 'raptor' LIMIT 1`,
+      [kbId],
+    );
+    expect(produced_by).toEqual({ summary: "cairn-extractive@Builtin" });
+    const older = { summary: "cairn-extractive@Builtin (extractive summaries: the most central sentences of each cluster)", questions: "gpt-4o@OpenAI" };
+    await server.platform.db.query(`UPDATE chunk SET produced_by = $2 WHERE id = $1`, [id, JSON.stringify(older)]);
+    const runner = server.platform.db.createQueryRunner();
+    await new BuiltinProducers1764450000001().up(runner).finally(() => runner.release());
+    const [after]: { produced_by: Record<string, string> }[] = await server.platform.db.query(`SELECT produced_by FROM chunk WHERE id = $1`, [id]);
+    expect(after.produced_by).toEqual({ summary: "cairn-extractive@Builtin", questions: "gpt-4o@OpenAI" });
+  });
+
   test("a cancelled run stops, keeps the previous run's summaries, and a new run may start", async () => {
     const { kbId: bigKb } = await parsedKnowledgeBase([paragraphs(100)]);
     await rest("POST", `/api/v1/datasets/${bigKb}/run_raptor`);
@@ -197,7 +250,8 @@ describe("RAPTOR as a knowledge-base task", () => {
     const cancelled = await server.services.kbTasks.cancel(owner, task.id);
     recorder.stop();
     expect(cancelled).toMatchObject({ status: KbTaskStatus.CANCELLED, progress: -1 });
-    expect(cancelled.progressMsg).toMatch(/Task was cancelled\.$/);
+    expect(cancelled.progressMsg).toMatch(/Cancelled by the user\.$/);
+    expect(cancelled.progressLog.at(-1)).toMatchObject({ messageKey: "parseLog.cancelled" });
     const trace = await traceUntilEnded(bigKb, "raptor");
     expect(trace).toMatchObject({ id: task.id, progress: -1 });
     expect(await chunkKinds(bigKb)).toEqual(kept);
@@ -222,6 +276,12 @@ describe("GraphRAG as a knowledge-base task", () => {
     const trace = await traceUntilEnded(kbId, "graphrag");
     expect(trace).toMatchObject({ task_type: "graphrag", progress: 1 });
     expect(trace.progress_msg).toMatch(/Knowledge graph: [1-9]\d* entities and \d+ relations\./);
+    expect(trace.progress_msg).toContain("built by Cairn's built-in extractor");
+    const [task] = await server.services.kbTasks.latest(owner, kbId);
+    expect(task.progressLog.map((line) => line.messageKey)).toEqual(expect.arrayContaining(["kbTaskLog.graphStarted", "parseLog.graphBuiltin", "kbTaskLog.documentGraph", "kbTaskLog.graphMade"]));
+    expect(localizedText("zh", task.progressLog.find((line) => line.messageKey === "kbTaskLog.graphMade")!)).toBe(`知识图谱：${task.entityCount} 个实体，${task.relationCount} 个关系。`);
+    const listed = (await rest("GET", `/api/v1/datasets?id=${kbId}`)).body.data[0];
+    expect(listed).toMatchObject({ graphrag_task_id: task.id, graphrag_task_finish_at: task.finishedAt!.toUTCString(), raptor_task_id: null });
 
     const { body } = await rest("GET", `/api/v1/datasets/${kbId}/knowledge_graph`);
     expect(body.code).toBe(0);

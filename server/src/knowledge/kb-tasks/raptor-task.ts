@@ -2,6 +2,7 @@ import { buildRaptorSummaries } from "../../ingestion/enrichment/raptor";
 import { chunkId } from "../../ingestion/pipeline";
 import { countTokens } from "../../models/tokens";
 import { ensureVectorIndex, insertChunks, type StoredChunk } from "../chunk-store";
+import { logMessage } from "../parse-log";
 import { parsedDocuments, type KbTaskOutput, type KbTaskRun } from "./kb-task-run";
 
 /** RAPTOR summarises clusters of chunks; below this a summary would only repeat the document. */
@@ -23,7 +24,7 @@ export async function runRaptor(run: KbTaskRun): Promise<KbTaskOutput> {
   const { db, task, config } = run;
   const documents = await parsedDocuments(db, task);
   const skipped = task.documentIds.length - documents.length;
-  if (skipped > 0) await run.report(0.01, `${skipped} document(s) not parsed yet are left out.`);
+  if (skipped > 0) await run.report(0.01, logMessage("kbTaskLog.documentsSkipped", { count: skipped }));
   const rows: StoredChunk[] = [];
   const producers = new Set<string>();
   for (const [index, document] of documents.entries()) {
@@ -33,7 +34,7 @@ export async function runRaptor(run: KbTaskRun): Promise<KbTaskOutput> {
       [document.id],
     );
     if (chunks.length < RAPTOR_MIN_CHUNKS) {
-      await run.report(share(1), `${document.name}: ${chunks.length} chunk(s) are too few to cluster.`);
+      await run.report(share(1), logMessage("kbTaskLog.tooFewChunks", { document: document.name, count: chunks.length }));
       continue;
     }
     const { summaries, producedBy, notes } = await buildRaptorSummaries(
@@ -66,12 +67,15 @@ export async function runRaptor(run: KbTaskRun): Promise<KbTaskOutput> {
         vector: summary.vector,
       });
     }
-    await run.report(share(1), `${document.name}: ${summaries.length} summary chunk(s).`);
+    await run.report(share(1), logMessage("kbTaskLog.summaryChunks", { document: document.name, count: summaries.length }));
   }
   if (rows.length > 0) await ensureVectorIndex(db, rows[0].vector.length);
   return {
     counts: { chunkCount: rows.length },
-    summary: `RAPTOR made ${rows.length} summary chunk(s)${producers.size > 0 ? ` (by ${[...producers].join(", ")})` : ""}.`,
+    summary: () =>
+      producers.size > 0
+        ? logMessage("kbTaskLog.raptorMadeBy", { count: rows.length, by: [...producers].join(", ") })
+        : logMessage("kbTaskLog.raptorMade", { count: rows.length }),
     async replace(manager) {
       // The previous run's summaries go, then this run's come, for documents still there (the counters follow the rows).
       await manager.query(`DELETE FROM chunk WHERE knowledge_base_id = $1 AND kind = 'raptor'`, [task.knowledgeBaseId]);

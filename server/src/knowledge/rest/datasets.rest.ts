@@ -42,6 +42,12 @@ function serviceInput(fields: DatasetFields): KnowledgeBaseInput {
   return input;
 }
 
+/** Datasets as the contract shows them, with their RAPTOR and GraphRAG runs read in one query for all of them. */
+async function presentDatasets(services: Services, kbs: KnowledgeBase[]): Promise<Record<string, unknown>[]> {
+  const tasks = await services.kbTasks.datasetTaskRefs(kbs.map((kb) => kb.id));
+  return kbs.map((kb) => presentDataset(kb, tasks.get(kb.id)));
+}
+
 /** A dataset the caller's own tenant owns (RAGFlow lets only the owner change or delete one), else null. */
 async function ownedDataset(services: Services, principal: SignedIn, id: string): Promise<KnowledgeBase | null> {
   const kb = await usableDataset(services, principal, id);
@@ -77,7 +83,8 @@ async function update({ services, principal, req, res, params }: AuthenticatedRe
     if (refusal) return failure(ARGUMENT_ERROR, refusal);
   }
   try {
-    return success(presentDataset(await services.knowledgeBases.update(principal, id, serviceInput(fields.value))));
+    const [updated] = await presentDatasets(services, [await services.knowledgeBases.update(principal, id, serviceInput(fields.value))]);
+    return success(updated);
   } catch (error) {
     if (error instanceof DomainError && error.messageKey === "errors.knowledge.nameTaken") return failure(102, `Dataset name '${fields.value.name}' already exists`);
     throw error;
@@ -109,7 +116,7 @@ async function list({ services, principal, query }: AuthenticatedRestContext): P
   const lacks = (what: string) => failure(PERMISSION_ERROR, `User '${principal.tenantId}' lacks permission for dataset '${what}'`);
   if (id === undefined && name === undefined) {
     const { total, items } = await services.knowledgeBases.list(principal, { page, pageSize, orderBy, desc });
-    return { code: 0, data: items.map(presentDataset), total_datasets: total };
+    return { code: 0, data: await presentDatasets(services, items), total_datasets: total };
   }
   let matches: KnowledgeBase[] = [];
   if (id !== undefined) {
@@ -123,7 +130,7 @@ async function list({ services, principal, query }: AuthenticatedRestContext): P
     matches = id !== undefined ? matches.filter((kb) => kb.name === name) : named;
   }
   const items = matches.slice((page - 1) * pageSize, page * pageSize);
-  return { code: 0, data: items.map(presentDataset), total_datasets: matches.length };
+  return { code: 0, data: await presentDatasets(services, items), total_datasets: matches.length };
 }
 
 const schemaRoute = (method: RestRoute["method"], path: string, handle: (context: AuthenticatedRestContext) => Promise<unknown>): RestRoute => ({

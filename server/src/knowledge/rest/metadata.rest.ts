@@ -80,7 +80,8 @@ async function updateMetadataSetting({ services, principal, body }: Authenticate
   if (!kb) return failure(RETURN_CODES.DATA_ERROR, "Database error (Knowledgebase rename)!");
   const enabled = "enable_metadata" in body ? pythonTruthy(body.enable_metadata) : true;
   const updated = await services.knowledgeBases.setMetadataSetting(principal, kb.id, body.metadata, enabled);
-  return jsonResult(RETURN_CODES.SUCCESS, "success", presentDatasetRow(updated));
+  const tasks = (await services.kbTasks.datasetTaskRefs([updated.id])).get(updated.id);
+  return jsonResult(RETURN_CODES.SUCCESS, "success", presentDatasetRow(updated, tasks));
 }
 
 const route = (method: RestRoute["method"], path: string, auth: "apiKey" | "login", handle: (context: AuthenticatedRestContext) => Promise<unknown>): RestRoute =>

@@ -3,6 +3,7 @@ import type { Chunk } from "../chunk.entity";
 import { RUN, type RunStatus } from "../document.entity";
 import type { Document } from "../document.entity";
 import type { KnowledgeBase } from "../knowledge-base.entity";
+import type { DatasetTaskRefs } from "../kb-tasks/kb-task.service";
 
 /** What the RAGFlow-compatible REST facade shows of knowledge bases, documents and chunks (contract §2.1, §3.1, §4.1). */
 
@@ -27,7 +28,8 @@ export function runDigit(value: string): RunStatus | null {
   return (Object.values(RUN) as string[]).includes(value.trim()) ? (value.trim() as RunStatus) : null;
 }
 
-export function presentDataset(kb: KnowledgeBase): Record<string, unknown> {
+/** A dataset (contract §2.1); `tasks` are its RAPTOR and GraphRAG runs (KbTaskService.datasetTaskRefs), none for a new one. */
+export function presentDataset(kb: KnowledgeBase, tasks: DatasetTaskRefs = {}): Record<string, unknown> {
   return {
     id: kb.id,
     tenant_id: kb.tenantId,
@@ -47,10 +49,10 @@ export function presentDataset(kb: KnowledgeBase): Record<string, unknown> {
     token_num: kb.tokenCount,
     similarity_threshold: kb.similarityThreshold,
     vector_similarity_weight: kb.vectorSimilarityWeight,
-    graphrag_task_id: null,
-    graphrag_task_finish_at: null,
-    raptor_task_id: null,
-    raptor_task_finish_at: null,
+    graphrag_task_id: tasks.graphrag?.taskId ?? null,
+    graphrag_task_finish_at: rfc1123(tasks.graphrag?.finishedAt),
+    raptor_task_id: tasks.raptor?.taskId ?? null,
+    raptor_task_finish_at: rfc1123(tasks.raptor?.finishedAt),
     mindmap_task_id: null,
     mindmap_task_finish_at: null,
     status: "1",
@@ -159,6 +161,6 @@ export function presentAddedChunk(chunk: Chunk): Record<string, unknown> {
 const ROW_NAMES: Record<string, string> = { chunk_count: "chunk_num", document_count: "doc_num", chunk_method: "parser_id", embedding_model: "embd_id" };
 
 /** A dataset as RAGFlow's web API answers it: the raw row, with its internal column names. */
-export function presentDatasetRow(kb: KnowledgeBase): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(presentDataset(kb)).map(([key, value]) => [ROW_NAMES[key] ?? key, value]));
+export function presentDatasetRow(kb: KnowledgeBase, tasks: DatasetTaskRefs = {}): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(presentDataset(kb, tasks)).map(([key, value]) => [ROW_NAMES[key] ?? key, value]));
 }

@@ -13,7 +13,7 @@ import {
   type KnowledgeBaseTaskStatus,
   type KnowledgeBaseTaskFieldsFragment,
 } from "../../../graphql/gql/graphql";
-import { logLines } from "../dataset/parseLog";
+import { logLines, logText, type LogLine } from "../dataset/parseLog";
 import { useKnowledgeBaseTasks } from "./useKnowledgeBaseTasks";
 
 const STATUS_COLORS: Record<KnowledgeBaseTaskStatus, string> = {
@@ -34,7 +34,8 @@ function resultOf(task: KnowledgeBaseTaskFieldsFragment, t: TFunction, format: R
   return t("kb.tasks.result.graphrag", { entities: format.number(task.entityCount ?? 0), relations: format.number(task.relationCount ?? 0) });
 }
 
-function TaskLog({ task }: { task: KnowledgeBaseTaskFieldsFragment }) {
+/** The task's whole log, in the reader's language. */
+function TaskLog({ lines }: { lines: LogLine[] }) {
   const { t } = useTranslation();
   return (
     <Popover.Root positioning={{ placement: "bottom-start" }} lazyMount>
@@ -49,7 +50,7 @@ function TaskLog({ task }: { task: KnowledgeBaseTaskFieldsFragment }) {
             <Popover.Arrow />
             <Popover.Body>
               <Box as="pre" fontSize="xs" fontFamily="mono" whiteSpace="pre-wrap" maxHeight="64" overflowY="auto" color="fg.muted" data-testid="kb-task-log">
-                {task.progressMsg}
+                {logText(lines)}
               </Box>
             </Popover.Body>
           </Popover.Content>
@@ -76,7 +77,8 @@ function TaskRow({ knowledgeBaseId, kind, task, onChanged }: TaskRowProps) {
   const percent = task ? Math.round(Math.max(0, Math.min(1, task.progress)) * 100) : 0;
   const result = task ? resultOf(task, t, format) : null;
   const endedAt = task?.finishedAt ?? null;
-  const lastLine = task ? (logLines(t, { progressMsg: task.progressMsg, progressLog: [] }).at(-1)?.text ?? "") : "";
+  const lines = task ? logLines(t, task) : [];
+  const lastLine = lines.at(-1)?.text ?? "";
 
   async function run() {
     try {
@@ -138,7 +140,7 @@ function TaskRow({ knowledgeBaseId, kind, task, onChanged }: TaskRowProps) {
             <Text fontSize="xs" color={task.status === "FAILED" ? "fg.error" : "fg.muted"} lineClamp={1} flex="1" minWidth="0" title={lastLine} data-testid={`kb-task-${key}-message`}>
               {lastLine}
             </Text>
-            <TaskLog task={task} />
+            <TaskLog lines={lines} />
           </HStack>
         </Stack>
       ) : (

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { LuHourglass } from "react-icons/lu";
 import { useFormatters } from "../../../format";
 import type { DocumentRowFragment } from "../../../graphql/gql/graphql";
-import { logLines, say } from "./parseLog";
+import { logLines, logText, say } from "./parseLog";
 import { RUN, RUN_COLORS, RUN_KEYS } from "./runStatus";
 
 /** A document's parsing status: a badge, a live bar while parsing, the log's last line; the whole log on click. */
@@ -69,7 +69,7 @@ export function ParsingStatus({ document }: { document: DocumentRowFragment }) {
               </Popover.Title>
               {lines.length > 0 ? (
                 <Box as="pre" fontSize="xs" fontFamily="mono" whiteSpace="pre-wrap" maxHeight="64" overflowY="auto" color={failed ? "fg.error" : "fg.muted"} data-testid="parsing-log">
-                  {lines.map((line) => (line.at ? `${line.at} ${line.text}` : line.text)).join("\n")}
+                  {logText(lines)}
                 </Box>
               ) : (
                 <Text fontSize="sm" color="fg.muted">

@@ -35,3 +35,8 @@ export function logLines(t: TFunction, document: { progressMsg: string; progress
   });
   return [...before, ...document.progressLog.map((line) => ({ at: line.at, text: say(t, line) }))];
 }
+
+/** The log as one text to show whole, each line with its stamp as RAGFlow shows it. */
+export function logText(lines: LogLine[]): string {
+  return lines.map((line) => (line.at ? `${line.at} ${line.text}` : line.text)).join("\n");
+}
