@@ -121,10 +121,13 @@ export function mergePieces(pieces: Piece[], maxTokens: number): Piece[] {
   const out: Piece[] = [];
   let current: Piece | undefined;
   let currentTokens = 0;
+  // Whether `currentTokens` was counted on the merged text since it came near the limit.
+  let counted = false;
   const flush = () => {
     if (current && current.text.trim() !== "") out.push({ ...current, text: current.text.trim() });
     current = undefined;
     currentTokens = 0;
+    counted = false;
   };
   for (const piece of pieces) {
     const parts = splitOversized(piece.text, maxTokens);
@@ -132,10 +135,13 @@ export function mergePieces(pieces: Piece[], maxTokens: number): Piece[] {
       const separator = index === 0 ? (piece.separator ?? "\n") : /[\u3400-\u9fff]$/.test(parts[index - 1]) ? "" : " ";
       if (current) {
         const joined = current.text + separator + text;
-        // Near the limit the joined text itself is counted: tokens can merge where pieces meet, so sums
-        // drift slightly; far below it the sum is safe and avoids recounting the chunk for every piece.
+        // Sums drift slightly (tokens can merge where pieces meet), so near the limit the joined text itself
+        // is counted: once when the chunk comes near it, then only when the sum would pass it. Recounting the
+        // chunk for every piece near the limit made a 2 MB line of tiny statements take 16 s.
         const estimate = currentTokens + countTokens(text) + 1;
-        const tokens = estimate <= maxTokens - Math.max(8, maxTokens / 10) ? estimate : countTokens(joined);
+        const near = estimate > maxTokens - Math.max(8, maxTokens / 10);
+        const tokens = near && (!counted || estimate > maxTokens) ? countTokens(joined) : estimate;
+        counted ||= near;
         if (tokens <= maxTokens) {
           current.text = joined;
           if (current.heading && !piece.heading) {
@@ -150,6 +156,7 @@ export function mergePieces(pieces: Piece[], maxTokens: number): Piece[] {
       }
       current = { ...piece, text, positions: piece.positions ? [...piece.positions] : undefined };
       currentTokens = countTokens(text);
+      counted = false;
     });
   }
   flush();
