@@ -2,6 +2,7 @@ import "reflect-metadata";
 import { ConfigError, loadConfig } from "./config";
 import { startServer } from "./app";
 import { configureBuiltinModels, prepareBuiltinModels } from "./models/builtin/builtin.provider";
+import { countTokens } from "./models/tokens";
 
 async function main(): Promise<void> {
   const startedAt = performance.now();
@@ -12,8 +13,11 @@ async function main(): Promise<void> {
   const server = await startServer(config);
   // Loaded in the background (the build derived them), so that the first embedding does not wait for them…
   prepareBuiltinModels().catch((error) => console.error("[models] could not prepare the built-in models:", error));
-  // …and the first file does not wait for a parse process to load its parsers.
-  if (config.jobConcurrency > 0) server.services.parsers.warmUp();
+  // …and the first file does not wait for a parse process to load its parsers, nor for the tokenizer's tables.
+  if (config.jobConcurrency > 0) {
+    server.services.parsers.warmUp();
+    setImmediate(() => countTokens("warm up"));
+  }
   console.log(`Cairn is listening on ${server.bound}: open ${server.url} (ready in ${Math.round(performance.now() - startedAt)} ms)`);
   for (const line of server.platform.describe()) console.log(`  ${line}`);
   console.log(`  GraphQL${server.platform.config.graphqlIntrospection ? " and its explorer" : ""}: ${server.url}/graphql`);

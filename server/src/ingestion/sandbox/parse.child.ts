@@ -1,4 +1,5 @@
 import { closeTesseract, TesseractOcr } from "../../models/builtin/tesseract-ocr";
+import { countTokens } from "../../models/tokens";
 import { chunkParsed } from "../chunking";
 import { chunkMethod } from "../chunkers/registry";
 import { PARSE_LIMITS } from "../parsers/limits";
@@ -83,6 +84,9 @@ process.on("message", (request: ParseRequest) => {
     }
   });
 });
+
+// Every chunk method counts tokens: the tokenizer's tables (~1 s to load) are read before the first file arrives.
+countTokens("warm up");
 
 // The server went away: nothing is left to parse for.
 process.on("disconnect", () => {
