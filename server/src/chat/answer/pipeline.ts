@@ -151,8 +151,7 @@ export async function generateAnswer(services: AnswerServices, input: AnswerInpu
       step = performance.now();
       const relevant = await judgeRelevance(q, query, result.hits);
       if (!relevant) {
-        const history = input.turns.filter((t) => t.role === "user").map((t) => t.content).slice(0, -1);
-        const rewritten = await rewriteQuestion(q, query, history);
+        const rewritten = await rewriteQuestion(q, query);
         notes.push(`Self-RAG: the hits were judged not relevant; retrieved again with: ${rewritten}`);
         query = rewritten;
         result = await retrieve(rewritten);
