@@ -6,7 +6,8 @@ import type { AssistantFormChoicesQuery } from "../../../graphql/gql/graphql";
 import { useFixed } from "../../knowledge/useFixed";
 import { round2, WeightSlider } from "../../knowledge/WeightSlider";
 import type { DraftEditor } from "./draftEditor";
-import { ModelOptionSelect } from "./ModelOptionSelect";
+import { CrossLanguagesField } from "./CrossLanguagesField";
+import { isBuiltinChatModel, ModelOptionSelect } from "./ModelOptionSelect";
 import { PromptVariablesEditor } from "./PromptVariablesEditor";
 import { SettingSwitch } from "./SettingSwitch";
 
@@ -65,6 +66,12 @@ export function PromptEngineTab({ draft, edit, error, problems, choices }: Draft
         <SettingSwitch label={t("chat.settings.keywordExtraction")} help={t("chat.settings.keywordExtractionHelp")} checked={draft.keywordExtraction} onChange={(on) => edit("keywordExtraction", on)} testId="assistant-keywords" />
         <SettingSwitch label={t("chat.settings.selfRag")} help={t("chat.settings.selfRagHelp")} checked={draft.selfRag} onChange={(on) => edit("selfRag", on)} testId="assistant-self-rag" />
       </Stack>
+      <CrossLanguagesField
+        value={draft.crossLanguages}
+        languages={choices?.knowledgeBaseLanguages ?? []}
+        builtin={isBuiltinChatModel(draft.chatModel, choices)}
+        onChange={(languages) => edit("crossLanguages", languages)}
+      />
     </Stack>
   );
 }
