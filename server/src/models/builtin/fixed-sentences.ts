@@ -47,9 +47,11 @@ export const FIXED_SENTENCES: Readonly<Record<AnswerLanguage, FixedSentences>> =
 
 /** Characters only Traditional Chinese writes (their Simplified forms differ). */
 const TRADITIONAL_ONLY = /[這們為麼個說裡與會來時長東學國還無書點價錢買賣開關問題嗎從對應該體樣當讓]/;
-const SPANISH_WORDS = new Set("qué que cómo cuál cuáles cuándo dónde cuánto cuántos cuánta quién quiénes por para el la los las del es son puedo hay una un se con".split(" "));
-const INDONESIAN_WORDS = new Set("apa apakah bagaimana berapa siapa kapan dimana mana yang dan untuk saya bisa dari ini itu adalah tidak dengan ada di ke".split(" "));
-/** Function words of a language that a question must hold at least this many of to be read as written in it. */
+/** Spanish question words, written with their accents: an English question has none. */
+const SPANISH_QUESTION_WORDS = new Set("qué cómo cuál cuáles cuándo dónde cuánto cuánta cuántos cuántas quién quiénes".split(" "));
+/** Indonesian function words that English does not use (no names among them, such as "Dan" or "Ada"). */
+const INDONESIAN_WORDS = new Set("apa apakah bagaimana berapa siapa kapan dimana yang untuk saya bisa dari adalah tidak dengan ini itu".split(" "));
+/** Indonesian function words a question must hold at least this many of to be read as Indonesian. */
 const MARKER_WORDS = 2;
 
 /** The language a question is written in, among the interface's five; English when nothing tells. */
@@ -57,7 +59,7 @@ export function languageOf(text: string): AnswerLanguage {
   if (/[\u3400-\u9fff]/.test(text)) return TRADITIONAL_ONLY.test(text) ? "zh-TRADITIONAL" : "zh";
   const words = new Set(text.toLowerCase().match(/[\p{L}]+/gu) ?? []);
   const count = (markers: Set<string>) => [...words].filter((w) => markers.has(w)).length;
-  if (/[¿¡ñ]/.test(text) || count(SPANISH_WORDS) >= MARKER_WORDS) return "es";
+  if (/[¿¡]/.test(text) || count(SPANISH_QUESTION_WORDS) > 0) return "es";
   if (count(INDONESIAN_WORDS) >= MARKER_WORDS) return "id";
   return "en";
 }
