@@ -306,14 +306,23 @@ describe("follow-ups and cross-language questions", () => {
     expect(answer.content).toMatch(/three days a week/);
   });
 
-  it("the retrieval API translates with the tenant's default chat model, or logs that the built-in one cannot", async () => {
+  it("the retrieval API and the testing page translate with the tenant's default chat model, or say that the built-in one cannot", async () => {
     const retrieve = () =>
       server.rest("POST", "/api/v1/retrieval", { token: owner.key, body: { question: "员工可以在家办公吗？", dataset_ids: [handbookId], cross_languages: ["English"] } });
+    const testRetrieval = async () =>
+      (
+        await server.graphql<{ retrieve: { total: number; hits: { chunk: { content: string } }[]; crossLanguage: { translated: boolean; query: string } | null } }>(
+          `query ($input: RetrievalInput!) { retrieve(input: $input) { total hits { chunk { content } } crossLanguage { translated query } } }`,
+          { input: { question: "员工可以在家办公吗？", knowledgeBaseIds: [handbookId], crossLanguages: ["English"] } },
+          owner.token,
+        )
+      ).data!.retrieve;
     const warn = jest.spyOn(console, "warn").mockImplementation(() => undefined);
     try {
       const builtin = await retrieve();
       expect(builtin.body).toMatchObject({ code: 0, data: { total: 0, chunks: [] } });
       expect(warn).toHaveBeenCalledWith(expect.stringContaining("Cross-language retrieval (English) is not available with the built-in extractive model"));
+      expect(await testRetrieval()).toMatchObject({ total: 0, crossLanguage: { translated: false, query: "员工可以在家办公吗？" } });
     } finally {
       warn.mockRestore();
     }
@@ -328,6 +337,9 @@ describe("follow-ups and cross-language questions", () => {
       const translated = await retrieve();
       expect(translated.body.code).toBe(0);
       expect(translated.body.data.chunks[0].content).toMatch(/work from home/);
+      const tested = await testRetrieval();
+      expect(tested.crossLanguage).toEqual({ translated: true, query: "Can staff work from home?" });
+      expect(tested.hits[0].chunk.content).toMatch(/work from home/);
     } finally {
       await setDefaultChat("");
     }

@@ -1,4 +1,6 @@
 import { completeChat, type ChatMessage, type ChatModel } from "../models/model-types";
+import { parseModelId, type ModelsService } from "../models/models.service";
+import { BUILTIN_PROVIDER } from "../models/providers/registry";
 
 /** The chat model that translates, and whether it is the built-in extractive one (which cannot). */
 export interface TranslatingModel {
@@ -10,6 +12,8 @@ export interface TranslatingModel {
 export interface Translated {
   /** What to search: the translations, one per line; the question itself when there are none. */
   question: string;
+  /** Whether a model translated it (false: the built-in model, or no translation came back). */
+  translated: boolean;
   /** What happened, for the answer's debug prompt or the server log. */
   note: string;
 }
@@ -44,6 +48,7 @@ export async function translateQuestion(q: TranslatingModel, question: string, l
   if (q.builtin) {
     return {
       question,
+      translated: false,
       note: `Cross-language retrieval (${languages.join(", ")}) is not available with the built-in extractive model: it cannot translate. Choose a chat model from a model provider; the question was searched as written.`,
     };
   }
@@ -54,8 +59,21 @@ export async function translateQuestion(q: TranslatingModel, question: string, l
     .split(/^\s*===\s*$/m)
     .map((t) => t.trim())
     .filter((t) => t !== "");
-  if (translations.length === 0 || answer.includes("**ERROR**")) return { question, note: "Cross-language retrieval: the model gave no translation; the question was searched as written." };
+  if (translations.length === 0 || answer.includes("**ERROR**")) return { question, translated: false, note: "Cross-language retrieval: the model gave no translation; the question was searched as written." };
   const translated = translations.join("\n");
-  return { question: translated, note: `Cross-language retrieval (${languages.join(", ")}): ${translations.join(" | ")}` };
+  return { question: translated, translated: true, note: `Cross-language retrieval (${languages.join(", ")}): ${translations.join(" | ")}` };
 }
 
+
+/**
+ * Cross-language retrieval outside a chat (the retrieval API, the testing page): translated by the tenant's
+ * default chat model, as RAGFlow's retrieval does. Neither answer has a place for the note, so when the
+ * question could not be translated the server log says why.
+ */
+export async function translateForRetrieval(models: ModelsService, tenantId: string, question: string, languages: string[]): Promise<Translated> {
+  const modelId = (await models.defaults(tenantId)).chat;
+  const model = await models.client(tenantId, "chat", modelId);
+  const translated = await translateQuestion({ model, builtin: parseModelId(modelId)?.provider === BUILTIN_PROVIDER }, question, languages);
+  if (!translated.translated) console.warn(`[retrieval] ${translated.note}`);
+  return translated;
+}

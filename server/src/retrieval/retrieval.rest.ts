@@ -7,12 +7,10 @@ import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import { presentChunk } from "../knowledge/rest/presenters";
 import { answering, documentIn, pythonInt, pythonTypeName, refuse, usableDataset } from "../knowledge/rest/scope";
 import { tokenize } from "../models/builtin/text-analysis";
-import { parseModelId } from "../models/models.service";
-import { BUILTIN_PROVIDER } from "../models/providers/registry";
 import type { Services } from "../services";
 import { messageForClient } from "../platform/errors";
 import { documentsMatching, parseMetadataCondition } from "./metadata-condition";
-import { crossLanguagesOf, translateQuestion } from "./cross-languages";
+import { crossLanguagesOf, translateForRetrieval } from "./cross-languages";
 import { RETRIEVAL_DEFAULTS, type RetrievalHit } from "./retrieval.service";
 
 /**
@@ -166,8 +164,9 @@ async function retrieval({ services, principal, body }: AuthenticatedRestContext
   page = Math.max(1, page);
   pageSize = Math.max(1, pageSize);
 
+  const languages = crossLanguagesOf(body.cross_languages);
   const result = await services.retrieval.retrieve(principal, {
-    question: await searchedQuestion(services, kbs[0].tenantId, question, crossLanguagesOf(body.cross_languages)),
+    question: languages.length > 0 ? (await translateForRetrieval(services.models, kbs[0].tenantId, question, languages)).question : question,
     knowledgeBaseIds: kbs.map((kb) => kb.id),
     documentIds,
     // RAGFlow takes any float (its suite sends a weight of 10); similarities lie in 0..1, so clamping keeps the meaning.
@@ -184,20 +183,6 @@ async function retrieval({ services, principal, body }: AuthenticatedRestContext
     chunks: result.hits.map((hit) => presentHit(hit, highlight)),
     doc_aggs: result.documents.map((d) => ({ doc_name: d.documentName, doc_id: d.documentId, count: d.count })),
   });
-}
-
-/**
- * The question as searched: with `cross_languages`, translated by the tenant's default chat model (as
- * RAGFlow's retrieval does). The response has no place for a note, so when that model is the built-in
- * one, which cannot translate, the server log says so and the question is searched as written.
- */
-async function searchedQuestion(services: Services, tenantId: string, question: string, languages: string[]): Promise<string> {
-  if (languages.length === 0) return question;
-  const modelId = (await services.models.defaults(tenantId)).chat;
-  const model = await services.models.client(tenantId, "chat", modelId);
-  const translated = await translateQuestion({ model, builtin: parseModelId(modelId)?.provider === BUILTIN_PROVIDER }, question, languages);
-  if (translated.question === question) console.warn(`[retrieval] ${translated.note}`);
-  return translated.question;
 }
 
 /** `build_error_result`: the code is also the HTTP status (contract §1.3). */

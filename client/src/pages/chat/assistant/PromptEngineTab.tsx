@@ -1,12 +1,12 @@
 import { Code, Grid, Input, Separator, Stack, Text, Textarea } from "@chakra-ui/react";
 import { Trans, useTranslation } from "react-i18next";
+import { CrossLanguagesField } from "../../../components/CrossLanguagesField";
 import { FormField } from "../../../components/FormField";
 import type { FieldProblems } from "../../../errors";
 import type { AssistantFormChoicesQuery } from "../../../graphql/gql/graphql";
 import { useFixed } from "../../knowledge/useFixed";
 import { round2, WeightSlider } from "../../knowledge/WeightSlider";
 import type { DraftEditor } from "./draftEditor";
-import { CrossLanguagesField } from "./CrossLanguagesField";
 import { isBuiltinChatModel, ModelOptionSelect } from "./ModelOptionSelect";
 import { PromptVariablesEditor } from "./PromptVariablesEditor";
 import { SettingSwitch } from "./SettingSwitch";
@@ -71,6 +71,7 @@ export function PromptEngineTab({ draft, edit, error, problems, choices }: Draft
         languages={choices?.knowledgeBaseLanguages ?? []}
         builtin={isBuiltinChatModel(draft.chatModel, choices)}
         onChange={(languages) => edit("crossLanguages", languages)}
+        testId="assistant-cross-languages"
       />
     </Stack>
   );
