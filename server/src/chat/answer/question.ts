@@ -1,4 +1,4 @@
-import { refersToEarlierTurns } from "../../models/builtin/follow-up";
+import { antecedentOf, refersToEarlierTurns } from "../../models/builtin/follow-up";
 import { tokenize } from "../../models/builtin/text-analysis";
 import { completeChat, type ChatModel } from "../../models/model-types";
 import type { RetrievalHit } from "../../retrieval/retrieval.service";
@@ -60,17 +60,20 @@ export interface Refined {
 const FOLLOW_UP_DEPTH = 3;
 
 /**
- * The built-in model's lexical stand-in for a rewrite: a user turn that refers back gets the key terms of
- * the turn it refers to, itself completed the same way ("and its architect?" after "When was the bridge
- * built?" borrows "bridge built"); a turn that stands alone is kept as it is.
+ * The built-in model's lexical stand-in for a rewrite: a user turn that refers back gets what it refers to
+ * from the turn before, itself completed the same way — the name that turn gives (antecedentOf: "What
+ * religion were they?" after "Who was the Normans' main enemy?" borrows "Normans"), else its key words
+ * ("and the highest?" after "What causes tides?"); a turn that stands alone is kept as it is.
  */
 function completedTurn(users: string[], index: number, depth = FOLLOW_UP_DEPTH): string {
   const own = users[index];
   if (index === 0 || depth === 0 || !refersToEarlierTurns(own)) return own;
-  const antecedent = completedTurn(users, index - 1, depth - 1);
+  const before = completedTurn(users, index - 1, depth - 1);
   const have = new Set(tokenize(own).map((t) => t.term));
+  const name = antecedentOf(before);
+  if (name !== null) return tokenize(name).every((t) => have.has(t.term)) ? own : `${own} ${name}`;
   const borrowed: string[] = [];
-  for (const token of tokenize(antecedent)) {
+  for (const token of tokenize(before)) {
     if (have.has(token.term) || token.word.length < 2) continue;
     have.add(token.term);
     borrowed.push(token.word);
@@ -95,7 +98,7 @@ export async function refineQuestion(q: QuestionModel, turns: { role: "user" | "
     const question = completedTurn(users, users.length - 1);
     return {
       question,
-      note: `Multi-turn optimisation (built-in model, lexical: it cannot rewrite a question, so the key terms of the turn it refers to were joined to it): ${question}`,
+      note: `Multi-turn optimisation (built-in model, lexical: it cannot rewrite a question, so what it refers to in the turn before was joined to it): ${question}`,
     };
   }
   const userTurns = turns.filter((t) => t.role === "user");

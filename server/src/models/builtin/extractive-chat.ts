@@ -12,7 +12,7 @@ import {
   type AnswerKind,
 } from "./answer-checks";
 import { fixedSentences, languageOf, type AnswerLanguage } from "./fixed-sentences";
-import { refersToEarlierTurns } from "./follow-up";
+import { antecedentOf, refersToEarlierTurns } from "./follow-up";
 import { readPrompt, type Passage } from "./knowledge-prompt";
 import { lexicalScorer } from "./lexical-rerank";
 import { rowFields, rowSentence, type RowQuestion } from "./row-sentence";
@@ -76,7 +76,7 @@ const SENTENCE_SHARE_OF_COVERAGE = 0.5;
 /** A further sentence joins the answer when it scores at least this fraction of the best one. */
 const COMPANION_RATIO = 0.75;
 const MAX_SENTENCES = 3;
-/** A follow-up that refers back ("and in 1990?", "when was it built?") borrows the previous question's terms at this weight. */
+/** A follow-up that refers back ("and in 1990?", "when was it built?") borrows what it refers to in the previous question (antecedentOf) at this weight. */
 const HISTORY_WEIGHT = 0.5;
 /**
  * Words that frame the kind of answer asked for ("how many", "what kind of", "whose") rather than its
@@ -259,7 +259,7 @@ export class ExtractiveAnswerer {
     if (!previous || !refersToEarlierTurns(question)) return terms;
     const known = new Set(terms.map((t) => t.term));
     const borrowed = this.scorer
-      .analyzeQuery(previous)
+      .analyzeQuery(antecedentOf(previous) ?? previous)
       .filter((t) => !known.has(t.term))
       .map((t) => ({ ...t, weight: t.weight * HISTORY_WEIGHT }));
     return [...terms, ...borrowed];
@@ -538,22 +538,27 @@ export function sameStatement(a: string, b: string): boolean {
   return shared >= SAME_STATEMENT_OVERLAP * shorter.size;
 }
 
-/** Words that open a question (or a yes/no question's verb): "… and when …" starts a second question. */
-const QUESTION_OPENER = "what|when|where|who|whom|whose|which|why|how|is|are|was|were|do|does|did|can|could|will|would|should|has|have";
-const SECOND_QUESTION = new RegExp(`\\s*,?\\s+and\\s+(?=(?:${QUESTION_OPENER})\\b)|(?<=[?？])\\s*(?=\\S)|\\s*[;；]\\s*`, "i");
+/** Words that open a question, and those that open a yes/no question. */
+const WH_WORD = "what|when|where|who|whom|whose|which|why|how";
+const QUESTION_OPENER = new RegExp(`^\\W*(?:${WH_WORD}|is|are|was|were|do|does|did|can|could|will|would|should|has|have|if so)\\b`, "i");
+/** "… and when …" (a wh-word: "… and are known to …" joins two verbs of one question), a question mark or a semicolon within. */
+const SECOND_QUESTION = new RegExp(`\\s*,?\\s+and\\s+(?=(?:${WH_WORD})\\b)|(?<=[?？])\\s*(?=\\S)|\\s*[;；]\\s*`, "i");
 const CHINESE_QUESTION_WORD = /什么|甚麼|哪|谁|誰|多少|几|幾|如何|怎么|怎麼|为什么|為什麼|是否|吗|嗎/;
 
 /**
  * The questions a question asks: "What causes tides and when are they highest?" asks two, each answered
- * on its own ("when are they highest?" with the first as its antecedent). Parts without a content word of
- * their own stay with the part before them.
+ * on its own ("when are they highest?" with the first as its antecedent). It is split only where every
+ * part is itself a question (opens with a question word, or holds one in Chinese); a part without a
+ * content word of its own stays with the part before it.
  */
 export function questionParts(question: string): string[] {
-  const pieces = isCjk(question)
-    ? question.split(/(?<=[？?；;])|[，,](?:以及|并且|並且|还有|還有)?|以及|并且|並且/).filter((p) => CHINESE_QUESTION_WORD.test(p))
-    : question.split(SECOND_QUESTION);
+  const chinese = isCjk(question);
+  const pieces = (chinese ? question.split(/(?<=[？?；;])|[，,](?:以及|并且|並且|还有|還有)?|以及|并且|並且/) : question.split(SECOND_QUESTION))
+    .map((p) => p.trim())
+    .filter((p) => p !== "");
+  if (!pieces.every((p) => (chinese ? CHINESE_QUESTION_WORD.test(p) : QUESTION_OPENER.test(p)))) return [question];
   const parts: string[] = [];
-  for (const piece of pieces.map((p) => p.trim()).filter((p) => p !== "")) {
+  for (const piece of pieces) {
     if (parts.length > 0 && tokenize(piece).length === 0) parts[parts.length - 1] += ` ${piece}`;
     else parts.push(piece);
   }

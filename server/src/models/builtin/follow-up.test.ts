@@ -1,4 +1,4 @@
-import { refersToEarlierTurns } from "./follow-up";
+import { antecedentOf, refersToEarlierTurns } from "./follow-up";
 
 describe("whether a question refers to earlier turns", () => {
   it("a pronoun, a demonstrative, a follow-up opener or a fragment refers back", () => {
@@ -26,6 +26,8 @@ describe("whether a question refers to earlier turns", () => {
       "Can I work from home?",
       "What is the law that governs the tides?",
       "Is it possible to work from home on Fridays?",
+      "What did Davies call his system?",
+      "What does it mean when currencies are left to float?",
       "How many days of leave do new employees get?",
       "In what country is Normandy located?",
       "公司的远程办公政策是什么？",
@@ -33,5 +35,14 @@ describe("whether a question refers to earlier turns", () => {
     ]) {
       expect([question, refersToEarlierTurns(question)]).toEqual([question, false]);
     }
+  });
+});
+
+describe("what a follow-up's pronoun stands for", () => {
+  it("is the first name the earlier question gives, else nothing (its key words stand in)", () => {
+    expect(antecedentOf("Who was the Normans' main enemy in Italy, the Byzantine Empire and Armenia?")).toBe("Normans");
+    expect(antecedentOf("When did the Storseisundet Bridge open?")).toBe("Storseisundet Bridge");
+    expect(antecedentOf("What causes tides?")).toBeNull();
+    expect(antecedentOf("潮汐是由什么引起的？")).toBeNull();
   });
 });
