@@ -149,6 +149,12 @@ interface QuestionShape {
 
 interface Question {
   terms: QueryTerm[];
+  /**
+   * Terms a follow-up borrowed from the question before: they rank sentences, but are not what the answer
+   * must cover — the sentence that answers "What percentage of its population was Protestant?" need not
+   * repeat "Warsaw".
+   */
+  borrowed: Set<string>;
   chinese: boolean;
   /** Each term's word as written in the question, for matching misspellings. */
   words: Map<string, string>;
@@ -253,16 +259,17 @@ export class ExtractiveAnswerer {
     private readonly vectorizer: TextVectorizer,
   ) {}
 
-  private questionTerms(question: string, history: string[]): QueryTerm[] {
+  /** The question's terms, and those a follow-up borrows from the question before (the latter also listed in `borrowed`). */
+  private questionTerms(question: string, history: string[]): { terms: QueryTerm[]; borrowed: Set<string> } {
     const terms = this.scorer.analyzeQuery(question);
     const previous = history[history.length - 1];
-    if (!previous || !refersToEarlierTurns(question)) return terms;
+    if (!previous || !refersToEarlierTurns(question)) return { terms, borrowed: new Set() };
     const known = new Set(terms.map((t) => t.term));
     const borrowed = this.scorer
       .analyzeQuery(antecedentOf(previous) ?? previous)
       .filter((t) => !known.has(t.term))
       .map((t) => ({ ...t, weight: t.weight * HISTORY_WEIGHT }));
-    return [...terms, ...borrowed];
+    return { terms: [...terms, ...borrowed], borrowed: new Set(borrowed.map((t) => t.term)) };
   }
 
   /**
@@ -346,7 +353,7 @@ export class ExtractiveAnswerer {
     // Chinese character bigrams only help matching; the weight to cover is that of the question's words.
     const words = question.terms.some((t) => !t.term.startsWith("\u0002"));
     for (const term of question.terms) {
-      if (QUESTION_FRAME.has(term.term) || (words && term.term.startsWith("\u0002"))) continue;
+      if (QUESTION_FRAME.has(term.term) || question.borrowed.has(term.term) || (words && term.term.startsWith("\u0002"))) continue;
       total += term.weight;
       if (inPassage?.has(term.term) || inWindow.has(term.term) || inWindow.hasRelated(term)) covered += term.weight;
       if (inStatement.has(term.term) || inStatement.hasRelated(term)) coveredByStatement += term.weight;
@@ -400,10 +407,11 @@ export class ExtractiveAnswerer {
 
   /** The sentences that answer one question, per passage, best first; null when the best place does not answer it. */
   private select(passages: Passage[], sentencesOf: string[][], question: string, history: string[]): Pick[] | null {
-    const terms = this.questionTerms(question, history);
+    const { terms, borrowed } = this.questionTerms(question, history);
     if (terms.length === 0) return null;
     const asked: Question = {
       terms,
+      borrowed,
       chinese: isCjk(question),
       words: new Map(tokenize(question).map((t) => [t.term, t.word])),
       specific: this.specificTerms(question),
