@@ -76,7 +76,7 @@ const SENTENCE_SHARE_OF_COVERAGE = 0.5;
 /** A further sentence joins the answer when it scores at least this fraction of the best one. */
 const COMPANION_RATIO = 0.75;
 const MAX_SENTENCES = 3;
-/** A follow-up that refers back ("and in 1990?", "when was it built?") borrows what it refers to in the previous question (antecedentOf) at this weight. */
+/** A follow-up that refers back ("and in 1990?", "when was it built?") borrows what it refers to in the previous question (antecedentOf) at this weight at most. */
 const HISTORY_WEIGHT = 0.5;
 /**
  * Words that frame the kind of answer asked for ("how many", "what kind of", "whose") rather than its
@@ -265,10 +265,13 @@ export class ExtractiveAnswerer {
     const previous = history[history.length - 1];
     if (!previous || !refersToEarlierTurns(question)) return { terms, borrowed: new Set() };
     const known = new Set(terms.map((t) => t.term));
-    const borrowed = this.scorer
-      .analyzeQuery(antecedentOf(previous) ?? previous)
-      .filter((t) => !known.has(t.term))
-      .map((t) => ({ ...t, weight: t.weight * HISTORY_WEIGHT }));
+    const taken = this.scorer.analyzeQuery(antecedentOf(previous) ?? previous).filter((t) => !known.has(t.term));
+    // Together the borrowed terms weigh at most HISTORY_WEIGHT of the question's own: many words of the
+    // question before must not outrank the one word the follow-up asks about ("Can they carry them over?").
+    const own = terms.reduce((sum, t) => sum + t.weight, 0);
+    const theirs = taken.reduce((sum, t) => sum + t.weight, 0);
+    const scale = theirs === 0 ? 0 : HISTORY_WEIGHT * Math.min(1, own > 0 ? own / theirs : 1);
+    const borrowed = taken.map((t) => ({ ...t, weight: t.weight * scale }));
     return { terms: [...terms, ...borrowed], borrowed: new Set(borrowed.map((t) => t.term)) };
   }
 
