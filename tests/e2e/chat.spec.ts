@@ -156,11 +156,10 @@ test("a user creates an assistant over a parsed knowledge base, asks, sees it se
   await expect(dialog.getByTestId("assistant-system-prompt")).toHaveValue(/not found in the knowledge base/);
   await expect(dialog.getByTestId("assistant-keyword-weight-value")).toHaveText("0.70");
   await dialog.getByTestId("assistant-tab-model").click();
-  // A preset fills the four sampling values; changing one by hand makes the freedom custom.
-  await dialog.getByTestId("assistant-freedom").selectOption("improvise");
-  await expect(dialog.getByTestId("assistant-temperature-value")).toHaveText("0.80");
-  await dialog.getByTestId("assistant-freedom").selectOption("precise");
-  await expect(dialog.getByTestId("assistant-temperature-value")).toHaveText("0.20");
+  // The built-in model picks sentences: a line says what it can and cannot do, and the sampling settings it ignores are disabled.
+  await expect(dialog.getByTestId("assistant-builtin-model-note")).toContainText("does not write new text, translate");
+  await expect(dialog.getByTestId("assistant-freedom")).toBeDisabled();
+  await expect(dialog.getByText("Ignored by the built-in model").first()).toBeVisible();
   await page.screenshot({ path: "/tmp/chat-settings-model.png" });
   await dialog.getByTestId("assistant-save").click();
   await expect(dialog).toBeHidden();

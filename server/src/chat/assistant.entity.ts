@@ -1,5 +1,6 @@
 import { Field, Float, ID, Int, ObjectType } from "type-graphql";
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from "typeorm";
+import { crossLanguagesOf } from "../retrieval/cross-languages";
 import { DEFAULT_LLM_SETTING, DEFAULT_SWITCHES, freedomOf, type LlmSetting, type PromptVariable } from "./prompt-defaults";
 
 /**
@@ -16,6 +17,8 @@ export interface PromptConfig {
   refine_multiturn?: boolean;
   keyword?: boolean;
   self_rag?: boolean;
+  /** Languages the question is translated into for retrieval (needs a language model). */
+  cross_languages?: string[];
   [key: string]: unknown;
 }
 
@@ -215,6 +218,11 @@ export class ChatAssistant {
   @Field()
   get keywordExtraction(): boolean {
     return flag(this.promptConfig?.keyword, DEFAULT_SWITCHES.keyword);
+  }
+
+  @Field(() => [String], { description: "Languages the question is also searched in, translated by the chat model (RAGFlow's cross_languages); the built-in model cannot translate." })
+  get crossLanguages(): string[] {
+    return crossLanguagesOf(this.promptConfig?.cross_languages);
   }
 
   @Field()

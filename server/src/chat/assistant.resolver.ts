@@ -95,6 +95,9 @@ class AssistantInput implements ServiceAssistantInput {
 
   @Field(() => Boolean, { nullable: true })
   tts?: boolean | null;
+
+  @Field(() => [String], { nullable: true, description: "Languages the question is also searched in (RAGFlow's cross_languages)." })
+  crossLanguages?: string[] | null;
 }
 
 @ObjectType()

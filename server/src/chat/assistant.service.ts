@@ -10,6 +10,7 @@ import { Conflict, DomainError, FieldChecks, NotFound, Unauthenticated } from ".
 import { newId } from "../platform/ids";
 import { escapeLike } from "../platform/sql";
 import type { Platform } from "../platform";
+import { crossLanguagesOf } from "../retrieval/cross-languages";
 import { ChatAssistant, type PromptConfig, type StoredLlmSetting } from "./assistant.entity";
 import { chatStatistics, type ChatStatisticsResult, type StatisticsRange } from "./statistics";
 import {
@@ -62,6 +63,7 @@ export interface AssistantInput {
   multiTurnRefine?: boolean | null;
   keywordExtraction?: boolean | null;
   tts?: boolean | null;
+  crossLanguages?: string[] | null;
 }
 
 /** The stored columns a surface may write, under RAGFlow's internal names (the REST facade writes these directly). */
@@ -387,6 +389,10 @@ export class AssistantService {
     ] as const) {
       if (!given(input[field])) continue;
       prompt[key] = input[field];
+      promptChanged = true;
+    }
+    if (given(input.crossLanguages)) {
+      prompt.cross_languages = crossLanguagesOf(input.crossLanguages);
       promptChanged = true;
     }
     const variables = Array.isArray(prompt.parameters) ? prompt.parameters : [];

@@ -226,6 +226,126 @@ describe("a conversation", () => {
   });
 });
 
+describe("follow-ups and cross-language questions", () => {
+  const HANDBOOK = [
+    "# Staff handbook",
+    "## Annual leave",
+    "Employees get 25 days of annual leave per year. Up to five unused days can be carried over to the next year.",
+    "## Travel expenses",
+    "Train tickets and hotel nights on business trips are reimbursed within 30 days.",
+    "## Remote work",
+    "Staff may work from home up to three days a week with their manager's approval.",
+  ].join("\n\n");
+  let handbookId: string;
+
+  beforeAll(async () => {
+    ({ datasetId: handbookId } = await parsedKnowledgeBase(server, owner, [
+      { name: "handbook.md", data: HANDBOOK },
+      { name: "潮汐.txt", data: "潮汐是由月球的引力引起的。每月最大的潮汐叫做大潮。" },
+    ]));
+  }, 120_000);
+
+  const chunkIds = (answer: Record<string, any>) => answer.reference.chunks.map((c: { id: string }) => c.id); // eslint-disable-line @typescript-eslint/no-explicit-any
+
+  it("a question that stands alone, fourth in a conversation, retrieves exactly as when asked alone; a pronoun question uses the turn before", async () => {
+    const assistant = await createAssistant(server, owner, { kbIds: [handbookId] });
+    const alone = await askAndWait(assistant, "Can I work from home?");
+    expect(alone.answer.content).toMatch(/three days a week/);
+
+    const first = await askAndWait(assistant, "How many days of annual leave do employees get?");
+    const id = first.conversationId;
+    const second = await askAndWait(assistant, "Can they carry them over?", undefined, id);
+    expect(second.answer.prompt).toMatch(/Multi-turn optimisation \(built-in model, lexical[^)]*\): Can they carry them over\? .*annual leave/);
+    expect(second.answer.content).toMatch(/carried over/);
+    await askAndWait(assistant, "Which train tickets are reimbursed?", undefined, id);
+    const fourth = await askAndWait(assistant, "Can I work from home?", undefined, id);
+    expect(fourth.answer.prompt).toContain("the question stands alone");
+    expect(fourth.answer.prompt).not.toContain("### Retrieval query");
+    expect(chunkIds(fourth.answer)).toEqual(chunkIds(alone.answer));
+    expect(fourth.answer.content).toBe(alone.answer.content);
+  });
+
+  it("a language model rewrites only a question that refers back", async () => {
+    const assistant = await createAssistant(server, owner, { kbIds: [handbookId], llmId: fakeModel });
+    fake.reply = (messages) => (messages.some((m) => m.content.includes("stand-alone question")) ? "How many unused days of annual leave can be carried over?" : "Five [ID:0].");
+    const first = await askAndWait(assistant, "How many days of annual leave do employees get?");
+    await askAndWait(assistant, "Can I work from home?", undefined, first.conversationId);
+    const rewrites = () => chatRequests().filter((r) => r.body.messages.some((m: { content: string }) => m.content.includes("stand-alone question")));
+    expect(rewrites()).toHaveLength(0);
+    const third = await askAndWait(assistant, "And how many of them can be carried over?", undefined, first.conversationId);
+    expect(rewrites()).toHaveLength(1);
+    expect(third.answer.prompt).toContain("Multi-turn optimisation: How many unused days of annual leave can be carried over?");
+  });
+
+  const translator = (translations: Record<string, string>) => (messages: { role: string; content: string }[]) => {
+    if (!messages.some((m) => m.content.includes("multilingual translator"))) return "Answer [ID:0].";
+    const asked = messages.at(-1)!.content;
+    return Object.entries(translations).find(([question]) => asked.includes(question))?.[1] ?? "**ERROR**";
+  };
+
+  it("cross-language: a Chinese question finds English chunks, and an English question Chinese ones, through the chat model's translation", async () => {
+    fake.reply = translator({ "员工可以在家办公吗？": "Can staff work from home?", "What causes the tides?": "潮汐是由什么引起的？" });
+    const plain = await createAssistant(server, owner, { kbIds: [handbookId], llmId: fakeModel });
+    expect((await askAndWait(plain, "员工可以在家办公吗？")).answer.reference.chunks).toEqual([]);
+
+    const crossing = await createAssistant(server, owner, { kbIds: [handbookId], llmId: fakeModel, prompt: { cross_languages: ["English", "Chinese"] } });
+    const chinese = await askAndWait(crossing, "员工可以在家办公吗？");
+    expect(chinese.answer.reference.chunks[0].content).toMatch(/work from home/);
+    expect(chinese.answer.prompt).toContain("Cross-language retrieval (English, Chinese): Can staff work from home?");
+    const translation = chatRequests().find((r) => r.body.messages.some((m: { content: string }) => m.content.includes("multilingual translator")))!;
+    expect(translation.body.messages.at(-1).content).toContain("**Target Languages:** English, Chinese");
+
+    const english = await askAndWait(crossing, "What causes the tides?");
+    expect(english.answer.reference.chunks[0].content).toMatch(/月球的引力/);
+  });
+
+  it("cross-language with the built-in model says plainly that it cannot translate, and searches the question as written", async () => {
+    const assistant = await createAssistant(server, owner, { kbIds: [handbookId], prompt: { cross_languages: ["English"] } });
+    const { answer } = await askAndWait(assistant, "Can I work from home?");
+    expect(answer.prompt).toContain("Cross-language retrieval (English) is not available with the built-in extractive model: it cannot translate.");
+    expect(answer.content).toMatch(/three days a week/);
+  });
+
+  it("the retrieval API and the testing page translate with the tenant's default chat model, or say that the built-in one cannot", async () => {
+    const retrieve = () =>
+      server.rest("POST", "/api/v1/retrieval", { token: owner.key, body: { question: "员工可以在家办公吗？", dataset_ids: [handbookId], cross_languages: ["English"] } });
+    const testRetrieval = async () =>
+      (
+        await server.graphql<{ retrieve: { total: number; hits: { chunk: { content: string } }[]; crossLanguage: { translated: boolean; query: string } | null } }>(
+          `query ($input: RetrievalInput!) { retrieve(input: $input) { total hits { chunk { content } } crossLanguage { translated query } } }`,
+          { input: { question: "员工可以在家办公吗？", knowledgeBaseIds: [handbookId], crossLanguages: ["English"] } },
+          owner.token,
+        )
+      ).data!.retrieve;
+    const warn = jest.spyOn(console, "warn").mockImplementation(() => undefined);
+    try {
+      const builtin = await retrieve();
+      expect(builtin.body).toMatchObject({ code: 0, data: { total: 0, chunks: [] } });
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining("Cross-language retrieval (English) is not available with the built-in extractive model"));
+      expect(await testRetrieval()).toMatchObject({ total: 0, crossLanguage: { translated: false, query: "员工可以在家办公吗？" } });
+    } finally {
+      warn.mockRestore();
+    }
+    const setDefaultChat = (llmId: string) =>
+      server.rest("POST", "/v1/user/set_tenant_info", {
+        authorization: owner.token,
+        body: { tenant_id: owner.tenantId, llm_id: llmId, embd_id: "BAAI/bge-small-en-v1.5@Builtin", img2txt_id: "", asr_id: "" },
+      });
+    await setDefaultChat(fakeModel);
+    try {
+      fake.reply = translator({ "员工可以在家办公吗？": "Can staff work from home?" });
+      const translated = await retrieve();
+      expect(translated.body.code).toBe(0);
+      expect(translated.body.data.chunks[0].content).toMatch(/work from home/);
+      const tested = await testRetrieval();
+      expect(tested.crossLanguage).toEqual({ translated: true, query: "Can staff work from home?" });
+      expect(tested.hits[0].chunk.content).toMatch(/work from home/);
+    } finally {
+      await setDefaultChat("");
+    }
+  });
+});
+
 describe("stopping, regenerating and rating", () => {
   it("stop keeps what was written and marks the answer stopped; the model call is cancelled", async () => {
     const assistant = await createAssistant(server, owner, { llmId: fakeModel, prompt: { system: "Talk.", parameters: [] } });

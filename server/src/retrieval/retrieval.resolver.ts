@@ -1,6 +1,7 @@
 import { Arg, Ctx, Field, Float, ID, InputType, Int, ObjectType, Query, Resolver } from "type-graphql";
 import { signedIn, type GraphQLContext } from "../graphql/context";
 import { Chunk } from "../knowledge/chunk.entity";
+import { crossLanguagesOf, translateForRetrieval } from "./cross-languages";
 
 @InputType({ description: "A retrieval test: the question and the settings of §9's hybrid similarity." })
 class RetrievalInput {
@@ -30,6 +31,9 @@ class RetrievalInput {
 
   @Field(() => Int, { nullable: true })
   pageSize?: number;
+
+  @Field(() => [String], { nullable: true, description: "Languages the question is also searched in, translated by the tenant's default chat model (RAGFlow's cross_languages)." })
+  crossLanguages?: string[];
 }
 
 @ObjectType()
@@ -81,6 +85,15 @@ class RetrievalTimings {
   totalMs: number;
 }
 
+@ObjectType({ description: "How a cross-language question was searched." })
+class CrossLanguageOutcome {
+  @Field({ description: "False when the default chat model is the built-in one, which cannot translate: the question was searched as written." })
+  translated: boolean;
+
+  @Field({ description: "What was searched: the translations, one per line." })
+  query: string;
+}
+
 @ObjectType()
 class RetrievalResultType {
   @Field(() => Int, { description: "Hits at or above the threshold, over all pages." })
@@ -94,13 +107,24 @@ class RetrievalResultType {
 
   @Field(() => RetrievalTimings)
   timings: RetrievalTimings;
+
+  @Field(() => CrossLanguageOutcome, { nullable: true, description: "Present when cross-language retrieval was asked for." })
+  crossLanguage?: CrossLanguageOutcome | null;
 }
 
 @Resolver()
 export class RetrievalResolver {
   @Query(() => RetrievalResultType, { description: "Retrieval as chat and the service API do it, for the testing page." })
   async retrieve(@Ctx() context: GraphQLContext, @Arg("input") input: RetrievalInput): Promise<RetrievalResultType> {
-    const result = await context.services.retrieval.retrieve(signedIn(context), { ...input, highlight: true });
-    return { ...result, hits: result.hits.map((hit) => ({ ...hit, highlight: hit.highlight ?? "" })) };
+    const principal = signedIn(context);
+    const { crossLanguages, ...settings } = input;
+    const languages = crossLanguagesOf(crossLanguages);
+    const translated = languages.length > 0 ? await translateForRetrieval(context.services.models, principal.tenantId, input.question, languages) : null;
+    const result = await context.services.retrieval.retrieve(principal, { ...settings, question: translated?.question ?? input.question, highlight: true });
+    return {
+      ...result,
+      hits: result.hits.map((hit) => ({ ...hit, highlight: hit.highlight ?? "" })),
+      crossLanguage: translated && { translated: translated.translated, query: translated.question },
+    };
   }
 }

@@ -8,6 +8,7 @@ import { tokenize } from "../models/builtin/text-analysis";
 import type { Services } from "../services";
 import { messageForClient } from "../platform/errors";
 import { parseMetadataCondition } from "./metadata-condition";
+import { crossLanguagesOf, translateForRetrieval } from "./cross-languages";
 import { RETRIEVAL_DEFAULTS, type RetrievalHit } from "./retrieval.service";
 
 /**
@@ -138,7 +139,7 @@ async function retrieval({ services, principal, body }: AuthenticatedRestContext
   const vectorSimilarityWeight = pythonFloatOf(field(body, "vector_similarity_weight", RETRIEVAL_DEFAULTS.vectorSimilarityWeight));
   const topK = pythonIntOf(field(body, "top_k", RETRIEVAL_DEFAULTS.topK));
   const highlight = highlightOf(body.highlight);
-  // `keyword`, `cross_languages`, `use_kg` and `toc_enhance` are accepted and not acted on (each needs a chat model).
+  // `keyword`, `use_kg` and `toc_enhance` are accepted and not acted on (each needs a chat model).
 
   const rerankModel = await rerankModelOf(services, kbs[0].tenantId, body.rerank_id);
   if (!question.trim()) return NOTHING();
@@ -148,8 +149,9 @@ async function retrieval({ services, principal, body }: AuthenticatedRestContext
   page = Math.max(1, page);
   pageSize = Math.max(1, pageSize);
 
+  const languages = crossLanguagesOf(body.cross_languages);
   const result = await services.retrieval.retrieve(principal, {
-    question,
+    question: languages.length > 0 ? (await translateForRetrieval(services.models, kbs[0].tenantId, question, languages)).question : question,
     knowledgeBaseIds: kbs.map((kb) => kb.id),
     documentIds,
     // RAGFlow takes any float (its suite sends a weight of 10); similarities lie in 0..1, so clamping keeps the meaning.

@@ -4,10 +4,11 @@ import { useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { LuFlaskConical, LuFolderOpen, LuPlay, LuRotateCcw } from "react-icons/lu";
 import { Link as RouterLink } from "react-router-dom";
+import { CrossLanguagesField } from "../../components/CrossLanguagesField";
 import { FormField } from "../../components/FormField";
 import { notify } from "../../components/toaster";
 import { describeError, fieldProblemsOf, hasNoProblems, problemText, type FieldProblems } from "../../errors";
-import { RerankModelsDocument, RetrieveDocument, type KnowledgeBaseSettingsFragment, type RetrievalInput } from "../../graphql/gql/graphql";
+import { CrossLanguageChoicesDocument, RerankModelsDocument, RetrieveDocument, type KnowledgeBaseSettingsFragment, type RetrievalInput } from "../../graphql/gql/graphql";
 import { KnowledgeBaseLayout } from "./KnowledgeBaseLayout";
 import { SectionHeading } from "./SectionHeading";
 import { EmptyState, PAGE_SIZE, RetrievalResults, type DocumentChoice } from "./testing/RetrievalResults";
@@ -22,6 +23,8 @@ interface Settings {
   vectorSimilarityWeight: number;
   rerankModel: string;
   topK: string;
+  /** Languages the question is also searched in, translated by the default chat model. */
+  crossLanguages: string[];
 }
 
 /** What the results on screen were retrieved with: changing the form afterwards does not relabel them. */
@@ -36,11 +39,12 @@ function defaultsOf(kb: KnowledgeBaseSettingsFragment): Settings {
     vectorSimilarityWeight: kb.vectorSimilarityWeight,
     rerankModel: kb.rerankModel ?? "",
     topK: String(kb.topK),
+    crossLanguages: [],
   };
 }
 
 const sameSettings = (a: Settings, b: Settings) =>
-  a.similarityThreshold === b.similarityThreshold && a.vectorSimilarityWeight === b.vectorSimilarityWeight && a.rerankModel === b.rerankModel && a.topK.trim() === b.topK.trim();
+  a.similarityThreshold === b.similarityThreshold && a.vectorSimilarityWeight === b.vectorSimilarityWeight && a.rerankModel === b.rerankModel && a.topK.trim() === b.topK.trim() && a.crossLanguages.join() === b.crossLanguages.join();
 
 const isMac = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform);
 
@@ -58,6 +62,7 @@ function RetrievalTest({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
   const latest = useRef(0);
   const resultsTop = useRef<HTMLDivElement>(null);
   const { data: rerankData } = useQuery(RerankModelsDocument);
+  const { data: languageData } = useQuery(CrossLanguageChoicesDocument);
   const [retrieve, { data, previousData, loading, error: retrieveError }] = useLazyQuery(RetrieveDocument, { fetchPolicy: "network-only", notifyOnNetworkStatusChange: true });
 
   const rerankModels = rerankData?.availableModels ?? [];
@@ -92,6 +97,7 @@ function RetrievalTest({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
       topK: Number(run.settings.topK),
       page: pageNumber,
       pageSize: PAGE_SIZE,
+      crossLanguages: run.settings.crossLanguages.length > 0 ? run.settings.crossLanguages : null,
     };
     const ticket = ++latest.current;
     try {
@@ -209,6 +215,7 @@ function RetrievalTest({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
               <FormField label={t("retrievalTest.topK")} required helper={t("retrievalTest.topKHelp")} error={error("topK")}>
                 <Input size="sm" type="number" name="topK" min={1} max={TOP_K_MAX} value={settings.topK} onChange={(event) => edit("topK", event.target.value)} data-testid="retrieval-topk" />
               </FormField>
+              <CrossLanguagesField value={settings.crossLanguages} languages={languageData?.knowledgeBaseLanguages ?? []} onChange={(languages) => edit("crossLanguages", languages)} testId="retrieval-cross-languages" />
             </Stack>
 
             <Stack gap="1.5">
@@ -224,6 +231,11 @@ function RetrievalTest({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
       </Box>
 
       <Box minWidth="0" ref={resultsTop} scrollMarginTop="24">
+        {result?.crossLanguage && (
+          <Text fontSize="sm" color={result.crossLanguage.translated ? "fg.muted" : "fg.warning"} mb="3" whiteSpace="pre-line" data-testid="retrieval-cross-language-note">
+            {result.crossLanguage.translated ? t("retrievalTest.crossLanguagesSearched", { query: result.crossLanguage.query }) : t("retrievalTest.crossLanguagesUnavailable")}
+          </Text>
+        )}
         {test ? (
           <RetrievalResults
             result={result}

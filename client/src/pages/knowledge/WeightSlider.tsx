@@ -8,10 +8,11 @@ interface WeightSliderProps {
   onChange: (value: number) => void;
   label: string;
   testId: string;
+  disabled?: boolean;
 }
 
 /** A 0…1 slider in hundredths, its value beside it with two decimals. */
-export function WeightSlider({ value, onChange, label, testId }: WeightSliderProps) {
+export function WeightSlider({ value, onChange, label, testId, disabled }: WeightSliderProps) {
   const fixed = useFixed();
   return (
     <HStack gap="4" width="full">
@@ -23,6 +24,7 @@ export function WeightSlider({ value, onChange, label, testId }: WeightSliderPro
         value={[value]}
         onValueChange={(details) => onChange(round2(details.value[0]))}
         colorPalette="brand"
+        disabled={disabled}
         aria-label={[label]}
         data-testid={testId}
       >

@@ -1,5 +1,6 @@
 import type { KnowledgeBase } from "../../knowledge/knowledge-base.entity";
 import { parseModelId, type ModelsService } from "../../models/models.service";
+import { BUILTIN_PROVIDER } from "../../models/providers/registry";
 import type { ChatMessage, TokenUsage } from "../../models/model-types";
 import { countTokens } from "../../models/tokens";
 import type { RetrievalHit, RetrievalResult, RetrievalService } from "../../retrieval/retrieval.service";
@@ -8,6 +9,7 @@ import type { AssistantService } from "../assistant.service";
 import type { MessageReference } from "../message.entity";
 import { finalAnswer, referenceOf } from "./citations";
 import { formatKnowledge, knowledgeChunks, systemPrompt, variableValues } from "./prompt";
+import { translateQuestion } from "../../retrieval/cross-languages";
 import { extractKeywords, judgeRelevance, refineQuestion, rewriteQuestion, type QuestionModel } from "./question";
 
 /**
@@ -107,7 +109,7 @@ export async function generateAnswer(services: AnswerServices, input: AnswerInpu
   const model = await services.models.client(tenantId, "chat", modelId);
   const available = (await services.models.availableModels(tenantId, "chat")).find((m) => m.id === modelId);
   const contextTokens = available?.maxTokens ?? DEFAULT_CONTEXT_TOKENS;
-  const q: QuestionModel = { model, builtin: parseModelId(modelId)?.provider === "Builtin", signal };
+  const q: QuestionModel = { model, builtin: parseModelId(modelId)?.provider === BUILTIN_PROVIDER, signal };
   const question = input.turns.at(-1)?.content ?? "";
 
   let hits: RetrievalHit[] = [];
@@ -121,6 +123,13 @@ export async function generateAnswer(services: AnswerServices, input: AnswerInpu
       query = refined.question;
       if (refined.note) notes.push(refined.note);
       timings.push(["Refine question", since(step)]);
+    }
+    if (assistant.crossLanguages.length > 0) {
+      step = performance.now();
+      const translated = await translateQuestion(q, query, assistant.crossLanguages);
+      query = translated.question;
+      notes.push(translated.note);
+      timings.push(["Cross-language", since(step)]);
     }
     if (assistant.keywordExtraction) {
       step = performance.now();
@@ -151,8 +160,7 @@ export async function generateAnswer(services: AnswerServices, input: AnswerInpu
       step = performance.now();
       const relevant = await judgeRelevance(q, query, result.hits);
       if (!relevant) {
-        const history = input.turns.filter((t) => t.role === "user").map((t) => t.content).slice(0, -1);
-        const rewritten = await rewriteQuestion(q, query, history);
+        const rewritten = await rewriteQuestion(q, query);
         notes.push(`Self-RAG: the hits were judged not relevant; retrieved again with: ${rewritten}`);
         query = rewritten;
         result = await retrieve(rewritten);

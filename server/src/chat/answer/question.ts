@@ -1,3 +1,4 @@
+import { antecedentOf, refersToEarlierTurns } from "../../models/builtin/follow-up";
 import { tokenize } from "../../models/builtin/text-analysis";
 import { completeChat, type ChatModel } from "../../models/model-types";
 import type { RetrievalHit } from "../../retrieval/retrieval.service";
@@ -50,42 +51,58 @@ ${conversation}
 Question:`;
 }
 
-/** A follow-up ("and in winter?") names few things itself; such a question borrows the earlier turns' key terms. */
-const FOLLOW_UP_TERMS = 3;
-
 export interface Refined {
   question: string;
   note: string;
 }
 
+/** How far back a chain of follow-ups ("When was it built?" → "And its architect?") is followed to the turn that names the subject. */
+const FOLLOW_UP_DEPTH = 3;
+
 /**
- * Multi-turn optimisation over the last three user turns (and the answers between them). With one turn
- * there is nothing to refine.
+ * The built-in model's lexical stand-in for a rewrite: a user turn that refers back gets what it refers to
+ * from the turn before, itself completed the same way — the name that turn gives (antecedentOf: "What
+ * religion were they?" after "Who was the Normans' main enemy?" borrows "Normans"), else its key words
+ * ("and the highest?" after "What causes tides?"); a turn that stands alone is kept as it is.
+ */
+function completedTurn(users: string[], index: number, depth = FOLLOW_UP_DEPTH): string {
+  const own = users[index];
+  if (index === 0 || depth === 0 || !refersToEarlierTurns(own)) return own;
+  const before = completedTurn(users, index - 1, depth - 1);
+  const have = new Set(tokenize(own).map((t) => t.term));
+  const name = antecedentOf(before);
+  if (name !== null) return tokenize(name).every((t) => have.has(t.term)) ? own : `${own} ${name}`;
+  const borrowed: string[] = [];
+  for (const token of tokenize(before)) {
+    if (have.has(token.term) || token.word.length < 2) continue;
+    have.add(token.term);
+    borrowed.push(token.word);
+  }
+  return borrowed.length > 0 ? `${own} ${borrowed.join(" ")}` : own;
+}
+
+/**
+ * Multi-turn optimisation. Only a question that refers back (refersToEarlierTurns: a pronoun, a
+ * follow-up opener, a fragment) is completed from the conversation: one that stands alone is retrieved
+ * exactly as if asked alone, with any model. RAGFlow asks its model to rewrite every question; a model
+ * asked to rewrite a complete question sometimes drags the earlier topic into it, and the call is wasted
+ * when the question needs nothing, so a language model rewrites only follow-ups, over the last three
+ * user turns and the answers between them.
  */
 export async function refineQuestion(q: QuestionModel, turns: { role: "user" | "assistant"; content: string }[]): Promise<Refined> {
-  const users = turns.filter((t) => t.role === "user");
-  const latest = users.at(-1)?.content ?? "";
+  const users = turns.filter((t) => t.role === "user").map((t) => t.content);
+  const latest = users.at(-1) ?? "";
   if (users.length < 2) return { question: latest, note: "" };
-  const firstKept = turns.indexOf(users.at(-3) ?? users[0]);
-  const window = turns.slice(Math.max(0, firstKept));
+  if (!refersToEarlierTurns(latest)) return { question: latest, note: "Multi-turn optimisation: the question stands alone (it does not refer to earlier turns); used as it is." };
   if (q.builtin) {
-    const own = keyTerms(latest);
-    if (own.length > FOLLOW_UP_TERMS) return { question: latest, note: "Multi-turn optimisation (built-in model, lexical): the question stands alone; used as it is." };
-    const have = new Set(tokenize(latest).map((t) => t.term));
-    const borrowed: string[] = [];
-    for (const turn of users.slice(-3, -1).reverse()) {
-      for (const token of tokenize(turn.content)) {
-        if (have.has(token.term) || token.word.length < 2) continue;
-        have.add(token.term);
-        borrowed.push(token.word);
-      }
-    }
-    const question = borrowed.length > 0 ? `${latest} ${borrowed.join(" ")}` : latest;
+    const question = completedTurn(users, users.length - 1);
     return {
       question,
-      note: `Multi-turn optimisation (built-in model, lexical: it cannot rewrite a question, so the key terms of the earlier turns were joined to it): ${question}`,
+      note: `Multi-turn optimisation (built-in model, lexical: it cannot rewrite a question, so what it refers to in the turn before was joined to it): ${question}`,
     };
   }
+  const userTurns = turns.filter((t) => t.role === "user");
+  const window = turns.slice(Math.max(0, turns.indexOf(userTurns.at(-3) ?? userTurns[0])));
   const refined = await ask(q, refinePrompt(window));
   const question = refined.replace(/^(question|output)\s*[:：]\s*/i, "").trim() || latest;
   return { question, note: `Multi-turn optimisation: ${question}` };
@@ -163,12 +180,10 @@ Question: ${question}`;
 
 /**
  * A second query for retrieval. The built-in model keeps only the key terms (retrieval then weighs each
- * of them fully instead of a sentence dominated by one) and adds those of the earlier turns.
+ * of them fully instead of a sentence dominated by one). The query is the refined one: a follow-up
+ * already carries what it borrowed from earlier turns, and a question that stands alone borrows nothing.
  */
-export async function rewriteQuestion(q: QuestionModel, question: string, history: string[]): Promise<string> {
-  if (q.builtin) {
-    const terms = keyTerms([question, ...history.slice(-2)].join(" "));
-    return terms.join(" ") || question;
-  }
+export async function rewriteQuestion(q: QuestionModel, question: string): Promise<string> {
+  if (q.builtin) return keyTerms(question).join(" ") || question;
   return (await ask(q, rewritePrompt(question))).trim() || question;
 }

@@ -206,6 +206,80 @@ describe("the built-in extractive chat model", () => {
   });
 });
 
+describe("answers that hold up", () => {
+  const ask = (chunks: { title: string; content: string }[], question: string, history: string[] = []) =>
+    run([{ role: "system", content: ragflowPrompt(chunks) }, ...history.map((content) => ({ role: "user" as const, content })), { role: "user", content: question }]);
+
+  it("never says a sentence twice, nor a near copy of it from another chunk (a RAPTOR summary of the same text)", async () => {
+    const policy = "Employees may work from home up to three days a week with their manager's approval.";
+    const chunks = [
+      { title: "handbook.md", content: `Remote work\n\n${policy} Equipment for the home office is reimbursed up to 300 EUR.` },
+      { title: "handbook.md", content: `${policy}` },
+      { title: "RAPTOR summary", content: `Employees may work from home up to three days a week, with their manager's approval. Equipment for the home office is reimbursed up to 300 EUR.` },
+      ...CHUNKS,
+    ];
+    const answer = await ask(chunks, "Can employees work from home?");
+    expect(answer.text).toContain("three days a week");
+    expect(answer.text.match(/three days a week/g)).toHaveLength(1);
+  });
+
+  it("answers both parts of a two-part question when the knowledge holds them", async () => {
+    const chunks = [
+      { title: "tides.txt", content: "Tides are caused by the gravitational pull of the moon on the oceans." },
+      { title: "bread.txt", content: "Sourdough bread rises slowly because wild yeast ferments the dough overnight." },
+      { title: "calendar.txt", content: "The highest tides of the month, the spring tides, come at new moon and full moon." },
+      ...CHUNKS,
+    ];
+    const answer = await ask(chunks, "What causes tides and when are they highest?");
+    expect(answer.text).toContain("gravitational pull of the moon");
+    expect(answer.text).toContain("new moon and full moon");
+    expect(answer.text).toMatch(/\[ID:0\].*\[ID:2\]/);
+    const chinese = await ask(
+      [
+        { title: "潮汐.txt", content: "潮汐是由月球的引力引起的。" },
+        { title: "日历.txt", content: "每月最大的潮汐出现在农历1日和15日前后。" },
+      ],
+      "潮汐是由什么引起的？最大的潮汐什么时候出现？",
+    );
+    expect(chinese.text).toContain("月球的引力");
+    expect(chinese.text).toContain("农历1日和15日");
+  });
+
+  it("tells a table row as a sentence, not as a dump of its columns", async () => {
+    const rows = [
+      "sku: GT-3; product: Glacier 3-season tent; price: 4,999 NOK; stock: 12",
+      "sku: FJ-1; product: Fjord sleeping bag; price: 1,499 NOK; stock: 40",
+      "sku: TR-2; product: Trail stove; price: 899 NOK; stock: 7",
+    ].join("\n");
+    const chunks = [{ title: "products.csv", content: rows }, ...CHUNKS];
+    expect((await ask(chunks, "How much does the Glacier 3-season tent cost?")).text).toBe("The Glacier 3-season tent costs 4,999 NOK. [ID:0]");
+    expect((await ask(chunks, "What is the stock of the Fjord sleeping bag?")).text).toBe("The stock of the Fjord sleeping bag is 40. [ID:0]");
+  });
+
+  it("says its own sentences in the language of the question", async () => {
+    const chinese = await ask(CHUNKS, "1998年世界杯足球赛决赛的冠军是哪个国家？");
+    expect(chinese.text).toBe("知识库中未找到您要的答案！");
+    const spanish = await ask(CHUNKS, "¿Quién ganó la final de la Copa del Mundo de fútbol de 1998?");
+    expect(spanish.text).toBe("¡La respuesta que busca no se encuentra en la base de conocimiento!");
+    // A prompt written with one of its sentences is matched in that language.
+    const written = await run([
+      { role: "system", content: `回答问题。如果知识库中没有答案，请回答"知识库中未找到您要的答案！"\nHere is the knowledge base:\nID: 0\n├── Title: a.txt\n└── Content:\n今天北京天气晴朗。\nThe above is the knowledge base.` },
+      { role: "user", content: "上海的人口有多少？" },
+    ]);
+    expect(written.text).toBe("知识库中未找到您要的答案！");
+  });
+
+  it("borrows an earlier question's words only for a question that refers back to it", async () => {
+    const chunks = [
+      { title: "bridge.txt", content: "The Storseisundet Bridge opened in 1989. Its architect was Knut Berg." },
+      { title: "policy.md", content: "Staff may work from home on Fridays." },
+      ...CHUNKS,
+    ];
+    expect((await ask(chunks, "Who was its architect?", ["When did the Storseisundet Bridge open?"])).text).toContain("Knut Berg");
+    expect((await ask(chunks, "Can I work from home?", ["When did the Storseisundet Bridge open?"])).text).toBe("Staff may work from home on Fridays. [ID:1]");
+  });
+});
+
 describe("reading a prompt", () => {
   it("finds RAGFlow's ID blocks with their titles, the question, the history and the not-found sentence", () => {
     const read = readPrompt([

@@ -11,8 +11,11 @@ import {
   sameNameVariant,
   type AnswerKind,
 } from "./answer-checks";
+import { fixedSentences, languageOf, type AnswerLanguage } from "./fixed-sentences";
+import { antecedentOf, refersToEarlierTurns } from "./follow-up";
 import { readPrompt, type Passage } from "./knowledge-prompt";
 import { lexicalScorer } from "./lexical-rerank";
+import { rowFields, rowSentence, type RowQuestion } from "./row-sentence";
 import type { LexicalScorer, QueryTerm } from "./lexical-scoring";
 import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS, isCjk, tokenize, type Token } from "./text-analysis";
 
@@ -73,7 +76,7 @@ const SENTENCE_SHARE_OF_COVERAGE = 0.5;
 /** A further sentence joins the answer when it scores at least this fraction of the best one. */
 const COMPANION_RATIO = 0.75;
 const MAX_SENTENCES = 3;
-/** A short follow-up ("and in 1990?") borrows the previous question's terms at this weight. */
+/** A follow-up that refers back ("and in 1990?", "when was it built?") borrows what it refers to in the previous question (antecedentOf) at this weight at most. */
 const HISTORY_WEIGHT = 0.5;
 /**
  * Words that frame the kind of answer asked for ("how many", "what kind of", "whose") rather than its
@@ -82,18 +85,6 @@ const HISTORY_WEIGHT = 0.5;
 const QUESTION_FRAME = new Set("many much kind kinds sort sorts type types whose".split(" "));
 /** Qualifiers that narrow what is asked ("the only …", "at least …"): the answer's text must have them too. */
 const RESTRICTIVE = new Set(["only", "least"]);
-
-const EXPLANATION = {
-  en: {
-    noKnowledge:
-      "I am Cairn's built-in extractive model, not a language model: I can only answer by quoting the knowledge base, and this conversation has no knowledge attached. Link a knowledge base to this assistant, or choose a chat model from a model provider to converse freely.",
-    noQuestion: "I am Cairn's built-in extractive model: I answer questions by quoting the knowledge base. Please ask a question about its content.",
-  },
-  zh: {
-    noKnowledge: "我是 Cairn 内置的抽取式模型，不是大语言模型：我只能摘录知识库中的原文来回答，而当前对话没有关联知识库。请为助手关联知识库，或在模型设置中选择一个对话模型以便自由对话。",
-    noQuestion: "我是 Cairn 内置的抽取式模型：我通过摘录知识库原文来回答问题。请提出与知识库内容有关的问题。",
-  },
-};
 
 /**
  * Questions whose answer is a number, a date or a quantity. "When" asks for a time only as the question
@@ -115,7 +106,8 @@ const NUMBER_WORDS = new Set(
  */
 function headingOf(text: string): string | undefined {
   const line = /^\s*([^\n]+)\n/.exec(text)?.[1].trim();
-  if (!line || /[.!?。！？:;：；]$/.test(line) || line.split(/\s+/).length > 12) return undefined;
+  // A table row ("sku: GT-3; product: …") is a statement of the table, not a heading.
+  if (!line || /[.!?。！？:;：；]$/.test(line) || line.split(/\s+/).length > 12 || rowFields(line)) return undefined;
   return line;
 }
 
@@ -157,6 +149,12 @@ interface QuestionShape {
 
 interface Question {
   terms: QueryTerm[];
+  /**
+   * Terms a follow-up borrowed from the question before: they rank sentences, but are not what the answer
+   * must cover — the sentence that answers "What percentage of its population was Protestant?" need not
+   * repeat "Warsaw".
+   */
+  borrowed: Set<string>;
   chinese: boolean;
   /** Each term's word as written in the question, for matching misspellings. */
   words: Map<string, string>;
@@ -173,6 +171,13 @@ interface Candidate {
   passage: number;
   sentence: number;
   score: number;
+}
+
+/** Sentences of one passage picked for one question (or part of a question). */
+interface Pick {
+  passage: number;
+  sentences: number[];
+  question: Question;
 }
 
 export interface ExtractiveAnswer {
@@ -254,16 +259,20 @@ export class ExtractiveAnswerer {
     private readonly vectorizer: TextVectorizer,
   ) {}
 
-  private questionTerms(question: string, history: string[]): QueryTerm[] {
+  /** The question's terms, and those a follow-up borrows from the question before (the latter also listed in `borrowed`). */
+  private questionTerms(question: string, history: string[]): { terms: QueryTerm[]; borrowed: Set<string> } {
     const terms = this.scorer.analyzeQuery(question);
     const previous = history[history.length - 1];
-    if (terms.filter((t) => !t.term.startsWith("\u0002")).length >= 2 || !previous) return terms;
+    if (!previous || !refersToEarlierTurns(question)) return { terms, borrowed: new Set() };
     const known = new Set(terms.map((t) => t.term));
-    const borrowed = this.scorer
-      .analyzeQuery(previous)
-      .filter((t) => !known.has(t.term))
-      .map((t) => ({ ...t, weight: t.weight * HISTORY_WEIGHT }));
-    return [...terms, ...borrowed];
+    const taken = this.scorer.analyzeQuery(antecedentOf(previous) ?? previous).filter((t) => !known.has(t.term));
+    // Together the borrowed terms weigh at most HISTORY_WEIGHT of the question's own: many words of the
+    // question before must not outrank the one word the follow-up asks about ("Can they carry them over?").
+    const own = terms.reduce((sum, t) => sum + t.weight, 0);
+    const theirs = taken.reduce((sum, t) => sum + t.weight, 0);
+    const scale = theirs === 0 ? 0 : HISTORY_WEIGHT * Math.min(1, own > 0 ? own / theirs : 1);
+    const borrowed = taken.map((t) => ({ ...t, weight: t.weight * scale }));
+    return { terms: [...terms, ...borrowed], borrowed: new Set(borrowed.map((t) => t.term)) };
   }
 
   /**
@@ -347,7 +356,7 @@ export class ExtractiveAnswerer {
     // Chinese character bigrams only help matching; the weight to cover is that of the question's words.
     const words = question.terms.some((t) => !t.term.startsWith("\u0002"));
     for (const term of question.terms) {
-      if (QUESTION_FRAME.has(term.term) || (words && term.term.startsWith("\u0002"))) continue;
+      if (QUESTION_FRAME.has(term.term) || question.borrowed.has(term.term) || (words && term.term.startsWith("\u0002"))) continue;
       total += term.weight;
       if (inPassage?.has(term.term) || inWindow.has(term.term) || inWindow.hasRelated(term)) covered += term.weight;
       if (inStatement.has(term.term) || inStatement.hasRelated(term)) coveredByStatement += term.weight;
@@ -384,12 +393,28 @@ export class ExtractiveAnswerer {
   }
 
 
+  /**
+   * The answer: each part of the question (questionParts) answered from the passages, the parts' sentences
+   * told once each in reading order; "not found" when no part is answered.
+   */
   answer(passages: Passage[], question: string, history: string[], notFound: string): ExtractiveAnswer {
-    const terms = this.questionTerms(question, history);
     const notFoundAnswer = { text: notFound, cited: [], found: false };
-    if (terms.length === 0 || passages.length === 0) return notFoundAnswer;
+    if (passages.length === 0) return notFoundAnswer;
+    // A heading is not a statement that could answer: it serves as the passage's title (see answers).
+    const sentencesOf = passages.map((p) => splitSentences(p.text).slice(headingOf(p.text) === undefined ? 0 : 1));
+    const parts = questionParts(question);
+    const picks = parts.flatMap((part, i) => this.select(passages, sentencesOf, part, [...history, ...parts.slice(0, i)]) ?? []);
+    if (picks.length === 0) return notFoundAnswer;
+    return this.render(passages, sentencesOf, picks, question);
+  }
+
+  /** The sentences that answer one question, per passage, best first; null when the best place does not answer it. */
+  private select(passages: Passage[], sentencesOf: string[][], question: string, history: string[]): Pick[] | null {
+    const { terms, borrowed } = this.questionTerms(question, history);
+    if (terms.length === 0) return null;
     const asked: Question = {
       terms,
+      borrowed,
       chinese: isCjk(question),
       words: new Map(tokenize(question).map((t) => [t.term, t.word])),
       specific: this.specificTerms(question),
@@ -403,10 +428,8 @@ export class ExtractiveAnswerer {
     const passageLength = analyzedPassages.reduce((s, a) => s + a.length, 0) / passages.length;
     const passageScores = passages.map((_, i) => this.scorer.score(terms, analyzedPassages[i], passageLength).score);
     const bestPassage = Math.max(...passageScores);
-    if (bestPassage === 0) return notFoundAnswer;
+    if (bestPassage === 0) return null;
 
-    // A heading is not a statement that could answer: it serves as the passage's title (see answers).
-    const sentencesOf = passages.map((p) => splitSentences(p.text).slice(headingOf(p.text) === undefined ? 0 : 1));
     const all = sentencesOf.flat();
     const sentenceLength = all.reduce((s, x) => s + tokenize(x).length, 0) / Math.max(all.length, 1);
     const candidates: Candidate[] = [];
@@ -425,7 +448,7 @@ export class ExtractiveAnswerer {
         candidates.push({ passage: p, sentence: i, score });
       });
     });
-    if (candidates.length === 0) return notFoundAnswer;
+    if (candidates.length === 0) return null;
 
     candidates.sort((a, b) => b.score - a.score);
     const answering = (c: Candidate) => {
@@ -433,41 +456,124 @@ export class ExtractiveAnswerer {
       const window = sentences.slice(Math.max(0, c.sentence - 1), c.sentence + 2).join(" ");
       return this.answers(asked, sentences[c.sentence], statementAround(sentences, c.sentence), window, passages[c.passage]);
     };
-    if (!answering(candidates[0])) return notFoundAnswer;
+    if (!answering(candidates[0])) return null;
     const chosen = [candidates[0]];
     for (const c of candidates.slice(1)) {
       if (chosen.length >= MAX_SENTENCES || c.score < COMPANION_RATIO * candidates[0].score) break;
+      // A sentence that says again what a chosen one says (the same text in another chunk, a RAPTOR
+      // summary quoting it) takes no place among the answer's sentences.
+      if (chosen.some((o) => sameStatement(sentencesOf[o.passage][o.sentence], sentencesOf[c.passage][c.sentence]))) continue;
       if (answering(c)) chosen.push(c);
     }
-    const shape = asked.shape;
 
     // Sentences picked per passage, in reading order; a picked sentence that lacks the kind of answer
     // asked for (a number for "how many") brings the neighbour that has it.
-    const picked = new Map<number, Set<number>>();
+    const picks: Pick[] = [];
     for (const c of chosen) {
-      const set = picked.get(c.passage) ?? new Set<number>();
-      set.add(c.sentence);
+      let pick = picks.find((p) => p.passage === c.passage);
+      if (!pick) picks.push((pick = { passage: c.passage, sentences: [], question: asked }));
+      pick.sentences.push(c.sentence);
       const sentences = sentencesOf[c.passage];
-      if (shape.wantsNumber && !hasNumber(sentences[c.sentence])) {
+      if (asked.shape.wantsNumber && !hasNumber(sentences[c.sentence])) {
         const neighbour = [c.sentence + 1, c.sentence - 1].find((j) => j >= 0 && j < sentences.length && hasNumber(sentences[j]));
-        if (neighbour !== undefined) set.add(neighbour);
+        if (neighbour !== undefined) pick.sentences.push(neighbour);
       }
-      picked.set(c.passage, set);
     }
-    const chinese = isCjk(question);
-    const joiner = chinese ? "" : " ";
+    return picks;
+  }
+
+  /**
+   * The picked sentences as the answer: per passage in reading order, each followed by its citation; a
+   * sentence said once only (nor one that repeats an earlier one nearly word for word); a table row told
+   * as a sentence (row-sentence.ts).
+   */
+  private render(passages: Passage[], sentencesOf: string[][], picks: Pick[], question: string): ExtractiveAnswer {
+    const language = languageOf(question);
+    const joiner = isCjk(question) ? "" : " ";
+    const said: string[] = [];
     const cited: string[] = [];
     const pieces: string[] = [];
-    for (const c of chosen) {
-      const set = picked.get(c.passage);
-      if (!set) continue;
-      picked.delete(c.passage);
-      const id = passages[c.passage].id;
+    for (const pick of picks) {
+      const told: string[] = [];
+      for (const j of [...new Set(pick.sentences)].sort((a, b) => a - b)) {
+        const sentence = sentencesOf[pick.passage][j];
+        if (said.some((s) => sameStatement(s, sentence))) continue;
+        said.push(sentence);
+        told.push(rowSentence(sentence, this.rowQuestion(pick.question, language)) ?? sentence);
+      }
+      if (told.length === 0) continue;
+      const id = passages[pick.passage].id;
+      const at = cited.indexOf(id);
+      if (at >= 0) {
+        // Another part of the question picked from the same passage: its sentences join that passage's.
+        pieces[at] = pieces[at].replace(/ \[ID:[^\]]*\]$/, `${joiner}${told.join(joiner)} [ID:${id}]`);
+        continue;
+      }
       cited.push(id);
-      pieces.push(`${[...set].sort((a, b) => a - b).map((j) => sentencesOf[c.passage][j]).join(joiner)} [ID:${id}]`);
+      pieces.push(`${told.join(joiner)} [ID:${id}]`);
     }
     return { text: pieces.join(joiner), cited, found: true };
   }
+
+  /** What a table row needs to know of the question to be told as its answer. */
+  private rowQuestion(question: Question, language: AnswerLanguage): RowQuestion {
+    const stems = new Set(question.terms.flatMap((t) => [t.term, ...t.related.map(([stem]) => stem)]));
+    const named = this.scorer.analyzeText(question.shape.text).positions;
+    return {
+      text: question.shape.text,
+      language,
+      wantsNumber: question.shape.wantsNumber,
+      asksAbout: (column) => [...this.scorer.analyzeText(column).positions.keys()].some((stem) => stems.has(stem)),
+      names: (value) => {
+        const stemsOfValue = [...this.scorer.analyzeText(value).positions.keys()];
+        return stemsOfValue.length > 0 && stemsOfValue.every((stem) => named.has(stem));
+      },
+    };
+  }
+}
+
+/** Share of the shorter sentence's words that the longer must hold for the two to say the same thing. */
+const SAME_STATEMENT_OVERLAP = 0.8;
+/** A sentence of fewer content words is the same as another only word for word: a few words are found anywhere. */
+const SAME_STATEMENT_MIN_WORDS = 4;
+
+/** Two sentences that say the same thing: the same words, or nearly all of the shorter one's within the longer. */
+export function sameStatement(a: string, b: string): boolean {
+  const words = (text: string) => new Set(tokenize(text).map((t) => t.term));
+  const [x, y] = [words(a), words(b)];
+  if (x.size === 0 || y.size === 0) return a.trim() === b.trim();
+  const [shorter, longer] = x.size <= y.size ? [x, y] : [y, x];
+  let shared = 0;
+  for (const w of shorter) if (longer.has(w)) shared++;
+  if (shorter.size < SAME_STATEMENT_MIN_WORDS) return shared === longer.size;
+  return shared >= SAME_STATEMENT_OVERLAP * shorter.size;
+}
+
+/** Words that open a question, and those that open a yes/no question. */
+const WH_WORD = "what|when|where|who|whom|whose|which|why|how";
+const QUESTION_OPENER = new RegExp(`^\\W*(?:${WH_WORD}|is|are|was|were|do|does|did|can|could|will|would|should|has|have|if so)\\b`, "i");
+/** "… and when …" (a wh-word: "… and are known to …" joins two verbs of one question), a question mark or a semicolon within. */
+const SECOND_QUESTION = new RegExp(`\\s*,?\\s+and\\s+(?=(?:${WH_WORD})\\b)|(?<=[?？])\\s*(?=\\S)|\\s*[;；]\\s*`, "i");
+const CHINESE_QUESTION_WORD = /什么|甚麼|哪|谁|誰|多少|几|幾|如何|怎么|怎麼|为什么|為什麼|是否|吗|嗎/;
+
+/**
+ * The questions a question asks: "What causes tides and when are they highest?" asks two, each answered
+ * on its own ("when are they highest?" with the first as its antecedent). It is split only where every
+ * part is itself a question (opens with a question word, or holds one in Chinese); a part without a
+ * content word of its own stays with the part before it.
+ */
+export function questionParts(question: string): string[] {
+  const chinese = isCjk(question);
+  const pieces = (chinese ? question.split(/(?<=[？?；;])|[，,](?:以及|并且|並且|还有|還有)?|以及|并且|並且/) : question.split(SECOND_QUESTION))
+    .map((p) => p.trim())
+    .filter((p) => p !== "");
+  if (!pieces.every((p) => (chinese ? CHINESE_QUESTION_WORD.test(p) : QUESTION_OPENER.test(p)))) return [question];
+  const parts: string[] = [];
+  for (const piece of pieces) {
+    if (parts.length > 0 && tokenize(piece).length === 0) parts[parts.length - 1] += ` ${piece}`;
+    else parts.push(piece);
+  }
+  return parts.length > 1 ? parts : [question];
 }
 
 let shared: Promise<ExtractiveAnswerer> | undefined;
@@ -484,14 +590,15 @@ export class BuiltinExtractiveChat implements ChatModel {
 
   async *stream(messages: ChatMessage[], options?: GenerationOptions): AsyncIterable<ChatEvent> {
     const prompt = readPrompt(messages);
-    const chinese = isCjk(prompt.question);
-    const texts = chinese ? EXPLANATION.zh : EXPLANATION.en;
+    // Its own sentences in the question's language; the prompt's "not found" sentence when the prompt is in that language too.
+    const texts = fixedSentences(prompt.question);
+    const notFound = languageOf(prompt.notFoundSentence) === languageOf(prompt.question) ? prompt.notFoundSentence : texts.notFound;
     let text: string;
     if (prompt.passages === null) text = texts.noKnowledge;
     else if (isSmallTalk(prompt.question)) text = texts.noQuestion;
     else {
       const answerer = await extractiveAnswerer();
-      text = answerer.answer(prompt.passages, prompt.question, prompt.history, prompt.notFoundSentence).text;
+      text = answerer.answer(prompt.passages, prompt.question, prompt.history, notFound).text;
     }
 
     const promptTokens = messages.reduce((sum, m) => sum + countTokens(m.content), 0);

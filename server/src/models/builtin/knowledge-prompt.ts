@@ -1,6 +1,7 @@
 import { LANGUAGES } from "../../auth/profile-options";
 import { localizedMessage } from "../../platform/messages";
 import type { ChatMessage } from "../model-types";
+import { FIXED_SENTENCES } from "./fixed-sentences";
 
 /**
  * Reading a chat prompt the way an extractive model needs it: which passages of knowledge it carries
@@ -27,7 +28,7 @@ export interface ReadPrompt {
   notFoundSentence: string;
 }
 
-export const NOT_FOUND_SENTENCE = "The answer you are looking for is not found in the knowledge base!";
+export const NOT_FOUND_SENTENCE = FIXED_SENTENCES.en.notFound;
 
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /**
@@ -99,9 +100,12 @@ export function readPrompt(messages: ChatMessage[]): ReadPrompt {
   const users = messages.filter((m) => m.role === "user").map((m) => m.content);
   let question = users[users.length - 1] ?? "";
   const history = users.slice(0, -1);
-  // The prompt's own wording wins ("… not found in the dataset!" in RAGFlow's API default).
+  // The prompt's own wording wins ("… not found in the dataset!" in RAGFlow's API default), in English or
+  // as one of the model's own sentences in another language.
   const asked = NOT_FOUND_IN_PROMPT.exec(system);
-  const notFoundSentence = asked ? `The answer you are looking for is not found in the ${asked[1].trim()}${asked[2] ?? "!"}` : NOT_FOUND_SENTENCE;
+  const notFoundSentence = asked
+    ? `The answer you are looking for is not found in the ${asked[1].trim()}${asked[2] ?? "!"}`
+    : (Object.values(FIXED_SENTENCES).find((s) => system.includes(s.notFound))?.notFound ?? NOT_FOUND_SENTENCE);
 
   let passages: Passage[] | null = null;
   const slot = KNOWLEDGE_SLOT.exec(system);

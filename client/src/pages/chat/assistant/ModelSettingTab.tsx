@@ -1,11 +1,11 @@
-import { Input, NativeSelect, Stack } from "@chakra-ui/react";
+import { Alert, Input, NativeSelect, Stack } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
 import { FormField } from "../../../components/FormField";
 import type { AssistantFormChoicesQuery } from "../../../graphql/gql/graphql";
 import { WeightSlider } from "../../knowledge/WeightSlider";
 import { CUSTOM_FREEDOM, FREEDOMS, freedomOf, type AssistantDraft } from "./assistantDraft";
 import type { DraftEditor } from "./draftEditor";
-import { ModelOptionSelect } from "./ModelOptionSelect";
+import { isBuiltinChatModel, ModelOptionSelect } from "./ModelOptionSelect";
 
 type Sampling = "temperature" | "topP" | "presencePenalty" | "frequencyPenalty";
 const SAMPLING: Sampling[] = ["temperature", "topP", "presencePenalty", "frequencyPenalty"];
@@ -13,6 +13,9 @@ const SAMPLING: Sampling[] = ["temperature", "topP", "presencePenalty", "frequen
 export function ModelSettingTab({ draft, edit, error, choices }: DraftEditor & { choices: AssistantFormChoicesQuery | undefined }) {
   const { t } = useTranslation();
   const presets = choices?.assistantDefaults.freedomPresets ?? [];
+  // The built-in extractive model samples nothing: it ignores the freedom, temperature, top P and the penalties (it does honour max tokens).
+  const builtin = isBuiltinChatModel(draft.chatModel, choices);
+  const samplingHelp = (key: string) => (builtin ? t("chat.settings.builtinIgnores") : t(key));
 
   /** A preset fills the four values (§3: improvise, precise, balance set temperature, top P and the penalties). */
   function choosePreset(name: string) {
@@ -33,8 +36,14 @@ export function ModelSettingTab({ draft, edit, error, choices }: DraftEditor & {
       <FormField label={t("chat.settings.model")} required error={error("chatModel")} helper={t("chat.settings.modelHelp")}>
         <ModelOptionSelect name="chatModel" value={draft.chatModel} models={choices?.chatModels ?? []} placeholder={t("chat.settings.modelPlaceholder")} onChange={(value) => edit("chatModel", value)} testId="assistant-model" />
       </FormField>
-      <FormField label={t("chat.settings.freedom")} error={error("freedom")} helper={t("chat.settings.freedomHelp")}>
-        <NativeSelect.Root>
+      {builtin && (
+        <Alert.Root status="info" size="sm" data-testid="assistant-builtin-model-note">
+          <Alert.Indicator />
+          <Alert.Title fontWeight="normal">{t("chat.settings.builtinModelNote")}</Alert.Title>
+        </Alert.Root>
+      )}
+      <FormField label={t("chat.settings.freedom")} error={error("freedom")} helper={samplingHelp("chat.settings.freedomHelp")} disabled={builtin}>
+        <NativeSelect.Root disabled={builtin}>
           <NativeSelect.Field name="freedom" value={draft.freedom} onChange={(event) => choosePreset(event.target.value)} data-testid="assistant-freedom">
             {FREEDOMS.map((name) => (
               <option key={name} value={name}>
@@ -49,8 +58,8 @@ export function ModelSettingTab({ draft, edit, error, choices }: DraftEditor & {
         </NativeSelect.Root>
       </FormField>
       {SAMPLING.map((key) => (
-        <FormField key={key} label={t(`chat.settings.${key}`)} required error={error(key)} helper={t(`chat.settings.${key}Help`)}>
-          <WeightSlider value={draft[key]} onChange={(value) => setSampling(key, value)} label={t(`chat.settings.${key}`)} testId={`assistant-${key}`} />
+        <FormField key={key} label={t(`chat.settings.${key}`)} required error={error(key)} helper={samplingHelp(`chat.settings.${key}Help`)} disabled={builtin}>
+          <WeightSlider value={draft[key]} onChange={(value) => setSampling(key, value)} label={t(`chat.settings.${key}`)} testId={`assistant-${key}`} disabled={builtin} />
         </FormField>
       ))}
       <FormField label={t("chat.settings.maxTokens")} required error={error("maxTokens")} helper={t("chat.settings.maxTokensHelp")}>

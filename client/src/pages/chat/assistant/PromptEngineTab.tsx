@@ -1,12 +1,13 @@
 import { Code, Grid, Input, Separator, Stack, Text, Textarea } from "@chakra-ui/react";
 import { Trans, useTranslation } from "react-i18next";
+import { CrossLanguagesField } from "../../../components/CrossLanguagesField";
 import { FormField } from "../../../components/FormField";
 import type { FieldProblems } from "../../../errors";
 import type { AssistantFormChoicesQuery } from "../../../graphql/gql/graphql";
 import { useFixed } from "../../knowledge/useFixed";
 import { round2, WeightSlider } from "../../knowledge/WeightSlider";
 import type { DraftEditor } from "./draftEditor";
-import { ModelOptionSelect } from "./ModelOptionSelect";
+import { isBuiltinChatModel, ModelOptionSelect } from "./ModelOptionSelect";
 import { PromptVariablesEditor } from "./PromptVariablesEditor";
 import { SettingSwitch } from "./SettingSwitch";
 
@@ -65,6 +66,13 @@ export function PromptEngineTab({ draft, edit, error, problems, choices }: Draft
         <SettingSwitch label={t("chat.settings.keywordExtraction")} help={t("chat.settings.keywordExtractionHelp")} checked={draft.keywordExtraction} onChange={(on) => edit("keywordExtraction", on)} testId="assistant-keywords" />
         <SettingSwitch label={t("chat.settings.selfRag")} help={t("chat.settings.selfRagHelp")} checked={draft.selfRag} onChange={(on) => edit("selfRag", on)} testId="assistant-self-rag" />
       </Stack>
+      <CrossLanguagesField
+        value={draft.crossLanguages}
+        languages={choices?.knowledgeBaseLanguages ?? []}
+        builtin={isBuiltinChatModel(draft.chatModel, choices)}
+        onChange={(languages) => edit("crossLanguages", languages)}
+        testId="assistant-cross-languages"
+      />
     </Stack>
   );
 }

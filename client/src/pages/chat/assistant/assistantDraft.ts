@@ -35,6 +35,8 @@ export interface AssistantDraft {
   multiTurnRefine: boolean;
   keywordExtraction: boolean;
   selfRag: boolean;
+  /** Languages the question is also searched in, translated by the chat model (RAGFlow's cross_languages). */
+  crossLanguages: string[];
   chatModel: string;
   freedom: string;
   temperature: number;
@@ -67,6 +69,7 @@ export const TAB_OF_FIELD: Record<string, AssistantTab> = {
   multiTurnRefine: "prompt",
   keywordExtraction: "prompt",
   selfRag: "prompt",
+  crossLanguages: "prompt",
   chatModel: "model",
   freedom: "model",
   temperature: "model",
@@ -101,6 +104,7 @@ export function draftOf(assistant: AssistantSettingsFragment): AssistantDraft {
     multiTurnRefine: assistant.multiTurnRefine,
     keywordExtraction: assistant.keywordExtraction,
     selfRag: assistant.selfRag,
+    crossLanguages: assistant.crossLanguages,
     chatModel: assistant.chatModel,
     freedom: assistant.freedom,
     temperature: assistant.temperature,
@@ -144,6 +148,7 @@ export function newDraft(choices: AssistantFormChoicesQuery | undefined): Assist
     multiTurnRefine: true,
     keywordExtraction: false,
     selfRag: false,
+    crossLanguages: [],
     chatModel: choices?.defaultModels.chat ?? "",
     freedom: preset?.name ?? "precise",
     temperature: preset?.temperature ?? 0.2,
@@ -228,6 +233,7 @@ export function inputOf(draft: AssistantDraft, before?: AssistantDraft): Assista
     multiTurnRefine: draft.multiTurnRefine,
     keywordExtraction: draft.keywordExtraction,
     selfRag: draft.selfRag,
+    crossLanguages: draft.crossLanguages,
     chatModel: draft.chatModel,
     freedom: draft.freedom,
     temperature: draft.temperature,
