@@ -120,7 +120,7 @@ function sampleVariables(schema: GraphQLSchema, document: DocumentNode): Record<
     if (isNonNullType(type)) return sample(type.ofType, name);
     if (isListType(type)) return [sample(type.ofType, name)];
     const named = getNamedType(type);
-    if (isEnumType(named)) return named.getValues()[0].value;
+    if (isEnumType(named)) return named.getValues()[0].name;
     if (isInputObjectType(named)) {
       return Object.fromEntries(Object.values(named.getFields()).filter((f) => isNonNullType(f.type)).map((f) => [f.name, sample(f.type, f.name)]));
     }
