@@ -3,17 +3,17 @@ import { useMutation, useQuery } from "@apollo/client/react";
 import { useDeferredValue, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LuEllipsis, LuFileText, LuLayers, LuLibrary, LuPlus, LuRefreshCw, LuSearch, LuSettings2, LuTrash2, LuUsers } from "react-icons/lu";
-import { Link as RouterLink, useNavigate } from "react-router-dom";
+import { Link as RouterLink } from "react-router-dom";
 import { ConfirmDeleteDialog } from "../../components/ConfirmDeleteDialog";
 import { PageHeader } from "../../components/PageHeader";
 import { notify } from "../../components/toaster";
 import { describeError } from "../../errors";
 import { useFormatters } from "../../format";
-import { CreateKnowledgeBaseDocument, DeleteKnowledgeBaseDocument, KnowledgeBasesDocument, type KnowledgeBaseCardFragment } from "../../graphql/gql/graphql";
+import { DeleteKnowledgeBaseDocument, KnowledgeBasesDocument, type KnowledgeBaseCardFragment } from "../../graphql/gql/graphql";
 import { useCurrentUser } from "../../session/useCurrentUser";
+import { CreateKnowledgeBaseDialog } from "./CreateKnowledgeBaseDialog";
 import { KnowledgeAvatar } from "./KnowledgeAvatar";
 import { Pager } from "./Pager";
-import { TextFieldsDialog } from "./TextFieldsDialog";
 
 const PAGE_SIZE = 24;
 
@@ -96,7 +96,6 @@ function KnowledgeCard({ kb, onDelete }: { kb: KnowledgeBaseCardFragment; onDele
 
 export default function KnowledgeListPage() {
   const { t, i18n } = useTranslation();
-  const navigate = useNavigate();
   const [search, setSearch] = useState("");
   const deferredSearch = useDeferredValue(search.trim());
   const [page, setPage] = useState(1);
@@ -105,15 +104,8 @@ export default function KnowledgeListPage() {
   const { data, loading, error, refetch } = useQuery(KnowledgeBasesDocument, {
     variables: { search: deferredSearch || null, page, pageSize: PAGE_SIZE },
   });
-  const [createKnowledgeBase] = useMutation(CreateKnowledgeBaseDocument);
   const [deleteKnowledgeBase] = useMutation(DeleteKnowledgeBaseDocument);
   const items = data?.knowledgeBases.items ?? [];
-
-  async function create(values: Record<string, string>) {
-    const { data: created } = await createKnowledgeBase({ variables: { input: { name: values.name.trim() } } });
-    notify.success("created");
-    if (created) navigate(`/knowledge/configuration?id=${created.createKnowledgeBase.id}`);
-  }
 
   async function remove(kb: KnowledgeBaseCardFragment) {
     try {
@@ -195,16 +187,7 @@ export default function KnowledgeListPage() {
           <Pager page={page} pageSize={PAGE_SIZE} total={data?.knowledgeBases.total ?? 0} onPage={setPage} />
         </Stack>
       )}
-      <TextFieldsDialog
-        open={creating}
-        title={t("kb.list.createTitle")}
-        submitLabel={t("kb.list.createSubmit")}
-        testId="kb-create-dialog"
-        fields={[{ name: "name", label: t("kb.field.name"), placeholder: t("kb.list.namePlaceholder"), required: true, requiredKey: "errors.knowledge.nameRequired" }]}
-        onClose={() => setCreating(false)}
-        onSubmit={create}
-        describeFailure={(failure) => describeError(failure, i18n)}
-      />
+      <CreateKnowledgeBaseDialog open={creating} onClose={() => setCreating(false)} pageOf={(id) => `/knowledge/configuration?id=${id}`} />
       <ConfirmDeleteDialog open={deleting !== null} subject={deleting?.name} onClose={() => setDeleting(null)} onConfirm={() => (deleting ? remove(deleting) : undefined)} />
     </>
   );

@@ -1,14 +1,10 @@
 import { Box, Button, Flex, Heading, HStack, Icon, Stack, Text } from "@chakra-ui/react";
-import { useMutation } from "@apollo/client/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { IconType } from "react-icons";
 import { LuArrowRight, LuBot, LuFileUp, LuLibrary, LuMessagesSquare, LuScanText, LuSearch } from "react-icons/lu";
-import { Link, useNavigate } from "react-router-dom";
-import { notify } from "../../../components/toaster";
-import { describeError } from "../../../errors";
-import { CreateKnowledgeBaseDocument } from "../../../graphql/gql/graphql";
-import { TextFieldsDialog } from "../../knowledge/TextFieldsDialog";
+import { Link } from "react-router-dom";
+import { CreateKnowledgeBaseDialog } from "../../knowledge/CreateKnowledgeBaseDialog";
 import type { NextStep } from "./nextStep";
 
 const ICONS: Record<NextStep["kind"], IconType> = {
@@ -21,19 +17,10 @@ const ICONS: Record<NextStep["kind"], IconType> = {
 
 /** The one thing to do next, said plainly, with the button that does it. */
 export function NextStepCard({ step }: { step: NextStep }) {
-  const { t, i18n } = useTranslation();
-  const navigate = useNavigate();
+  const { t } = useTranslation();
   const [creating, setCreating] = useState(false);
-  const [createKnowledgeBase] = useMutation(CreateKnowledgeBaseDocument);
   const name = "knowledgeBase" in step ? step.knowledgeBase.name : "";
   const chunks = "knowledgeBase" in step ? step.knowledgeBase.chunkCount : 0;
-
-  async function create(values: Record<string, string>) {
-    const { data } = await createKnowledgeBase({ variables: { input: { name: values.name.trim() } }, refetchQueries: "active" });
-    notify.success("created");
-    // Its dataset is where the next step, uploading, happens.
-    if (data) navigate(`/knowledge/dataset?id=${data.createKnowledgeBase.id}`);
-  }
 
   const actions = (() => {
     switch (step.kind) {
@@ -104,16 +91,8 @@ export function NextStepCard({ step }: { step: NextStep }) {
           })}
         </HStack>
       </Flex>
-      <TextFieldsDialog
-        open={creating}
-        title={t("kb.list.createTitle")}
-        submitLabel={t("kb.list.createSubmit")}
-        testId="kb-create-dialog"
-        fields={[{ name: "name", label: t("kb.field.name"), placeholder: t("kb.list.namePlaceholder"), required: true, requiredKey: "errors.knowledge.nameRequired" }]}
-        onClose={() => setCreating(false)}
-        onSubmit={create}
-        describeFailure={(failure) => describeError(failure, i18n)}
-      />
+      {/* Its dataset is where the next step, uploading, happens. */}
+      <CreateKnowledgeBaseDialog open={creating} onClose={() => setCreating(false)} pageOf={(id) => `/knowledge/dataset?id=${id}`} />
     </Box>
   );
 }
