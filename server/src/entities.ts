@@ -1,4 +1,4 @@
-import { ApiToken } from "./api/api-token.entity";
+import { ApiToken } from "./auth/api-token.entity";
 import { AuthSession } from "./auth/auth-session.entity";
 import { ThrottleCounter } from "./auth/throttle-counter.entity";
 import { TenantMember } from "./auth/tenant-member.entity";

@@ -1,5 +1,5 @@
 import "reflect-metadata";
-import { ConfigError, loadConfig } from "./config";
+import { ConfigError, loadConfig } from "./platform/config";
 import { startServer } from "./app";
 import { configureBuiltinModels, prepareBuiltinModels } from "./models/builtin/builtin.provider";
 import { countTokens } from "./models/tokens";

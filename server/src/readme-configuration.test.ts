@@ -3,10 +3,10 @@ import path from "node:path";
 
 /**
  * The README's configuration table is the operator's list of what can be set: it must name every variable
- * that config.ts reads, and nothing it does not. Adding a variable to config.ts without a row fails here.
+ * that platform/config.ts reads, and nothing it does not. Adding a variable to config.ts without a row fails here.
  */
 
-const source = fs.readFileSync(path.join(__dirname, "config.ts"), "utf8");
+const source = fs.readFileSync(path.join(__dirname, "platform/config.ts"), "utf8");
 const readme = fs.readFileSync(path.join(__dirname, "../../README.md"), "utf8");
 
 function variablesReadByConfig(): string[] {

@@ -1,9 +1,9 @@
-import { ApiTokenService } from "./api/api-token.service";
+import { ApiTokenService } from "./auth/api-token.service";
 import { AuthService } from "./auth/auth.service";
 import { AssistantService } from "./chat/assistant.service";
 import { ShareService } from "./chat/share.service";
 import { ConversationService } from "./chat/conversation.service";
-import { ANONYMOUS, bearerToken, type Principal } from "./auth/principal";
+import { ANONYMOUS, bearerToken, type Principal } from "./policies/principal";
 import { ChunkService } from "./knowledge/chunk.service";
 import { DocumentService } from "./knowledge/document.service";
 import { KnowledgeBaseService } from "./knowledge/knowledge-base.service";

@@ -1,5 +1,5 @@
 import "reflect-metadata";
-import { ConfigError, loadConfig } from "./config";
+import { ConfigError, loadConfig } from "./platform/config";
 import { createPlatform } from "./platform";
 import { createServices } from "./services";
 import { closeBuiltinModels, configureBuiltinModels } from "./models/builtin/builtin.provider";

@@ -1,5 +1,5 @@
 import { Forbidden } from "../platform/errors";
-import type { Principal, SignedIn } from "./principal";
+import type { Principal, SignedIn } from "../policies/principal";
 
 export type PasswordSession = Extract<Principal, { kind: "session" }>;
 

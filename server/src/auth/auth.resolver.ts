@@ -98,8 +98,8 @@ class SignUpPolicyType {
 @Resolver()
 export class AuthResolver {
   @Query(() => User, { description: "The signed-in user." })
-  me(@Ctx() context: GraphQLContext): User {
-    return signedIn(context).user;
+  me(@Ctx() context: GraphQLContext): Promise<User> {
+    return context.services.auth.currentUser(signedIn(context));
   }
 
   @Query(() => SignUpPolicyType, { description: "Open to everyone, signed in or not." })

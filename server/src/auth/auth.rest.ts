@@ -1,7 +1,7 @@
 import type { Response } from "express";
-import { jsonResult, RETURN_CODES } from "../api/rest/envelope";
-import { epochMillis, rfc1123 } from "../api/rest/presenters";
-import { authenticatedRoute, openRoute, type RestRoute } from "../api/rest/rest-route";
+import { jsonResult, RETURN_CODES } from "../rest/envelope";
+import { epochMillis, rfc1123 } from "../rest/presenters";
+import { authenticatedRoute, openRoute, type RestRoute } from "../rest/rest-route";
 import { parserIds } from "../knowledge/rest/web.rest";
 import { tenantInfoModels } from "../models/models.rest";
 import { DomainError } from "../platform/errors";

@@ -1,6 +1,6 @@
 import { LessThan, Not } from "typeorm";
-import type { ApiTokenService } from "../api/api-token.service";
-import type { Config } from "../config";
+import type { ApiTokenService } from "./api-token.service";
+import type { Config } from "../platform/config";
 import { Conflict, DomainError, FieldChecks, Forbidden, Unauthenticated } from "../platform/errors";
 import { newId, randomToken } from "../platform/ids";
 import { tokenHash } from "../platform/secrets";
@@ -9,7 +9,7 @@ import { authorizeAccountAction } from "./account-guard";
 import { AuthSession } from "./auth-session.entity";
 import { canonicalAddress, networkOf, type RequestOrigin } from "./client-network";
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from "./password";
-import type { SignedIn } from "./principal";
+import type { SignedIn } from "../policies/principal";
 import { AVATAR_MAX_BYTES, AVATAR_PATTERN, COLOR_SCHEMAS, isLanguage, isTimezone } from "./profile-options";
 import { publishRevoked } from "./revocation";
 import { TenantMember } from "./tenant-member.entity";
@@ -232,6 +232,11 @@ export class AuthService {
 
   tenantOf(principal: SignedIn): Promise<Tenant> {
     return this.platform.db.getRepository(Tenant).findOneByOrFail({ id: principal.tenantId });
+  }
+
+  /** The signed-in person's account as stored now (a principal carries only their id and language). */
+  currentUser(principal: SignedIn): Promise<User> {
+    return this.users.findOneByOrFail({ id: principal.user.id });
   }
 
   async logout(principal: SignedIn): Promise<void> {

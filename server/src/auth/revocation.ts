@@ -1,5 +1,5 @@
 import type { PubSub } from "../platform/pubsub";
-import type { Principal } from "./principal";
+import type { Principal } from "../policies/principal";
 
 /**
  * A credential that stopped working (a session signed out or ended by a password change, an API key deleted)

@@ -1,4 +1,4 @@
-import type { Principal, SignedIn } from "../auth/principal";
+import type { Principal, SignedIn } from "../policies/principal";
 import { DomainError } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { signUpAndIn, startTestServer, type TestServer } from "../testing/app";

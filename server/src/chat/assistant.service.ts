@@ -1,11 +1,11 @@
 import { In, QueryFailedError, type Repository } from "typeorm";
-import type { Principal, SignedIn } from "../auth/principal";
+import type { Principal, SignedIn } from "../policies/principal";
 import { Document } from "../knowledge/document.entity";
 import { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import { KNOWLEDGE_BASE_LANGUAGES, type KnowledgeBaseService } from "../knowledge/knowledge-base.service";
 import type { ModelType } from "../models/model-types";
 import { parseModelId, type ModelsService } from "../models/models.service";
-import { documentsMatching, parseManualMetadataFilter, type MetadataCondition } from "../retrieval/metadata-condition";
+import { documentsMatching, parseManualMetadataFilter, type MetadataCondition } from "../knowledge/metadata-condition";
 import { Conflict, DomainError, FieldChecks, NotFound, Unauthenticated } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { escapeLike } from "../platform/sql";

@@ -1,4 +1,4 @@
-import type { SharePrincipal } from "../auth/principal";
+import type { SharePrincipal } from "../policies/principal";
 import { DomainError } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { startTestServer, type TestServer } from "../testing/app";

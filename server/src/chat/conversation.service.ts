@@ -1,6 +1,6 @@
 import { In } from "typeorm";
 import type { AssistantService } from "./assistant.service";
-import type { SharePrincipal, SignedIn } from "../auth/principal";
+import type { SharePrincipal, SignedIn } from "../policies/principal";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import type { ModelsService } from "../models/models.service";
 import { DomainError, FieldChecks, messageForClient, NotFound } from "../platform/errors";

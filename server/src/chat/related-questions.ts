@@ -1,4 +1,4 @@
-import type { SignedIn } from "../auth/principal";
+import type { SignedIn } from "../policies/principal";
 import { cleanModelAnswer, distinctItems, isBuiltinChat } from "../ingestion/enrichment/context";
 import { topKeyPhrases } from "../ingestion/enrichment/key-phrases";
 import type { KnowledgeBaseService } from "../knowledge/knowledge-base.service";

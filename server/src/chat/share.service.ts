@@ -1,6 +1,6 @@
 import type { Repository } from "typeorm";
-import type { ApiTokenService } from "../api/api-token.service";
-import type { SharePrincipal, SignedIn } from "../auth/principal";
+import type { ApiTokenService } from "../auth/api-token.service";
+import type { SharePrincipal, SignedIn } from "../policies/principal";
 import { DomainError } from "../platform/errors";
 import { randomToken } from "../platform/ids";
 import type { Platform } from "../platform";

@@ -19,11 +19,11 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from "graphql";
-import { loadConfig, type GraphQLBudget } from "../config";
+import { loadConfig, type GraphQLBudget } from "../platform/config";
 import { FIELD_COSTS } from "./field-costs";
 import { budgetedOperation, MAX_DOCUMENT_TOKENS, operationCost, operationRules } from "./budget";
 import { limitExecutionTime } from "./deadline";
-import { createSchema } from "./schema";
+import { createSchema } from "../schema";
 
 /** The budget's rules on the real schema, without a server: what is refused, and that the client never is. */
 

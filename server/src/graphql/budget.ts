@@ -33,7 +33,7 @@ import {
   type SelectionSetNode,
   type ValidationRule,
 } from "graphql";
-import type { GraphQLBudget } from "../config";
+import type { GraphQLBudget } from "../platform/config";
 import { OverBudget, type DomainError } from "../platform/errors";
 import { FIELD_COSTS } from "./field-costs";
 

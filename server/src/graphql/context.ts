@@ -1,4 +1,4 @@
-import { isSignedIn, type Principal, type SignedIn } from "../auth/principal";
+import { isSignedIn, type Principal, type SignedIn } from "../policies/principal";
 import { Unauthenticated } from "../platform/errors";
 import type { Services } from "../services";
 

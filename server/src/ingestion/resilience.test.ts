@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { SignedIn } from "../auth/principal";
+import type { SignedIn } from "../policies/principal";
 import { RUN, type Document } from "../knowledge/document.entity";
 import { prepareBuiltinModels } from "../models/builtin/builtin.provider";
 import { modelCacheDirectory } from "../models/builtin/lexicon";

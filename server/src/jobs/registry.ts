@@ -1,6 +1,6 @@
 import type { JobDefinition } from "../platform/queue";
 import type { Services } from "../services";
-import { parseJob } from "../ingestion/parse.job";
+import { parseJob } from "../knowledge/parse.job";
 import { kbTaskJob } from "../knowledge/kb-tasks/kb-task.job";
 import { echoJob } from "../system/echo.job";
 

@@ -1,6 +1,6 @@
 import { xxh64 } from "@node-rs/xxhash";
 import { In, type Repository, type SelectQueryBuilder } from "typeorm";
-import type { SignedIn } from "../auth/principal";
+import type { SignedIn } from "../policies/principal";
 import { embedWithName } from "../ingestion/pipeline";
 import type { ModelsService } from "../models/models.service";
 import { countTokens } from "../models/tokens";

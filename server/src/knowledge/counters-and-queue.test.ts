@@ -1,11 +1,11 @@
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
-import type { SignedIn } from "../auth/principal";
+import type { SignedIn } from "../policies/principal";
 import { closeTesseract } from "../models/builtin/tesseract-ocr";
 import { startTestServer, type TestServer } from "../testing/app";
 import { RUN, type Document } from "./document.entity";
 import { QUEUE_MOVED_TOPIC } from "./parse-queue";
-import { apiUser, type ApiUser } from "./rest/test-support";
+import { apiUser, type ApiUser } from "../testing/rest-support";
 
 /**
  * What the lists and pages count is what the rows hold, whatever changed them; and a document that waits for a

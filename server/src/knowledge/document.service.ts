@@ -1,13 +1,13 @@
 import { Transform, type Readable } from "node:stream";
 import { In, type Repository } from "typeorm";
-import type { SignedIn } from "../auth/principal";
+import type { SignedIn } from "../policies/principal";
 import { chunkMethod } from "../ingestion/chunkers/registry";
 import { documentTypeOf, fileExtension } from "../ingestion/file-types";
-import { PARSE_JOB } from "../ingestion/parse.job";
+import { PARSE_JOB } from "./parse.job";
 import { Conflict, DomainError, FieldChecks, Invalid, NotFound } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { escapeLike } from "../platform/sql";
-import { documentsMatching, type MetadataCondition } from "../retrieval/metadata-condition";
+import { documentsMatching, type MetadataCondition } from "./metadata-condition";
 import type { Platform } from "../platform";
 import { deleteChunks } from "./chunk-store";
 import { Document, RUN, type RunStatus } from "./document.entity";

@@ -1,4 +1,4 @@
-import type { SignedIn } from "../auth/principal";
+import type { SignedIn } from "../policies/principal";
 import { closeTesseract } from "../models/builtin/tesseract-ocr";
 import { corruptPdf, sampleDocx } from "../ingestion/testing/sample-files";
 import { signUpAndIn, startTestServer, type TestServer } from "../testing/app";

@@ -1,5 +1,5 @@
 import { In, type Repository } from "typeorm";
-import type { SignedIn } from "../auth/principal";
+import type { SignedIn } from "../policies/principal";
 import { TenantMember } from "../auth/tenant-member.entity";
 import { chunkMethod } from "../ingestion/chunkers/registry";
 import type { ModelsService } from "../models/models.service";

@@ -1,4 +1,4 @@
-import type { RestRoute } from "../api/rest/rest-route";
+import type { RestRoute } from "../rest/rest-route";
 import { chunkRestRoutes } from "./rest/chunks.rest";
 import { datasetRestRoutes } from "./rest/datasets.rest";
 import { documentRestRoutes } from "./rest/documents.rest";

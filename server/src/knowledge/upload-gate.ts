@@ -1,4 +1,4 @@
-import type { UploadLimits } from "../config";
+import type { UploadLimits } from "../platform/config";
 import { DomainError, TooManyRequests } from "../platform/errors";
 
 /** One upload's place at the gate: the bytes it has received, and its way out. */

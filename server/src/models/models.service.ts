@@ -1,5 +1,5 @@
 import { authorizeAccountAction } from "../auth/account-guard";
-import type { SignedIn } from "../auth/principal";
+import type { SignedIn } from "../policies/principal";
 import { Tenant } from "../auth/tenant.entity";
 import { Conflict, DomainError, FieldChecks, Invalid, NotFound, type FieldProblem } from "../platform/errors";
 import { checkUrl, OutboundRefused, type OutboundPolicy } from "../platform/outbound";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { DataSource, DefaultNamingStrategy, type NamingStrategyInterface } from "typeorm";
-import type { Config } from "../config";
+import type { Config } from "./config";
 import { entities } from "../entities";
 import { startHousekeeping, type Housekeeping } from "./embedded-housekeeping";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres";

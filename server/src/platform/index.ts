@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { DataSource } from "typeorm";
-import type { Config } from "../config";
+import type { Config } from "./config";
 import { jobDefinitions } from "../jobs/registry";
 import type { Services } from "../services";
 import { openDatabase, type Database } from "./database";

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { apiUser, createDataset, uploadDocuments } from "../knowledge/rest/test-support";
+import { apiUser, createDataset, uploadDocuments } from "../testing/rest-support";
 import { signUpAndIn, startTestServer } from "../testing/app";
 import { SecretBox } from "./secret-box";
 

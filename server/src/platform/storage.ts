@@ -5,7 +5,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Client as MinioClient } from "minio";
-import type { S3Config } from "../config";
+import type { S3Config } from "./config";
 import { randomToken } from "./ids";
 import { ensurePrivateDirectory, PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "./private-files";
 

@@ -1,4 +1,4 @@
-import type { SignedIn } from "../auth/principal";
+import type { SignedIn } from "../policies/principal";
 import { RUN } from "../knowledge/document.entity";
 import { signUpAndIn, startTestServer, type TestServer } from "../testing/app";
 

@@ -1,5 +1,5 @@
 import type http from "node:http";
-import type { SignedIn } from "../auth/principal";
+import type { SignedIn } from "../policies/principal";
 import { RUN } from "../knowledge/document.entity";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import { BuiltinLexicalRerank } from "../models/builtin/lexical-rerank";

@@ -1,6 +1,6 @@
-import type { SignedIn } from "../auth/principal";
+import type { SignedIn } from "../policies/principal";
 import { closeTesseract } from "../models/builtin/tesseract-ocr";
-import { apiUser, createDataset, rawRequest, uploadDocuments, waitForParsing, type ApiUser } from "../knowledge/rest/test-support";
+import { apiUser, createDataset, rawRequest, uploadDocuments, waitForParsing, type ApiUser } from "../testing/rest-support";
 import { startTestServer, type TestServer } from "../testing/app";
 
 /** RAGFlow's retrieval endpoints through the real server: embedded database, built-in embedding, the parse pipeline. */

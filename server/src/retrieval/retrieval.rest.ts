@@ -1,13 +1,13 @@
-import { success } from "../api/rest/envelope";
-import { PythonException, pythonStringRepr } from "../api/rest/python-repr";
-import { authenticatedRoute, openRoute, type AuthenticatedRestContext, type RestContext, type RestRoute } from "../api/rest/rest-route";
+import { success } from "../rest/envelope";
+import { PythonException, pythonStringRepr } from "../rest/python-repr";
+import { authenticatedRoute, openRoute, type AuthenticatedRestContext, type RestContext, type RestRoute } from "../rest/rest-route";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import { presentChunk } from "../knowledge/rest/presenters";
 import { answering, documentIn, pythonInt, pythonTruthy, pythonTypeName, refuse, usableDataset } from "../knowledge/rest/scope";
 import { tokenize } from "../models/builtin/text-analysis";
 import type { Services } from "../services";
 import { messageForClient } from "../platform/errors";
-import { parseMetadataCondition } from "./metadata-condition";
+import { parseMetadataCondition } from "../knowledge/metadata-condition";
 import { crossLanguagesOf, translateForRetrieval } from "./cross-languages";
 import { RETRIEVAL_DEFAULTS, type RetrievalHit } from "./retrieval.service";
 

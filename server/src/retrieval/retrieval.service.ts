@@ -1,5 +1,5 @@
 import { In } from "typeorm";
-import type { SignedIn } from "../auth/principal";
+import type { SignedIn } from "../policies/principal";
 import { Chunk } from "../knowledge/chunk.entity";
 import { Document } from "../knowledge/document.entity";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";

@@ -1,4 +1,4 @@
-import type { SignedIn } from "../auth/principal";
+import type { SignedIn } from "../policies/principal";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import { RUN } from "../knowledge/document.entity";
 import { ReanalyseSearchTerms1764200000000 } from "../platform/migrations/1764200000000-reanalyse-search-terms";

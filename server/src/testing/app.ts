@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startServer, type RunningServer } from "../app";
-import { loadConfig, type Config } from "../config";
+import { loadConfig, type Config } from "../platform/config";
 
 export interface TestServer extends RunningServer {
   dataDir: string;

@@ -1,4 +1,4 @@
-import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } from "../../api/rest/rest-route";
+import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } from "../../rest/rest-route";
 import type { KnowledgeBase } from "../../knowledge/knowledge-base.entity";
 import { answering, pythonTruthy, refuse, usableDataset } from "../../knowledge/rest/scope";
 import { messageForClient } from "../../platform/errors";

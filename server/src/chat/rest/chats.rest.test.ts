@@ -1,4 +1,4 @@
-import { apiUser, createDataset, rawRequest, type ApiUser } from "../../knowledge/rest/test-support";
+import { apiUser, createDataset, rawRequest, type ApiUser } from "../../testing/rest-support";
 import { startTestServer, type TestServer } from "../../testing/app";
 import { RAGFLOW_DEFAULT_SYSTEM_PROMPT } from "../prompt-defaults";
 

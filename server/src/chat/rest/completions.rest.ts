@@ -1,11 +1,11 @@
-import { success } from "../../api/rest/envelope";
-import { PythonException } from "../../api/rest/python-repr";
-import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } from "../../api/rest/rest-route";
-import type { SignedIn } from "../../auth/principal";
+import { success } from "../../rest/envelope";
+import { PythonException } from "../../rest/python-repr";
+import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } from "../../rest/rest-route";
+import type { SignedIn } from "../../policies/principal";
 import type { KnowledgeBase } from "../../knowledge/knowledge-base.entity";
 import { answering, refuse } from "../../knowledge/rest/scope";
 import { DomainError, messageForClient } from "../../platform/errors";
-import { parseMetadataCondition } from "../../retrieval/metadata-condition";
+import { parseMetadataCondition } from "../../knowledge/metadata-condition";
 import type { Services } from "../../services";
 import type { AnswerEvent } from "../answer-stream";
 import type { ChatAssistant } from "../assistant.entity";

@@ -1,6 +1,6 @@
-import { jsonResult, RETURN_CODES } from "../../api/rest/envelope";
-import { openRoute, type RestContext, type RestRoute } from "../../api/rest/rest-route";
-import { isSignedIn, type SignedIn } from "../../auth/principal";
+import { jsonResult, RETURN_CODES } from "../../rest/envelope";
+import { openRoute, type RestContext, type RestRoute } from "../../rest/rest-route";
+import { isSignedIn, type SignedIn } from "../../policies/principal";
 import { answering, refuse } from "../../knowledge/rest/scope";
 import { countTokens } from "../../models/tokens";
 import { messageForClient } from "../../platform/errors";

@@ -1,5 +1,5 @@
-import { success } from "../../api/rest/envelope";
-import { authenticatedRoute, type RestRoute } from "../../api/rest/rest-route";
+import { success } from "../../rest/envelope";
+import { authenticatedRoute, type RestRoute } from "../../rest/rest-route";
 import { answering, pythonTruthy, refuse } from "../../knowledge/rest/scope";
 import { relatedQuestions } from "../related-questions";
 

@@ -1,6 +1,6 @@
 import { startTestServer, type TestServer } from "../../testing/app";
 import { startFakeChatServer, type FakeChatServer } from "../testing/fake-chat-server";
-import { createDataset } from "../../knowledge/rest/test-support";
+import { createDataset } from "../../testing/rest-support";
 import { addFakeModel, chatUser, parsedKnowledgeBase, type ChatUser } from "../testing/support";
 
 /** The sessions' tools of contract §11: `/api/v1/sessions/related_questions` and `/api/v1/sessions/ask`. */

@@ -1,8 +1,8 @@
-import { failure, RETURN_CODES, success } from "../../api/rest/envelope";
-import { epochMillis, rfc1123 } from "../../api/rest/presenters";
-import { PythonException } from "../../api/rest/python-repr";
-import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } from "../../api/rest/rest-route";
-import type { SignedIn } from "../../auth/principal";
+import { failure, RETURN_CODES, success } from "../../rest/envelope";
+import { epochMillis, rfc1123 } from "../../rest/presenters";
+import { PythonException } from "../../rest/python-repr";
+import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } from "../../rest/rest-route";
+import type { SignedIn } from "../../policies/principal";
 import { answering, pythonInt, refuse, uniqueIds } from "../../knowledge/rest/scope";
 import { DomainError } from "../../platform/errors";
 import type { Services } from "../../services";

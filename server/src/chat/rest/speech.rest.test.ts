@@ -1,5 +1,5 @@
 import { startTestServer, type TestServer } from "../../testing/app";
-import { multipart } from "../../knowledge/rest/test-support";
+import { multipart } from "../../testing/rest-support";
 import { FAKE_AUDIO, FAKE_TRANSCRIPT, startFakeChatServer, type FakeChatServer } from "../testing/fake-chat-server";
 import { addFakeModel, chatUser, type ChatUser } from "../testing/support";
 

@@ -1,8 +1,8 @@
 import path from "node:path";
 import multer from "multer";
-import { jsonResult, RETURN_CODES } from "../../api/rest/envelope";
-import { PythonException } from "../../api/rest/python-repr";
-import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } from "../../api/rest/rest-route";
+import { jsonResult, RETURN_CODES } from "../../rest/envelope";
+import { PythonException } from "../../rest/python-repr";
+import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } from "../../rest/rest-route";
 import { answering, refuse } from "../../knowledge/rest/scope";
 import { DomainError, messageForClient } from "../../platform/errors";
 import { spokenText, ttsModelOf } from "../speech";

@@ -1,4 +1,4 @@
-import type { RestContext, RestRoute } from "../../api/rest/rest-route";
+import type { RestContext, RestRoute } from "../../rest/rest-route";
 import { DomainError } from "../../platform/errors";
 import { spokenText, ttsModelOf } from "../speech";
 

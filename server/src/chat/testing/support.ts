@@ -1,4 +1,4 @@
-import { apiUser, createDataset, uploadDocuments, waitForParsing, type ApiUser, type FilePart } from "../../knowledge/rest/test-support";
+import { apiUser, createDataset, uploadDocuments, waitForParsing, type ApiUser, type FilePart } from "../../testing/rest-support";
 import { newId } from "../../platform/ids";
 import type { TestServer } from "../../testing/app";
 import { ChatAssistant, type PromptConfig, type StoredLlmSetting } from "../assistant.entity";

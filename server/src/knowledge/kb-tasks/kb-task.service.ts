@@ -1,5 +1,5 @@
 import { QueryFailedError, type Repository } from "typeorm";
-import type { SignedIn } from "../../auth/principal";
+import type { SignedIn } from "../../policies/principal";
 import type { Platform } from "../../platform";
 import { Conflict, NotFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";

@@ -1,10 +1,10 @@
-import type { SignedIn } from "../../auth/principal";
+import type { SignedIn } from "../../policies/principal";
 import { newId } from "../../platform/ids";
 import { BuiltinProducers1764450000001 } from "../../platform/migrations/1764450000001-builtin-producers";
 import { startTestServer, type TestServer } from "../../testing/app";
 import { RUN } from "../document.entity";
 import { englishText, localizedText, type ParseLogEntry } from "../parse-log";
-import { apiUser, type ApiUser } from "../rest/test-support";
+import { apiUser, type ApiUser } from "../../testing/rest-support";
 import { KbTask, KbTaskKind, KbTaskStatus } from "./kb-task.entity";
 import { kbTaskTopic, type KbTaskEvent } from "./kb-task-events";
 

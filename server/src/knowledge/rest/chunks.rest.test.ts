@@ -1,7 +1,7 @@
 import { closeTesseract } from "../../models/builtin/tesseract-ocr";
 import { startTestServer, type TestServer } from "../../testing/app";
 import { manualChunkId } from "../chunk.service";
-import { apiUser, createDataset, uploadDocuments, waitForParsing, type ApiUser } from "./test-support";
+import { apiUser, createDataset, uploadDocuments, waitForParsing, type ApiUser } from "../../testing/rest-support";
 
 let server: TestServer;
 let owner: ApiUser;

@@ -1,6 +1,6 @@
-import { failure, RETURN_CODES, success } from "../../api/rest/envelope";
-import { PythonException } from "../../api/rest/python-repr";
-import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } from "../../api/rest/rest-route";
+import { failure, RETURN_CODES, success } from "../../rest/envelope";
+import { PythonException } from "../../rest/python-repr";
+import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } from "../../rest/rest-route";
 import type { ChunkInput } from "../chunk.service";
 import { presentAddedChunk, presentChunk, presentDocument } from "./presenters";
 import { answering, checkStringItems, datasetOr, documentIn, documentOr, pythonInt, pythonTypeName, refuse, uniqueIds } from "./scope";

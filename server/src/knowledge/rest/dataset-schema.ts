@@ -1,5 +1,5 @@
 import type { Request, Response } from "express";
-import { pythonStringRepr } from "../../api/rest/python-repr";
+import { pythonStringRepr } from "../../rest/python-repr";
 import { CHUNK_METHOD_NAMES } from "../../ingestion/chunkers/registry";
 import { populateParserConfig, parserConfigViolations, type Violation } from "../parser-config";
 

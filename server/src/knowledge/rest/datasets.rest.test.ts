@@ -1,6 +1,6 @@
 import { startTestServer, type TestServer } from "../../testing/app";
 import { DEFAULT_RAPTOR_PROMPT } from "../parser-config";
-import { apiUser, createDataset, rawRequest, type ApiUser } from "./test-support";
+import { apiUser, createDataset, rawRequest, type ApiUser } from "../../testing/rest-support";
 
 let server: TestServer;
 let owner: ApiUser;

@@ -1,6 +1,6 @@
-import { failure, success } from "../../api/rest/envelope";
-import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } from "../../api/rest/rest-route";
-import type { SignedIn } from "../../auth/principal";
+import { failure, success } from "../../rest/envelope";
+import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } from "../../rest/rest-route";
+import type { SignedIn } from "../../policies/principal";
 import { findProvider } from "../../models/providers/registry";
 import { DomainError } from "../../platform/errors";
 import type { Services } from "../../services";

@@ -4,7 +4,7 @@ import { closeTesseract } from "../../models/builtin/tesseract-ocr";
 import { englishMessage } from "../../platform/messages";
 import { startTestServer, type TestServer } from "../../testing/app";
 import { MAX_FILE_BYTES } from "../document.service";
-import { apiUser, createDataset, multipart, uploadDocuments, waitForParsing, type ApiUser } from "./test-support";
+import { apiUser, createDataset, multipart, uploadDocuments, waitForParsing, type ApiUser } from "../../testing/rest-support";
 
 let server: TestServer;
 let owner: ApiUser;

@@ -1,12 +1,12 @@
-import { failure, RETURN_CODES, success } from "../../api/rest/envelope";
-import { PythonException } from "../../api/rest/python-repr";
-import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } from "../../api/rest/rest-route";
+import { failure, RETURN_CODES, success } from "../../rest/envelope";
+import { PythonException } from "../../rest/python-repr";
+import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } from "../../rest/rest-route";
 import { CHUNK_METHOD_NAMES } from "../../ingestion/chunkers/registry";
 import { fileExtension } from "../../ingestion/file-types";
 import { DomainError } from "../../platform/errors";
 import { englishMessage } from "../../platform/messages";
 import { ObjectNotFound } from "../../platform/storage";
-import { parseMetadataCondition, type MetadataCondition } from "../../retrieval/metadata-condition";
+import { parseMetadataCondition, type MetadataCondition } from "../metadata-condition";
 import { RUN, type Document, type RunStatus } from "../document.entity";
 import { MAX_NAME_BYTES, type DocumentQuery } from "../document.service";
 import { pythonRepr } from "./dataset-schema";

@@ -1,6 +1,6 @@
-import { jsonResult, RETURN_CODES, success } from "../../api/rest/envelope";
-import { epochMillis, rfc1123 } from "../../api/rest/presenters";
-import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } from "../../api/rest/rest-route";
+import { jsonResult, RETURN_CODES, success } from "../../rest/envelope";
+import { epochMillis, rfc1123 } from "../../rest/presenters";
+import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } from "../../rest/rest-route";
 import { KbTaskKind, type KbTask } from "../kb-tasks/kb-task.entity";
 import { readGraph, type MindMapNode } from "../knowledge-graph";
 import { answering, Refusal, usableDataset } from "./scope";

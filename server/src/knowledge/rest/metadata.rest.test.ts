@@ -1,5 +1,5 @@
 import { startTestServer, type TestServer } from "../../testing/app";
-import { apiUser, createDataset, uploadDocuments, type ApiUser } from "./test-support";
+import { apiUser, createDataset, uploadDocuments, type ApiUser } from "../../testing/rest-support";
 
 /** Document metadata over the REST facade (contract §2.8, §3.3, §3.5 and the web route of §13 row 8). */
 

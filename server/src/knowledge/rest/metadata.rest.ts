@@ -1,6 +1,6 @@
-import { failure, jsonResult, RETURN_CODES, success } from "../../api/rest/envelope";
-import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } from "../../api/rest/rest-route";
-import { parseMetadataCondition } from "../../retrieval/metadata-condition";
+import { failure, jsonResult, RETURN_CODES, success } from "../../rest/envelope";
+import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } from "../../rest/rest-route";
+import { parseMetadataCondition } from "../metadata-condition";
 import type { MetadataDelete, MetadataUpdate } from "../document-metadata";
 import { presentDatasetRow } from "./presenters";
 import { answering, datasetOr, pythonTruthy, queryValues, refuse, usableDataset } from "./scope";

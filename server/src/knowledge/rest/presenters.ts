@@ -1,4 +1,4 @@
-import { epochMillis, rfc1123 } from "../../api/rest/presenters";
+import { epochMillis, rfc1123 } from "../../rest/presenters";
 import type { Chunk } from "../chunk.entity";
 import { RUN, type RunStatus } from "../document.entity";
 import type { Document } from "../document.entity";

@@ -1,6 +1,6 @@
-import { failure, RETURN_CODES } from "../../api/rest/envelope";
-import { PythonException } from "../../api/rest/python-repr";
-import type { SignedIn } from "../../auth/principal";
+import { failure, RETURN_CODES } from "../../rest/envelope";
+import { PythonException } from "../../rest/python-repr";
+import type { SignedIn } from "../../policies/principal";
 import { DomainError } from "../../platform/errors";
 import type { Services } from "../../services";
 import type { Document } from "../document.entity";

@@ -1,6 +1,6 @@
 import type { Response } from "express";
 import { fileExtension } from "../../ingestion/file-types";
-import { API_POLICY } from "../../security-headers";
+import { API_POLICY } from "../../rest/security-headers";
 
 /**
  * Types a browser shows without running anything inside them: what the document viewer shows inline. Anything

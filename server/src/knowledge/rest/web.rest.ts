@@ -1,5 +1,5 @@
-import { jsonResult, RETURN_CODES } from "../../api/rest/envelope";
-import { authenticatedRoute, type RestRoute } from "../../api/rest/rest-route";
+import { jsonResult, RETURN_CODES } from "../../rest/envelope";
+import { authenticatedRoute, type RestRoute } from "../../rest/rest-route";
 import { chunkMethods } from "../../ingestion/chunkers/registry";
 import { DomainError, type ErrorKind } from "../../platform/errors";
 import { englishMessage } from "../../platform/messages";

@@ -1,6 +1,6 @@
 import type { WebSocket } from "ws";
-import type { Principal } from "../auth/principal";
-import { CREDENTIAL_REVOKED_TOPIC, credentialOf, type Credential } from "../auth/revocation";
+import type { Principal } from "../policies/principal";
+import { CREDENTIAL_REVOKED_TOPIC, credentialOf, type Credential } from "./revocation";
 import type { PubSub } from "../platform/pubsub";
 
 /** graphql-ws's close code for an unauthenticated socket: its client ends every operation with an error and does not retry. */

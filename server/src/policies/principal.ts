@@ -1,4 +1,3 @@
-import type { User } from "./user.entity";
 
 /**
  * Who is making a request: nobody, a signed-in browser session, a script holding an API token, or a
@@ -6,10 +5,19 @@ import type { User } from "./user.entity";
  * `kind` says how the request authenticated, which decides what it may do (auth/account-guard.ts); `expiresAt`
  * is when the credential stops working by itself (null: never), so that open subscriptions end with it.
  */
+/**
+ * The person behind a signed-in principal. The user entity lives with accounts (auth/), above this ground; a
+ * principal needs only who they are and the language they read.
+ */
+export interface PrincipalUser {
+  id: string;
+  language: string;
+}
+
 export type Principal =
   | { kind: "anonymous" }
-  | { kind: "session"; user: User; tenantId: string; sessionId: string; expiresAt: Date }
-  | { kind: "apiToken"; user: User; tenantId: string; tokenId: string; expiresAt: Date | null }
+  | { kind: "session"; user: PrincipalUser; tenantId: string; sessionId: string; expiresAt: Date }
+  | { kind: "apiToken"; user: PrincipalUser; tenantId: string; tokenId: string; expiresAt: Date | null }
   | SharePrincipal;
 
 /** The bearer of a share token: no user, no tenant access, only the shared assistant's chat operations. */

@@ -1,8 +1,8 @@
-import { Document, RUN } from "../knowledge/document.entity";
+import { Document, RUN } from "./document.entity";
 import type { JobDefinition } from "../platform/queue";
 import type { Services } from "../services";
-import { announceQueueMoved, parseJobId } from "../knowledge/parse-queue";
-import { failDocument, PARSE_ATTEMPTS, runIngestion } from "./pipeline";
+import { announceQueueMoved, parseJobId } from "./parse-queue";
+import { failDocument, PARSE_ATTEMPTS, runIngestion } from "../ingestion/pipeline";
 
 export const PARSE_JOB = "ingestion.parse";
 

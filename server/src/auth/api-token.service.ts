@@ -1,8 +1,8 @@
 import { In } from "typeorm";
-import { authorizeAccountAction } from "../auth/account-guard";
-import type { SignedIn } from "../auth/principal";
-import { publishRevoked } from "../auth/revocation";
-import { User } from "../auth/user.entity";
+import { authorizeAccountAction } from "./account-guard";
+import type { SignedIn } from "../policies/principal";
+import { publishRevoked } from "./revocation";
+import { User } from "./user.entity";
 import { FieldChecks, NotFound } from "../platform/errors";
 import { newId, randomToken } from "../platform/ids";
 import { tokenHash } from "../platform/secrets";

@@ -1,4 +1,4 @@
-import { signUpAndIn, type TestServer } from "../../testing/app";
+import { signUpAndIn, type TestServer } from "./app";
 
 /** A REST client of the knowledge endpoints as RAGFlow's SDK tests use them: an account, its API key, its tenant. */
 export interface ApiUser {

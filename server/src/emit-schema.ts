@@ -1,6 +1,6 @@
 import "reflect-metadata";
 import fs from "node:fs";
-import { printCommittedSchema } from "./print-schema";
+import { printCommittedSchema } from "./graphql/print-schema";
 import { createSchema, SCHEMA_FILE } from "./schema";
 
 /** `npm run schema`: writes schema.graphql from the TypeGraphQL classes. */

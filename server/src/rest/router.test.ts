@@ -1,8 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
-import { signUpAndIn, startTestServer, type TestServer } from "../../testing/app";
-import { NotFound } from "../../platform/errors";
+import { signUpAndIn, startTestServer, type TestServer } from "../testing/app";
+import { NotFound } from "../platform/errors";
 import { success } from "./envelope";
 import { createRestRouter } from "./router";
 import { authenticatedRoute, type RestRoute } from "./rest-route";

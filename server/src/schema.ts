@@ -1,21 +1,21 @@
 import path from "node:path";
 import type { GraphQLSchema } from "graphql";
 import { buildSchema } from "type-graphql";
-import { ApiTokenResolver } from "../api/api-token.resolver";
-import { AuthResolver } from "../auth/auth.resolver";
-import { AssistantResolver } from "../chat/assistant.resolver";
-import { ChatMessageFieldsResolver, ConversationResolver } from "../chat/conversation.resolver";
-import { ChunkFieldsResolver, DocumentFieldsResolver, KnowledgeResolver } from "../knowledge/knowledge.resolver";
-import { KbTaskResolver } from "../knowledge/kb-tasks/kb-task.resolver";
-import { ModelsResolver } from "../models/models.resolver";
-import { RetrievalResolver } from "../retrieval/retrieval.resolver";
-import { createMemoryPubSub, type PubSub } from "../platform/pubsub";
+import { ApiTokenResolver } from "./auth/api-token.resolver";
+import { AuthResolver } from "./auth/auth.resolver";
+import { AssistantResolver } from "./chat/assistant.resolver";
+import { ChatMessageFieldsResolver, ConversationResolver } from "./chat/conversation.resolver";
+import { ChunkFieldsResolver, DocumentFieldsResolver, KnowledgeResolver } from "./knowledge/knowledge.resolver";
+import { KbTaskResolver } from "./knowledge/kb-tasks/kb-task.resolver";
+import { ModelsResolver } from "./models/models.resolver";
+import { RetrievalResolver } from "./retrieval/retrieval.resolver";
+import { createMemoryPubSub, type PubSub } from "./platform/pubsub";
 
 /** Every resolver class; a domain adds its own here. */
 const resolvers = [AuthResolver, ApiTokenResolver, ModelsResolver, KnowledgeResolver, ChunkFieldsResolver, DocumentFieldsResolver, KbTaskResolver, RetrievalResolver, AssistantResolver, ConversationResolver, ChatMessageFieldsResolver] as const;
 
 /** The committed SDL at the top of the repository, which client code generation reads. */
-export const SCHEMA_FILE = path.resolve(__dirname, "../../../schema.graphql");
+export const SCHEMA_FILE = path.resolve(__dirname, "../../schema.graphql");
 
 /** TypeGraphQL needs a pub/sub as soon as a subscription exists; printing the schema needs none, so a memory one stands in. */
 export function createSchema(pubSub: PubSub = createMemoryPubSub()): Promise<GraphQLSchema> {

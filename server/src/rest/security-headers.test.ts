@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import express from "express";
 import { securityHeaders } from "./security-headers";
-import { startTestServer, type TestServer } from "./testing/app";
+import { startTestServer, type TestServer } from "../testing/app";
 
 /** Every answer of the server carries a CSP, nosniff, no Referer and frame protection; only the share page may be framed. */
 

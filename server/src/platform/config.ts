@@ -216,7 +216,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: reader.string("HOST", "0.0.0.0"),
     dataDir: path.resolve(reader.string("DATA_DIR", "./data")),
     modelCacheDir: path.resolve(reader.string("MODEL_CACHE_DIR", path.join(reader.string("DATA_DIR", "./data"), "cache", "models"))),
-    clientDir: path.resolve(reader.string("CLIENT_DIR", path.join(__dirname, "../../client/dist"))),
+    clientDir: path.resolve(reader.string("CLIENT_DIR", path.join(__dirname, "../../../client/dist"))),
     databaseUrl: reader.url("DATABASE_URL", ["postgres:", "postgresql:"]),
     redisUrl: reader.url("REDIS_URL", ["redis:", "rediss:"]),
     s3: readS3(reader),

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { printCommittedSchema } from "./print-schema";
+import { printCommittedSchema } from "./graphql/print-schema";
 import { createSchema, SCHEMA_FILE } from "./schema";
 
 describe("schema.graphql", () => {
