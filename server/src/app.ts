@@ -27,6 +27,8 @@ import { inlineScriptsOf, securityHeaders } from "./rest/security-headers";
 import { DomainError, unexpectedError } from "./platform/errors";
 import { createServices, type Services } from "./services";
 import { listenAddressOf } from "./listen-address";
+import { platformParts } from "./platform-parts";
+import { upgradeSearchTerms } from "./knowledge/search-terms-upgrade";
 
 export const GRAPHQL_PATH = "/graphql";
 /**
@@ -123,8 +125,10 @@ function answerUnhandledError(error: unknown, _req: express.Request, res: expres
  * the REST facade, the built client and the in-process job workers, all on one port.
  */
 export async function startServer(config: Config): Promise<RunningServer> {
-  const platform = await createPlatform(config);
+  const platform = await createPlatform(config, platformParts);
   const services = createServices(platform);
+  const reanalysed = await upgradeSearchTerms(platform.db);
+  if (reanalysed > 0) console.log(`[search] analysed the terms of ${reanalysed} chunks again (the text analysis changed)`);
   const schema = limitExecutionTime(await createSchema(platform.pubsub), config.graphqlBudget.timeoutMs);
   const rules = operationRules(config.graphqlBudget, config.graphqlIntrospection);
 

@@ -14,5 +14,5 @@ import { KbTask } from "./knowledge/kb-tasks/kb-task.entity";
 import { KnowledgeBase } from "./knowledge/knowledge-base.entity";
 import { ModelEntry } from "./models/model-entry.entity";
 
-/** Every TypeORM entity; the schema itself is created by the migrations in platform/migrations. */
+/** Every TypeORM entity; the schema itself is created by the migrations in migrations/. */
 export const entities = [Tenant, User, TenantMember, AuthSession, ThrottleCounter, ApiToken, ModelEntry, KnowledgeBase, Document, Chunk, KbTask, ChatAssistant, ChatShare, Conversation, Message];

@@ -3,7 +3,7 @@ import { AuthService } from "./auth/auth.service";
 import { AssistantService } from "./chat/assistant.service";
 import { ShareService } from "./chat/share.service";
 import { ConversationService } from "./chat/conversation.service";
-import { ANONYMOUS, bearerToken, type Principal } from "./policies/principal";
+import { ANONYMOUS, bearerToken } from "./policies/principal";
 import { ChunkService } from "./knowledge/chunk.service";
 import { DocumentService } from "./knowledge/document.service";
 import { KnowledgeBaseService } from "./knowledge/knowledge-base.service";
@@ -12,30 +12,18 @@ import { ModelsService } from "./models/models.service";
 import { RetrievalService } from "./retrieval/retrieval.service";
 import { ParserSandbox } from "./ingestion/sandbox/parser-sandbox";
 import type { Platform } from "./platform";
+import type { Services } from "./platform/services";
+// Each domain's entries of the services registry: their `services.ts` declare them.
+import "./auth/services";
+import "./models/services";
+import "./ingestion/services";
+import "./knowledge/services";
+import "./retrieval/services";
+import "./chat/services";
+
+export type { Services };
 
 /** Every domain service, built once per process over the platform ports. Resolvers, REST routes and jobs call these. */
-export interface Services {
-  platform: Platform;
-  auth: AuthService;
-  apiTokens: ApiTokenService;
-  models: ModelsService;
-  knowledgeBases: KnowledgeBaseService;
-  documents: DocumentService;
-  chunks: ChunkService;
-  /** RAPTOR and GraphRAG runs over a whole knowledge base. */
-  kbTasks: KbTaskService;
-  retrieval: RetrievalService;
-  assistants: AssistantService;
-  shares: ShareService;
-  conversations: ConversationService;
-  /** Where files are parsed: processes apart from this one, with limits (ingestion/sandbox). */
-  parsers: ParserSandbox;
-  /** Writes what services keep in memory for a moment (the model usage log); called before the platform closes. */
-  close(): Promise<void>;
-  /** Who sent a request, from its Authorization header: a session token, an API token or a share token. */
-  principalFor(authorization: string | undefined | null): Promise<Principal>;
-}
-
 export function createServices(platform: Platform): Services {
   const apiTokens = new ApiTokenService(platform);
   const auth = new AuthService(platform, apiTokens);

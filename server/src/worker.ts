@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from "./platform/config";
 import { createPlatform } from "./platform";
 import { createServices } from "./services";
 import { closeBuiltinModels, configureBuiltinModels } from "./models/builtin/builtin.provider";
+import { platformParts } from "./platform-parts";
 
 /**
  * `npm run worker`: a process that only runs queued jobs. Workers share jobs through Redis and data
@@ -17,7 +18,7 @@ async function main(): Promise<void> {
     throw new ConfigError([`a worker process needs ${missing.join(" and ")}: in embedded mode the server runs jobs itself`]);
   }
   configureBuiltinModels({ cacheDirectory: config.modelCacheDir });
-  const platform = await createPlatform(config);
+  const platform = await createPlatform(config, platformParts);
   const services = createServices(platform);
   platform.queue.start(services, Math.max(1, config.jobConcurrency));
   services.parsers.warmUp();

@@ -1,10 +1,3 @@
-/** The interface languages; their message files are locales/<code>.json. */
-export const LANGUAGES = ["en", "zh", "zh-TRADITIONAL", "id", "es"] as const;
-
-export function isLanguage(code: string): boolean {
-  return (LANGUAGES as readonly string[]).includes(code);
-}
-
 /** Colour schemas of the profile page (the spec's "bright or dark"). */
 export const COLOR_SCHEMAS = ["Bright", "Dark"] as const;
 

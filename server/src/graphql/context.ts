@@ -1,6 +1,6 @@
 import { isSignedIn, type Principal, type SignedIn } from "../policies/principal";
 import { Unauthenticated } from "../platform/errors";
-import type { Services } from "../services";
+import type { Services } from "../platform/services";
 
 export interface GraphQLContext {
   services: Services;

@@ -1,5 +1,5 @@
 import { xxh64 } from "@node-rs/xxhash";
-import type { Services } from "../services";
+import type { Services } from "../platform/services";
 import { completeDocument, deleteChunks, ensureVectorIndex, insertChunks, type StoredChunk } from "../knowledge/chunk-store";
 import { Document, RUN } from "../knowledge/document.entity";
 import { CANCEL_TOPIC, publishProgress } from "../knowledge/document-events";

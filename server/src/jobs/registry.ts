@@ -1,5 +1,5 @@
 import type { JobDefinition } from "../platform/queue";
-import type { Services } from "../services";
+import type { Services } from "../platform/services";
 import { parseJob } from "../knowledge/parse.job";
 import { kbTaskJob } from "../knowledge/kb-tasks/kb-task.job";
 import { echoJob } from "../system/echo.job";

@@ -1,6 +1,6 @@
 import { Document, RUN } from "./document.entity";
 import type { JobDefinition } from "../platform/queue";
-import type { Services } from "../services";
+import type { Services } from "../platform/services";
 import { announceQueueMoved, parseJobId } from "./parse-queue";
 import { failDocument, PARSE_ATTEMPTS, runIngestion } from "../ingestion/pipeline";
 

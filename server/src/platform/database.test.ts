@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { spawnTs } from "../testing/processes";
 import { openDatabase, type Database } from "./database";
-import { migrations } from "./migrations";
+import { migrations } from "../migrations";
+import { platformParts } from "../platform-parts";
 
 /** The pid of a process that has exited, as a crashed server's pid left in a lock file. */
 function deadPid(): Promise<number> {
@@ -27,7 +28,7 @@ describe("the embedded database (PGlite in DATA_DIR)", () => {
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-db-"));
-    database = await openDatabase({ dataDir, databaseUrl: undefined });
+    database = await openDatabase({ dataDir, databaseUrl: undefined }, platformParts);
   });
   afterAll(async () => {
     await database?.close();
@@ -97,7 +98,7 @@ describe("the embedded database (PGlite in DATA_DIR)", () => {
     database = undefined;
     expect(fs.existsSync(path.join(dataDir, "pg.lock"))).toBe(false);
 
-    database = await openDatabase({ dataDir, databaseUrl: undefined });
+    database = await openDatabase({ dataDir, databaseUrl: undefined }, platformParts);
 
     expect(await query(`SELECT id, name FROM tenant`)).toEqual([{ id: "t".repeat(32), name: "Acme 有限公司" }]);
     expect(await query(`SELECT count(*)::int AS runs FROM migrations`)).toEqual([{ runs: migrations.length }]);
@@ -108,7 +109,7 @@ describe("the embedded database (PGlite in DATA_DIR)", () => {
     database = undefined;
     fs.writeFileSync(path.join(dataDir, "pg.lock"), String(await deadPid()));
 
-    database = await openDatabase({ dataDir, databaseUrl: undefined });
+    database = await openDatabase({ dataDir, databaseUrl: undefined }, platformParts);
 
     expect(fs.readFileSync(path.join(dataDir, "pg.lock"), "utf8")).toBe(String(process.pid));
     expect(await query(`SELECT count(*)::int AS tenants FROM tenant`)).toEqual([{ tenants: 1 }]);

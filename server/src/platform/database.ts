@@ -1,12 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { DataSource, DefaultNamingStrategy, type NamingStrategyInterface } from "typeorm";
+import { DataSource, DefaultNamingStrategy, type DataSourceOptions, type NamingStrategyInterface } from "typeorm";
 import type { Config } from "./config";
-import { entities } from "../entities";
 import { startHousekeeping, type Housekeeping } from "./embedded-housekeeping";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres";
-import { migrations } from "./migrations";
 import { ensurePrivateDirectory, PRIVATE_FILE_MODE } from "./private-files";
 
 /** Columns and tables in snake_case while entity properties stay camelCase. */
@@ -29,6 +27,15 @@ function snake(name: string): string {
   return name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
 }
 
+/**
+ * The tables: every entity and migration of the domains. The composition root hands them in
+ * (server/src/platform-parts.ts), since the ground knows no domain.
+ */
+export interface DatabaseSchema {
+  entities: NonNullable<DataSourceOptions["entities"]>;
+  migrations: NonNullable<DataSourceOptions["migrations"]>;
+}
+
 export interface Database {
   dataSource: DataSource;
   /** "embedded PGlite (…)" or "PostgreSQL (…)": printed at start so an operator sees which one runs. */
@@ -38,11 +45,11 @@ export interface Database {
   close(): Promise<void>;
 }
 
-function dataSourceOptions(poolSize: number) {
+function dataSourceOptions(schema: DatabaseSchema, poolSize: number) {
   return {
     type: "postgres" as const,
-    entities,
-    migrations,
+    entities: schema.entities,
+    migrations: schema.migrations,
     migrationsRun: false,
     synchronize: false,
     namingStrategy: new SnakeNamingStrategy(),
@@ -74,8 +81,8 @@ async function connect(dataSource: DataSource, shared: boolean): Promise<DataSou
 }
 
 /** PostgreSQL with pgvector, from DATABASE_URL. */
-async function openExternal(url: string): Promise<Database> {
-  const dataSource = await connect(new DataSource({ ...dataSourceOptions(8), url }), true);
+async function openExternal(url: string, schema: DatabaseSchema): Promise<Database> {
+  const dataSource = await connect(new DataSource({ ...dataSourceOptions(schema, 8), url }), true);
   const { hostname: host, port, pathname } = new URL(url);
   return {
     dataSource,
@@ -90,7 +97,7 @@ async function openExternal(url: string): Promise<Database> {
  * exactly as they do against a real server. PGlite is one backend session shared by every connection,
  * so a lock file keeps a second process from opening the same directory.
  */
-async function openEmbedded(dataDir: string): Promise<Database> {
+async function openEmbedded(dataDir: string, schema: DatabaseSchema): Promise<Database> {
   const pgDir = path.join(dataDir, "pg");
   ensurePrivateDirectory(pgDir);
   const releaseLock = lockDirectory(path.join(dataDir, "pg.lock"));
@@ -104,7 +111,7 @@ async function openEmbedded(dataDir: string): Promise<Database> {
     // "unnamed prepared statement does not exist"). Queries queue in the pool instead, so code inside a
     // transaction must use its EntityManager only — any other query would wait for the transaction to end.
     const dataSource = await connect(
-      new DataSource({ ...dataSourceOptions(1), host: socketDir, port: 5432, username: "postgres", database: "postgres" }),
+      new DataSource({ ...dataSourceOptions(schema, 1), host: socketDir, port: 5432, username: "postgres", database: "postgres" }),
       false,
     );
     const running = postgres;
@@ -152,6 +159,6 @@ function isAlive(pid: number): boolean {
   }
 }
 
-export function openDatabase(config: Pick<Config, "databaseUrl" | "dataDir">): Promise<Database> {
-  return config.databaseUrl ? openExternal(config.databaseUrl) : openEmbedded(config.dataDir);
+export function openDatabase(config: Pick<Config, "databaseUrl" | "dataDir">, schema: DatabaseSchema): Promise<Database> {
+  return config.databaseUrl ? openExternal(config.databaseUrl, schema) : openEmbedded(config.dataDir, schema);
 }

@@ -1,12 +1,11 @@
 import path from "node:path";
 import type { DataSource } from "typeorm";
 import type { Config } from "./config";
-import { jobDefinitions } from "../jobs/registry";
-import type { Services } from "../services";
-import { openDatabase, type Database } from "./database";
+import { openDatabase, type Database, type DatabaseSchema } from "./database";
 import { FairScheduler } from "./fair-scheduler";
 import { createMemoryPubSub, createRedisPubSub, type PubSub } from "./pubsub";
-import { InProcessQueue, RedisQueue, type JobQueue } from "./queue";
+import { InProcessQueue, RedisQueue, type JobDefinition, type JobQueue } from "./queue";
+import type { Services } from "./services";
 import { ensurePrivateDirectory } from "./private-files";
 import { DiskObjectStore, S3ObjectStore, type ObjectStore } from "./storage";
 
@@ -24,14 +23,21 @@ export interface Platform {
   close(): Promise<void>;
 }
 
-export async function createPlatform(config: Config): Promise<Platform> {
+/** What the domains bring to the ground, handed in by the composition root (server/src/platform-parts.ts). */
+export interface PlatformParts extends DatabaseSchema {
+  /** Every kind of background job. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  jobs: JobDefinition<Services, any>[];
+}
+
+export async function createPlatform(config: Config, parts: PlatformParts): Promise<Platform> {
   ensurePrivateDirectory(config.dataDir);
-  const database: Database = await openDatabase(config);
+  const database: Database = await openDatabase(config, parts);
   const pubsub = config.redisUrl ? createRedisPubSub(config.redisUrl) : createMemoryPubSub();
   const storage = config.s3 ? new S3ObjectStore(config.s3) : new DiskObjectStore(path.join(config.dataDir, "objects"));
   const queue: JobQueue<Services> = config.redisUrl
-    ? new RedisQueue(config.redisUrl, jobDefinitions)
-    : new InProcessQueue(jobDefinitions);
+    ? new RedisQueue(config.redisUrl, parts.jobs)
+    : new InProcessQueue(parts.jobs);
   return {
     config,
     db: database.dataSource,

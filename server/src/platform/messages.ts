@@ -1,6 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { LANGUAGES } from "../auth/profile-options";
+
+/** The interface languages; their message files are locales/<code>.json. */
+export const LANGUAGES = ["en", "zh", "zh-TRADITIONAL", "id", "es"] as const;
+
+export function isLanguage(code: string): boolean {
+  return (LANGUAGES as readonly string[]).includes(code);
+}
 
 /**
  * The server reads the same message files as the client (`locales/*.json` at the top of the repository),

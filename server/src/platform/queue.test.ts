@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Redis from "ioredis";
-import type { Services } from "../services";
+import type { Services } from "./services";
 import { ECHO_TOPIC, echoJob, type EchoResult } from "../system/echo.job";
 import { spawnTs, type TsProcess } from "../testing/processes";
 import { startPostgres, type TestPostgres } from "../testing/postgres";

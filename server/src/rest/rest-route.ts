@@ -1,6 +1,6 @@
 import type { Request, Response } from "express";
 import type { Principal, SignedIn } from "../policies/principal";
-import type { Services } from "../services";
+import type { Services } from "../platform/services";
 
 /**
  * How a route authenticates, RAGFlow's two ways:

@@ -1,7 +1,7 @@
 import express, { type Request, type Response } from "express";
 import { ANONYMOUS, isSignedIn, type Principal } from "../policies/principal";
 import { DomainError, unexpectedError } from "../platform/errors";
-import type { Services } from "../services";
+import type { Services } from "../platform/services";
 import { failure, jsonResult, RETURN_CODES } from "./envelope";
 import { PythonException } from "./python-repr";
 import type { RestRoute } from "./rest-route";

@@ -5,7 +5,7 @@ import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import { presentChunk } from "../knowledge/rest/presenters";
 import { answering, documentIn, pythonInt, pythonTruthy, pythonTypeName, refuse, usableDataset } from "../knowledge/rest/scope";
 import { tokenize } from "../models/builtin/text-analysis";
-import type { Services } from "../services";
+import type { Services } from "../platform/services";
 import { messageForClient } from "../platform/errors";
 import { parseMetadataCondition } from "../knowledge/metadata-condition";
 import { crossLanguagesOf, translateForRetrieval } from "./cross-languages";

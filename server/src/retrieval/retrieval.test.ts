@@ -1,7 +1,7 @@
 import type { SignedIn } from "../policies/principal";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import { RUN } from "../knowledge/document.entity";
-import { ReanalyseSearchTerms1764200000000 } from "../platform/migrations/1764200000000-reanalyse-search-terms";
+import { ReanalyseSearchTerms1764200000000 } from "../migrations/1764200000000-reanalyse-search-terms";
 import { signUpAndIn, startTestServer, type TestServer } from "../testing/app";
 
 /** Retrieval through the real server: embedded database, built-in embedding, the parse pipeline. */

@@ -1,5 +1,5 @@
 import type { JobDefinition } from "../platform/queue";
-import type { Services } from "../services";
+import type { Services } from "../platform/services";
 
 export const ECHO_TOPIC = "system.echo";
 

@@ -6,7 +6,7 @@ import type { SignedIn } from "../../policies/principal";
 import type { KnowledgeBase } from "../../knowledge/knowledge-base.entity";
 import { answering, pythonInt, pythonTypeName, refuse, uniqueIds } from "../../knowledge/rest/scope";
 import { DomainError } from "../../platform/errors";
-import type { Services } from "../../services";
+import type { Services } from "../../platform/services";
 import type { ChatAssistant, PromptConfig, StoredLlmSetting } from "../assistant.entity";
 import { RAGFLOW_RERANK_ALLOW_LIST, unusedVariable, type AssistantQuery, type AssistantRecord } from "../assistant.service";
 import {

@@ -6,7 +6,7 @@ import type { KnowledgeBase } from "../../knowledge/knowledge-base.entity";
 import { answering, refuse } from "../../knowledge/rest/scope";
 import { DomainError, messageForClient } from "../../platform/errors";
 import { parseMetadataCondition } from "../../knowledge/metadata-condition";
-import type { Services } from "../../services";
+import type { Services } from "../../platform/services";
 import type { AnswerEvent } from "../answer-stream";
 import type { ChatAssistant } from "../assistant.entity";
 import { Conversation } from "../conversation.entity";

@@ -5,7 +5,7 @@ import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } fro
 import type { SignedIn } from "../../policies/principal";
 import { answering, pythonInt, refuse, uniqueIds } from "../../knowledge/rest/scope";
 import { DomainError } from "../../platform/errors";
-import type { Services } from "../../services";
+import type { Services } from "../../platform/services";
 import type { ChatAssistant } from "../assistant.entity";
 import { Conversation } from "../conversation.entity";
 import type { Message, MessageReference, ReferenceChunk } from "../message.entity";

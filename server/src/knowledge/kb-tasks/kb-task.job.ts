@@ -1,5 +1,5 @@
 import type { JobDefinition } from "../../platform/queue";
-import type { Services } from "../../services";
+import type { Services } from "../../platform/services";
 import { failureOf } from "../../ingestion/pipeline";
 import { appendLogLine, logMessage, type LogMessage } from "../parse-log";
 import { KnowledgeBase } from "../knowledge-base.entity";

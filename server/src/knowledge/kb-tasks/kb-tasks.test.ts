@@ -1,6 +1,6 @@
 import type { SignedIn } from "../../policies/principal";
 import { newId } from "../../platform/ids";
-import { BuiltinProducers1764450000001 } from "../../platform/migrations/1764450000001-builtin-producers";
+import { BuiltinProducers1764450000001 } from "../../migrations/1764450000001-builtin-producers";
 import { startTestServer, type TestServer } from "../../testing/app";
 import { RUN } from "../document.entity";
 import { englishText, localizedText, type ParseLogEntry } from "../parse-log";

@@ -3,7 +3,7 @@ import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } fro
 import type { SignedIn } from "../../policies/principal";
 import { findProvider } from "../../models/providers/registry";
 import { DomainError } from "../../platform/errors";
-import type { Services } from "../../services";
+import type { Services } from "../../platform/services";
 import type { KnowledgeBase } from "../knowledge-base.entity";
 import type { KnowledgeBaseInput } from "../knowledge-base.service";
 import { jsonObjectPayload, parseDatasetBody, parseDeleteBody, parseListQuery, uuid1Hex, type DatasetFields } from "./dataset-schema";

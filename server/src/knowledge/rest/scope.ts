@@ -2,7 +2,7 @@ import { failure, RETURN_CODES } from "../../rest/envelope";
 import { PythonException } from "../../rest/python-repr";
 import type { SignedIn } from "../../policies/principal";
 import { DomainError } from "../../platform/errors";
-import type { Services } from "../../services";
+import type { Services } from "../../platform/services";
 import type { Document } from "../document.entity";
 import type { KnowledgeBase } from "../knowledge-base.entity";
 

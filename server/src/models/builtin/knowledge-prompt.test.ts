@@ -1,4 +1,4 @@
-import { LANGUAGES } from "../../auth/profile-options";
+import { LANGUAGES } from "../../platform/messages";
 import { localizedMessage } from "../../platform/messages";
 import { readPrompt } from "./knowledge-prompt";
 

@@ -1,5 +1,4 @@
-import { LANGUAGES } from "../../auth/profile-options";
-import { localizedMessage } from "../../platform/messages";
+import { LANGUAGES, localizedMessage } from "../../platform/messages";
 import type { ChatMessage } from "../model-types";
 import { FIXED_SENTENCES } from "./fixed-sentences";
 

@@ -12,6 +12,7 @@ import { KbTasks1764340000000 } from "./1764340000000-kb-tasks";
 import { LiveCounters1764420000000 } from "./1764420000000-live-counters";
 import { KbTaskLog1764450000000 } from "./1764450000000-kb-task-log";
 import { BuiltinProducers1764450000001 } from "./1764450000001-builtin-producers";
+import { SearchTermsVersion1764460000000 } from "./1764460000000-search-terms-version";
 
 /** In order of their timestamps; TypeORM records which ran in the `migrations` table. */
 export const migrations = [
@@ -29,4 +30,5 @@ export const migrations = [
   LiveCounters1764420000000,
   KbTaskLog1764450000000,
   BuiltinProducers1764450000001,
+  SearchTermsVersion1764460000000,
 ];

@@ -1,0 +1,14 @@
+import type { ChunkService } from "./chunk.service";
+import type { DocumentService } from "./document.service";
+import type { KbTaskService } from "./kb-tasks/kb-task.service";
+import type { KnowledgeBaseService } from "./knowledge-base.service";
+
+declare module "../platform/services" {
+  interface Services {
+    knowledgeBases: KnowledgeBaseService;
+    documents: DocumentService;
+    chunks: ChunkService;
+    /** RAPTOR and GraphRAG runs over a whole knowledge base. */
+    kbTasks: KbTaskService;
+  }
+}

@@ -1,0 +1,7 @@
+import type { ModelsService } from "./models.service";
+
+declare module "../platform/services" {
+  interface Services {
+    models: ModelsService;
+  }
+}

@@ -1,0 +1,7 @@
+import type { RetrievalService } from "./retrieval.service";
+
+declare module "../platform/services" {
+  interface Services {
+    retrieval: RetrievalService;
+  }
+}
