@@ -2,8 +2,6 @@ import type { Response } from "express";
 import { jsonResult, RETURN_CODES } from "../rest/envelope";
 import { epochMillis, rfc1123 } from "../rest/presenters";
 import { authenticatedRoute, openRoute, type RestRoute } from "../rest/rest-route";
-import { parserIds } from "../knowledge/rest/web.rest";
-import { tenantInfoModels } from "../models/models.rest";
 import { DomainError } from "../platform/errors";
 import type { SignedInSession } from "./auth.service";
 import type { User } from "./user.entity";
@@ -90,17 +88,6 @@ export const authRestRoutes: RestRoute[] = [
       create_date: rfc1123(apiToken.createdAt),
       update_time: null,
       update_date: null,
-    });
-  }),
-
-  authenticatedRoute("GET", "/v1/user/tenant_info", "login", async ({ services, principal }) => {
-    const tenant = await services.auth.tenantOf(principal);
-    return jsonResult(RETURN_CODES.SUCCESS, "success", {
-      tenant_id: tenant.id,
-      name: tenant.name,
-      ...tenantInfoModels(await services.models.defaults(tenant.id)),
-      parser_ids: parserIds(),
-      role: "owner",
     });
   }),
 

@@ -4,7 +4,7 @@
  */
 
 import { localizedMessage, type Locale } from "../platform/messages";
-import { RETRIEVAL_DEFAULTS } from "../retrieval/retrieval.service";
+import { RETRIEVAL_DEFAULTS } from "../knowledge/knowledge-base.service";
 
 /** Reserved prompt variable: filled with the retrieved chunks. */
 export const KNOWLEDGE_VARIABLE = "knowledge";

@@ -6,10 +6,12 @@ import type { ModelsService } from "../models/models.service";
 import { Conflict, FieldChecks, Forbidden, NotFound } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { escapeLike } from "../platform/sql";
-import { RETRIEVAL_DEFAULTS } from "../retrieval/retrieval.service";
 import type { Platform } from "../platform";
 import { KnowledgeBase } from "./knowledge-base.entity";
 import { chunkMethodDefaults, deepMerge, initialParserConfig, parserConfigViolations, type Violation } from "./parser-config";
+
+/** Retrieval settings of a knowledge base or a request that sets none (RAGFlow's defaults). */
+export const RETRIEVAL_DEFAULTS = { similarityThreshold: 0.2, vectorSimilarityWeight: 0.3, topK: 1024, page: 1, pageSize: 30 };
 
 export const KNOWLEDGE_BASE_LANGUAGES = ["English", "Chinese", "Traditional Chinese", "Indonesian", "Spanish", "Vietnamese", "Japanese", "Korean", "Portuguese (Brazil)", "German", "French", "Italian", "Russian", "Arabic"];
 export const PERMISSIONS = ["me", "team"] as const;

@@ -9,7 +9,8 @@ import type { Services } from "../platform/services";
 import { messageForClient } from "../platform/errors";
 import { parseMetadataCondition } from "../knowledge/metadata-condition";
 import { crossLanguagesOf, translateForRetrieval } from "./cross-languages";
-import { RETRIEVAL_DEFAULTS, type RetrievalHit } from "./retrieval.service";
+import { RETRIEVAL_DEFAULTS } from "../knowledge/knowledge-base.service";
+import type { RetrievalHit } from "./retrieval.service";
 
 /**
  * RAGFlow's retrieval endpoints (contract §5.1 and §5.4): they read and check the request as RAGFlow does,

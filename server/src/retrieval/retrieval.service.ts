@@ -3,7 +3,7 @@ import type { SignedIn } from "../policies/principal";
 import { Chunk } from "../knowledge/chunk.entity";
 import { Document } from "../knowledge/document.entity";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
-import type { KnowledgeBaseService } from "../knowledge/knowledge-base.service";
+import { RETRIEVAL_DEFAULTS, type KnowledgeBaseService } from "../knowledge/knowledge-base.service";
 import { highlight } from "../knowledge/search-terms";
 import type { ModelsService } from "../models/models.service";
 import { FieldChecks } from "../platform/errors";
@@ -61,7 +61,6 @@ export interface RetrievalResult {
   timings: { keywordMs: number; vectorMs: number; rerankMs: number; totalMs: number };
 }
 
-export const RETRIEVAL_DEFAULTS = { similarityThreshold: 0.2, vectorSimilarityWeight: 0.3, topK: 1024, page: 1, pageSize: 30 };
 /**
  * How many of the best candidates a rerank model re-scores (RAGFlow's RERANK_LIMIT), or more when the page
  * asked for lies deeper; with a rerank model only these are results, as in RAGFlow.

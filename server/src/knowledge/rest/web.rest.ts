@@ -3,6 +3,7 @@ import { authenticatedRoute, type RestRoute } from "../../rest/rest-route";
 import { chunkMethods } from "../../ingestion/chunkers/registry";
 import { DomainError, type ErrorKind } from "../../platform/errors";
 import { englishMessage } from "../../platform/messages";
+import { tenantInfoModels } from "../../models/models.rest";
 import { documentBytes } from "./documents.rest";
 import { receiveUpload } from "./multipart";
 import { presentDocument } from "./presenters";
@@ -14,7 +15,7 @@ import { sendStoredFile } from "./stored-file";
  */
 
 /** RAGFlow's tenant_info `parser_ids`: "naive:General,qa:Q&A,…" from the chunk-method registry. */
-export function parserIds(): string {
+function parserIds(): string {
   return chunkMethods.map((method) => `${method.name}:${englishMessage(`chunkMethods.${method.name}.label`)}`).join(",");
 }
 
@@ -32,6 +33,18 @@ const missingKnowledgeBase = () => jsonResult(RETURN_CODES.ARGUMENT_ERROR, "requ
 const ANSWERED_WITH_STATUS: ErrorKind[] = ["PAYLOAD_TOO_LARGE", "TOO_MANY_REQUESTS", "INSUFFICIENT_STORAGE"];
 
 export const knowledgeWebRoutes: RestRoute[] = [
+  // The tenant's defaults as RAGFlow's web API reports them, with the chunk methods this product offers.
+  authenticatedRoute("GET", "/v1/user/tenant_info", "login", async ({ services, principal }) => {
+    const tenant = await services.auth.tenantOf(principal);
+    return jsonResult(RETURN_CODES.SUCCESS, "success", {
+      tenant_id: tenant.id,
+      name: tenant.name,
+      ...tenantInfoModels(await services.models.defaults(tenant.id)),
+      parser_ids: parserIds(),
+      role: "owner",
+    });
+  }),
+
   {
     ...authenticatedRoute("POST", "/v1/document/upload", "login", async ({ services, principal, req, res }) => {
       try {
