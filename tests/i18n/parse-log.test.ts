@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import i18next from "i18next";
-import { appendLogLine, logMessage, type ParseLog } from "../../server/src/knowledge/parse-log";
+import { appendLogLine, logMessage, type ParseLog } from "../../server/src/ingestion/parse-log";
 import { logLines } from "../../client/src/pages/knowledge/dataset/parseLog";
 
 /** A parse log as the server writes it, read by the client in the reader's language. */

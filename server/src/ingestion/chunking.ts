@@ -1,4 +1,4 @@
-import type { LogMessage } from "../knowledge/parse-log";
+import type { LogMessage } from "./parse-log";
 import type { Block, ChunkContext, ChunkDraft, ChunkMethod, ParsedDocument } from "./types";
 
 /** What chunking one document gives: its chunks and notes for the log. */

@@ -1,96 +1,117 @@
 import { xxh64 } from "@node-rs/xxhash";
-import type { Services } from "../platform/services";
-import { completeDocument, deleteChunks, ensureVectorIndex, insertChunks, type StoredChunk } from "../knowledge/chunk-store";
-import { Document, RUN } from "../knowledge/document.entity";
-import { CANCEL_TOPIC, publishProgress } from "../knowledge/document-events";
-import { appendLogLine, logMessage, type LogMessage, type ParseLog } from "../knowledge/parse-log";
-import { KnowledgeBase } from "../knowledge/knowledge-base.entity";
-import { onLexiconPreparation } from "../models/builtin/lexicon";
 import type { EmbeddingModel } from "../models/model-types";
+import type { ModelsService } from "../models/models.service";
 import { countTokens } from "../models/tokens";
+import { DomainError } from "../platform/errors";
+import type { ObjectStore } from "../platform/storage";
+import { chunkParsed, type Chunked } from "./chunking";
 import { chunkMethod } from "./chunkers/registry";
+import type { EnrichmentContext } from "./enrichment/context";
 import { generateKeywords } from "./enrichment/keywords";
 import { generateQuestions } from "./enrichment/questions";
-import type { EnrichmentContext } from "./enrichment/context";
+import { logMessage, type LogMessage } from "./parse-log";
 import { parserFor } from "./parsers/registry";
-import { DomainError } from "../platform/errors";
-import { chunkParsed, type Chunked } from "./chunking";
+import type { ParserSandbox } from "./sandbox/parser-sandbox";
 import type { ParsePhase } from "./sandbox/messages";
-import { ParseError, type ChunkDraft, type FailureReason, type ParsedDocument } from "./types";
+import { ParseError, type BlockPosition, type ChunkDraft, type ChunkMethod, type FailureReason, type FileParser, type ParsedDocument, type ParserConfig } from "./types";
 
 /**
- * One document through ingestion: read the stored file, parse, chunk (per window of `task_page_size`
- * pages), enrich (keywords, questions), embed in batches, store chunks with their vectors and search
- * terms. RAPTOR summaries and the knowledge graph are knowledge-base tasks the user starts
- * (knowledge/kb-tasks), as in RAGFlow v0.24, not steps of every parse. Progress is published as it
- * goes; the database is written at the start, at most once a second while running, and at the end,
- * because on the embedded database every write costs the one thread that also parses and embeds.
+ * One document through ingestion, as a list of stages: read the stored file, parse, chunk (per window of
+ * `task_page_size` pages), enrich (keywords, questions), embed in batches and hand the chunks over. Ingestion
+ * writes no table: the knowledge domain owns the document (knowledge/parse-run.ts) and hands in the ports below,
+ * among them the step that stores chunks. RAPTOR summaries and the knowledge graph are knowledge-base tasks the
+ * user starts (knowledge/kb-tasks), as in RAGFlow v0.24, not stages of every parse.
  */
 
 const EMBED_BATCH = 32;
-/** Attempts of one run: a failure is retried (a model provider may be down for a moment), a third ends it. */
-export const PARSE_ATTEMPTS = 3;
-const PROGRESS_WRITE_INTERVAL_MS = 1000;
 
-export class ParseCancelled extends Error {
-  constructor() {
-    super("Parsing was cancelled");
-  }
+/** The document being ingested, as its owner hands it over. */
+export interface IngestionSubject {
+  id: string;
+  knowledgeBaseId: string;
+  tenantId: string;
+  name: string;
+  suffix: string;
+  size: number;
+  chunkMethod: string;
+  config: ParserConfig;
+  language: string;
+  embeddingModel: string;
 }
 
-/** Documents whose job in this process must stop: filled by the cancel topic. */
-const cancelledHere = new Set<string>();
-let listeningForCancels = false;
-
-function listenForCancels(services: Services): void {
-  if (listeningForCancels) return;
-  listeningForCancels = true;
-  void (async () => {
-    for await (const message of services.platform.pubsub.subscribe(CANCEL_TOPIC)) {
-      cancelledHere.add((message as { documentId: string }).documentId);
-    }
-  })().catch(() => (listeningForCancels = false));
+/** A chunk ready to be stored: text, search fields, where it came from, and its vector. */
+export interface IngestedChunk {
+  id: string;
+  knowledgeBaseId: string;
+  documentId: string;
+  tenantId: string;
+  ordinal: number;
+  kind: "text";
+  content: string;
+  title: string;
+  keywords: string[];
+  questions: string[];
+  fields: Record<string, string> | null;
+  positions: BlockPosition[];
+  imageKey: string | null;
+  available: true;
+  tokenCount: number;
+  producedBy: Record<string, string>;
+  vector: number[];
 }
 
-/** Keeps the document's progress and log, publishes every change and writes it to the database now and then. */
-class Progress {
-  private log: ParseLog;
-  private lastWrite = Date.now();
-
-  constructor(
-    private readonly services: Services,
-    private readonly document: Document,
-    private readonly runId: string,
-  ) {
-    this.log = { progressMsg: document.progressMsg, progressLog: document.progressLog };
-  }
-
-  get messages(): ParseLog {
-    return this.log;
-  }
-
-  async report(progress: number, message?: LogMessage): Promise<void> {
-    if (message) this.log = appendLogLine(this.log, message);
-    this.document.progress = Math.max(this.document.progress, Math.min(progress, 0.99));
-    Object.assign(this.document, this.log);
-    publishProgress(this.services.platform, this.document);
-    if (Date.now() - this.lastWrite >= PROGRESS_WRITE_INTERVAL_MS) {
-      this.lastWrite = Date.now();
-      // Only while this run is the document's: a cancel or a new run in between must not be overwritten.
-      // TypeORM answers an UPDATE with [rows, affected count].
-      const [rows]: [unknown[], number] = await this.services.platform.db.query(
-        `UPDATE document SET progress = $3, progress_msg = $4, progress_log = $5 WHERE id = $1 AND run_id = $2 RETURNING id`,
-        [this.document.id, this.runId, this.document.progress, this.log.progressMsg, JSON.stringify(this.log.progressLog)],
-      );
-      if (rows.length === 0) cancelledHere.add(this.document.id);
-    }
-    this.throwIfCancelled();
-  }
-
-  throwIfCancelled(): void {
-    if (cancelledHere.has(this.document.id)) throw new ParseCancelled();
-  }
+/** The owner's step that keeps chunks: ready the vector index for a dimension, then store chunks batch by batch. */
+export interface ChunkSink {
+  prepare(dimension: number): Promise<void>;
+  store(chunks: IngestedChunk[]): Promise<void>;
 }
+
+/** What ingestion reads from, reports to and hands its chunks to. */
+export interface IngestionPorts {
+  models: ModelsService;
+  parsers: ParserSandbox;
+  /** Where the file's pictures that become chunk images are put. */
+  storage: ObjectStore;
+  read(): Promise<Buffer>;
+  /** Progress in 0..1 with an optional log line; throws when the run was cancelled meanwhile. */
+  report(progress: number, message?: LogMessage): Promise<void>;
+  throwIfCancelled(): void;
+  /** Aborts model calls and the parse process when the run stops. */
+  abort: AbortController;
+  sink: ChunkSink;
+}
+
+export interface Ingested {
+  /** The last batch of chunks, not yet stored: the owner stores it with the document's completion, in one transaction. */
+  lastBatch: IngestedChunk[];
+  stored: number;
+  tokens: number;
+  pageCount: number | null;
+}
+
+/** What the stages pass along. */
+interface IngestionState {
+  method: ChunkMethod;
+  parser: FileParser | undefined;
+  data: Buffer;
+  parsed: ParsedDocument;
+  chunked?: Chunked;
+  drafts: ChunkDraft[];
+  producedBy: Record<string, string>;
+  result: Ingested;
+}
+
+interface IngestionRun {
+  subject: IngestionSubject;
+  ports: IngestionPorts;
+  /** A report that may not throw: callbacks of the parse process and the models abort the run instead. */
+  reportSoftly(progress: number, message?: LogMessage): void;
+  chatModel: EnrichmentContext["chat"];
+  /** The knowledge base's embedding model, asked for once. */
+  embeddingModel(): Promise<EmbeddingModel>;
+}
+
+type Stage = (state: IngestionState, run: IngestionRun) => Promise<void>;
 
 /** A chunk's id: xxHash64 of its text, document and place (RAPTOR summaries use it too). */
 export function chunkId(documentId: string, ordinal: number, content: string): string {
@@ -121,211 +142,6 @@ function embeddingInput(draft: ChunkDraft): string {
   return draft.questions?.length ? draft.questions.join("\n") : draft.text;
 }
 
-export async function runIngestion(services: Services, documentId: string, runId: string): Promise<void> {
-  listenForCancels(services);
-  const { db, storage } = services.platform;
-  // The document with its knowledge base, in one query: on small documents every round trip counts.
-  const found = await db
-    .getRepository(Document)
-    .createQueryBuilder("d")
-    .innerJoinAndMapOne("d.knowledgeBase", KnowledgeBase, "kb", "kb.id = d.knowledgeBaseId")
-    .where("d.id = :documentId", { documentId })
-    .getOne();
-  if (!found || found.runId !== runId || found.run !== RUN.running) return;
-  const { knowledgeBase: kb, ...fields } = found as Document & { knowledgeBase: KnowledgeBase };
-  const document = Object.assign(new Document(), fields);
-  // Counted, and said in the log, before the attempt starts: if it takes the process down, the next start knows.
-  const attempt = document.parseAttempts + 1;
-  if (attempt === 1) Object.assign(document, appendLogLine(document, logMessage("parseLog.received")));
-  else if (attempt <= PARSE_ATTEMPTS) Object.assign(document, appendLogLine(document, logMessage("parseLog.receivedAgain", { attempt, attempts: PARSE_ATTEMPTS })));
-  const [counted]: [unknown[], number] = await db.query(
-    `UPDATE document SET parse_attempts = $3, progress_msg = $4, progress_log = $5 WHERE id = $1 AND run_id = $2 AND parse_attempts = $6 RETURNING id`,
-    [documentId, runId, attempt, document.progressMsg, JSON.stringify(document.progressLog), document.parseAttempts],
-  );
-  if (counted.length === 0) return;
-  if (attempt > PARSE_ATTEMPTS) {
-    await failDocument(services, documentId, runId, ParseError.because("errors.parsing.tooManyAttempts", { attempts: PARSE_ATTEMPTS }));
-    return;
-  }
-  const config = document.parserConfig;
-  const progress = new Progress(services, document, runId);
-  // A parse that waits for the built-in models says why, step by step (only where the build did not prepare them).
-  const stopFollowingModels = onLexiconPreparation(
-    (preparation) => void progress.report(document.progress, logMessage("parseLog.preparingModels", { percent: Math.round(preparation.fraction * 100) })).catch(() => undefined),
-  );
-  const abort = new AbortController();
-  const startedAt = document.processBeginAt ? new Date(document.processBeginAt).getTime() : Date.now();
-
-  try {
-    await progress.report(0.01);
-    // A retried or resumed job may have stored part of its chunks before it stopped.
-    if (document.chunkCount > 0) await deleteChunks(db.manager, document.id);
-
-    const parser = parserFor(document.name);
-    const method = chunkMethod(document.chunkMethod);
-    if (!method) throw ParseError.because("errors.parsing.unknownChunkMethod", { method: document.chunkMethod });
-    const data = document.size > 0 ? await storage.getBuffer(document.storageKey) : Buffer.alloc(0);
-    let parsed: ParsedDocument = { blocks: [], notes: [] };
-    let chunked: Chunked | undefined;
-    // parsing reports 0.05–0.35, chunking 0.35–0.5
-    const phaseProgress = (phase: ParsePhase, fraction: number) => (phase === "parse" ? 0.05 + 0.3 * fraction : 0.35 + 0.15 * fraction);
-    if (data.length > 0) {
-      if (!parser) throw ParseError.because("errors.parsing.noParser", { suffix: document.suffix });
-      ({ document: parsed, chunked } = await services.parsers.parse({
-        parser: parser.name,
-        data,
-        fileName: document.name,
-        pages: config.pages ?? undefined,
-        layoutRecognize: (config.layout_recognize ?? "DeepDOC") !== "Plain Text",
-        language: kb.language,
-        chunking: method.usesModels ? undefined : { method: method.name, config },
-        signal: abort.signal,
-        progress: (phase, fraction, message) => void progress.report(phaseProgress(phase, fraction), message).catch(() => abort.abort()),
-      }));
-      progress.throwIfCancelled();
-      for (const note of parsed.notes) await progress.report(0.35, note);
-    }
-    await progress.report(
-      0.35,
-      data.length === 0 ? logMessage("parseLog.empty") : parsed.pageCount ? logMessage("parseLog.parsedPages", { count: parsed.pageCount, parser: parser!.name }) : logMessage("parseLog.parsed", { parser: parser!.name }),
-    );
-
-    const modelFor = async <T extends "chat" | "img2txt">(type: T, id: string | null | undefined) => ({ model: await services.models.client(kb.tenantId, type, id), id: id || (await services.models.defaults(kb.tenantId))[type] });
-    chunked ??= await chunkParsed(parsed, method, {
-      fileName: document.name,
-      config,
-      language: kb.language,
-      chat: () => modelFor("chat", config.llm_id),
-      img2txt: async () => {
-        const id = (await services.models.defaults(kb.tenantId)).img2txt;
-        return id && !id.endsWith("@Builtin") ? { model: await services.models.client(kb.tenantId, "img2txt", id), id } : null;
-      },
-      signal: abort.signal,
-      progress: (fraction, message) => void progress.report(phaseProgress("chunk", fraction), message).catch(() => abort.abort()),
-    });
-    const { drafts } = chunked;
-    for (const note of chunked.notes) await progress.report(0.5, note);
-    await progress.report(0.5, logMessage("parseLog.chunked", { count: drafts.length, method: logMessage(`chunkMethods.${method.name}.label`) }));
-
-    const embedding = await services.models.client(kb.tenantId, "embedding", kb.embeddingModel);
-    const enrichment: EnrichmentContext = {
-      chat: () => modelFor("chat", config.llm_id),
-      embed: async (texts) => (await embedding.embed(texts, { purpose: "document", signal: abort.signal })).vectors,
-      language: kb.language,
-      signal: abort.signal,
-      progress: (fraction, message) => void progress.report(0.5 + 0.1 * fraction, message).catch(() => abort.abort()),
-    };
-    const producedBy: Record<string, string> = {};
-    const texts = drafts.map((d) => d.text);
-    if ((config.auto_keywords ?? 0) > 0 && drafts.length > 0) {
-      const { keywords, producedBy: by, notes } = await generateKeywords(texts, config.auto_keywords!, enrichment);
-      for (const note of notes) await progress.report(0.55, note);
-      drafts.forEach((d, i) => (d.keywords = [...(d.keywords ?? []), ...keywords[i]]));
-      producedBy.keywords = by;
-      await progress.report(0.55, logMessage("parseLog.keywords", { by }));
-    }
-    if ((config.auto_questions ?? 0) > 0 && drafts.length > 0) {
-      const { questions, producedBy: by, notes } = await generateQuestions(texts, config.auto_questions!, enrichment);
-      for (const note of notes) await progress.report(0.6, note);
-      drafts.forEach((d, i) => (d.questions = [...(d.questions ?? []), ...questions[i]]));
-      producedBy.questions = by;
-      await progress.report(0.6, logMessage("parseLog.questions", { by }));
-    }
-
-    const name = { text: document.name, vector: null as number[] | null, weight: config.filename_embd_weight ?? 0.1 };
-    let dimensionReady = false;
-    let stored = 0;
-    let tokens = 0;
-    const finalRows: StoredChunk[] = [];
-    for (let start = 0; start < drafts.length; start += EMBED_BATCH) {
-      const batch = drafts.slice(start, start + EMBED_BATCH);
-      const embedded = await embedWithName(embedding, batch.map(embeddingInput), name, abort.signal);
-      const batchVectors = embedded.vectors;
-      name.vector = embedded.nameVector;
-      if (!dimensionReady) {
-        await ensureVectorIndex(db, batchVectors[0].length);
-        dimensionReady = true;
-      }
-      const rows: StoredChunk[] = [];
-      for (const [j, draft] of batch.entries()) {
-        const ordinal = start + j;
-        let imageKey: string | null = null;
-        const id = chunkId(document.id, ordinal, draft.text);
-        if (draft.image) {
-          imageKey = `${document.knowledgeBaseId}/${document.id}-images/${id}`;
-          await storage.put(imageKey, draft.image.data, draft.image.mimeType);
-        }
-        const tokenCount = countTokens(draft.text);
-        tokens += tokenCount;
-        rows.push({
-          id,
-          knowledgeBaseId: document.knowledgeBaseId,
-          documentId: document.id,
-          tenantId: document.tenantId,
-          ordinal,
-          kind: "text",
-          content: draft.text,
-          title: draft.title ?? "",
-          keywords: draft.keywords ?? [],
-          questions: draft.questions ?? [],
-          fields: draft.fields ?? null,
-          positions: draft.positions ?? [],
-          imageKey,
-          available: true,
-          tokenCount,
-          producedBy,
-          vector: batchVectors[j],
-        });
-      }
-      stored += rows.length;
-      // The last batch is stored with the completion, in one transaction (one commit per small document).
-      if (stored < drafts.length) await insertChunks(db.manager, rows);
-      else finalRows.push(...rows);
-      await progress.report(0.6 + (0.3 * stored) / drafts.length);
-    }
-    if (drafts.length > 0) await progress.report(0.9, logMessage("parseLog.indexed", { count: stored, tokens }));
-
-    const duration = (Date.now() - startedAt) / 1000;
-    const log = appendLogLine(progress.messages, logMessage("parseLog.done", { seconds: duration.toFixed(2) }));
-    const finished = await completeDocument(db, {
-      documentId: document.id,
-      knowledgeBaseId: document.knowledgeBaseId,
-      runId,
-      chunks: finalRows,
-      log,
-      processDuration: Math.max(duration, 0.001),
-      pageCount: parsed.pageCount ?? null,
-    });
-    // Cancelled or superseded meanwhile: nothing was stored.
-    if (!finished) throw new ParseCancelled();
-    Object.assign(document, {
-      run: RUN.done,
-      progress: 1,
-      ...log,
-      processDuration: Math.max(duration, 0.001),
-      pageCount: parsed.pageCount ?? null,
-      chunkCount: finished.chunkCount,
-      tokenCount: finished.tokenCount,
-    });
-    publishProgress(services.platform, document);
-  } catch (error) {
-    abort.abort();
-    if (error instanceof ParseCancelled) {
-      // The user cancelled: whatever was stored meanwhile goes, and the document stays "cancelled".
-      await deleteChunks(db.manager, document.id);
-      return;
-    }
-    if (error instanceof ParseError) {
-      await failDocument(services, document.id, runId, error);
-      return;
-    }
-    throw error;
-  } finally {
-    stopFollowingModels();
-    cancelledHere.delete(document.id);
-  }
-}
-
 /** The reason as a message key, when the error has one (a limit of the parse, a model provider's refusal). */
 export function failureOf(error: Error): FailureReason | null {
   if (error instanceof ParseError) return error.reason;
@@ -333,26 +149,173 @@ export function failureOf(error: Error): FailureReason | null {
   return null;
 }
 
-/** Marks a document failed with its reason, unless another run took it over meanwhile. */
-export async function failDocument(services: Services, documentId: string, runId: string, error: Error): Promise<void> {
-  const { db } = services.platform;
-  const document = await db.getRepository(Document).findOneBy({ id: documentId });
-  if (!document || document.runId !== runId) return;
-  const duration = document.processBeginAt ? (Date.now() - new Date(document.processBeginAt).getTime()) / 1000 : 0;
-  const failure = failureOf(error);
-  const log = appendLogLine(document, logMessage("parseLog.failed", { reason: failure ?? error.message }));
-  await db.transaction(async (m) => {
-    await deleteChunks(m, document.id);
-    await m.update(Document, { id: documentId, runId }, {
-      run: RUN.failed,
-      runId: null,
-      progress: -1,
-      progressMsg: log.progressMsg,
-      processDuration: duration,
-      // TypeORM cannot type a partial update of a JSON record
-      progressLog: log.progressLog as never,
-      failure: failure as never,
-    });
+// parsing reports 0.05–0.35, chunking 0.35–0.5, enrichment 0.5–0.6, embedding 0.6–0.9
+const phaseProgress = (phase: ParsePhase, fraction: number) => (phase === "parse" ? 0.05 + 0.3 * fraction : 0.35 + 0.15 * fraction);
+
+const readFile: Stage = async (state, { subject, ports }) => {
+  state.data = subject.size > 0 ? await ports.read() : Buffer.alloc(0);
+};
+
+/** In the parse process; a chunk method that calls no model chunks there too. */
+const parse: Stage = async (state, run) => {
+  const { subject, ports } = run;
+  const { parser, method, data } = state;
+  if (data.length > 0) {
+    if (!parser) throw ParseError.because("errors.parsing.noParser", { suffix: subject.suffix });
+    ({ document: state.parsed, chunked: state.chunked } = await ports.parsers.parse({
+      parser: parser.name,
+      data,
+      fileName: subject.name,
+      pages: subject.config.pages ?? undefined,
+      layoutRecognize: (subject.config.layout_recognize ?? "DeepDOC") !== "Plain Text",
+      language: subject.language,
+      chunking: method.usesModels ? undefined : { method: method.name, config: subject.config },
+      signal: ports.abort.signal,
+      progress: (phase, fraction, message) => run.reportSoftly(phaseProgress(phase, fraction), message),
+    }));
+    ports.throwIfCancelled();
+    for (const note of state.parsed.notes) await ports.report(0.35, note);
+  }
+  const { pageCount } = state.parsed;
+  state.result.pageCount = pageCount ?? null;
+  await ports.report(
+    0.35,
+    data.length === 0 ? logMessage("parseLog.empty") : pageCount ? logMessage("parseLog.parsedPages", { count: pageCount, parser: parser!.name }) : logMessage("parseLog.parsed", { parser: parser!.name }),
+  );
+};
+
+/** Here, for chunk methods that call models (pictures described, Q&A, tags, knowledge graphs). */
+const chunk: Stage = async (state, run) => {
+  const { subject, ports } = run;
+  const { method } = state;
+  state.chunked ??= await chunkParsed(state.parsed, method, {
+    fileName: subject.name,
+    config: subject.config,
+    language: subject.language,
+    chat: run.chatModel,
+    img2txt: async () => {
+      const id = (await ports.models.defaults(subject.tenantId)).img2txt;
+      return id && !id.endsWith("@Builtin") ? { model: await ports.models.client(subject.tenantId, "img2txt", id), id } : null;
+    },
+    signal: ports.abort.signal,
+    progress: (fraction, message) => run.reportSoftly(phaseProgress("chunk", fraction), message),
   });
-  publishProgress(services.platform, await db.getRepository(Document).findOneByOrFail({ id: documentId }));
+  state.drafts = state.chunked.drafts;
+  for (const note of state.chunked.notes) await ports.report(0.5, note);
+  await ports.report(0.5, logMessage("parseLog.chunked", { count: state.drafts.length, method: logMessage(`chunkMethods.${method.name}.label`) }));
+};
+
+function enrichmentContext(run: IngestionRun): EnrichmentContext {
+  const { subject, ports } = run;
+  return {
+    chat: run.chatModel,
+    embed: async (texts) => (await (await run.embeddingModel()).embed(texts, { purpose: "document", signal: ports.abort.signal })).vectors,
+    language: subject.language,
+    signal: ports.abort.signal,
+    progress: (fraction, message) => run.reportSoftly(0.5 + 0.1 * fraction, message),
+  };
+}
+
+/** Keywords (auto_keywords per chunk), added to the chunk's own. */
+const keywords: Stage = async (state, run) => {
+  const count = run.subject.config.auto_keywords ?? 0;
+  if (count <= 0 || state.drafts.length === 0) return;
+  const { keywords, producedBy, notes } = await generateKeywords(state.drafts.map((d) => d.text), count, enrichmentContext(run));
+  for (const note of notes) await run.ports.report(0.55, note);
+  state.drafts.forEach((d, i) => (d.keywords = [...(d.keywords ?? []), ...keywords[i]]));
+  state.producedBy.keywords = producedBy;
+  await run.ports.report(0.55, logMessage("parseLog.keywords", { by: producedBy }));
+};
+
+/** Questions (auto_questions per chunk), which the chunk is then embedded from. */
+const questions: Stage = async (state, run) => {
+  const count = run.subject.config.auto_questions ?? 0;
+  if (count <= 0 || state.drafts.length === 0) return;
+  const { questions, producedBy, notes } = await generateQuestions(state.drafts.map((d) => d.text), count, enrichmentContext(run));
+  for (const note of notes) await run.ports.report(0.6, note);
+  state.drafts.forEach((d, i) => (d.questions = [...(d.questions ?? []), ...questions[i]]));
+  state.producedBy.questions = producedBy;
+  await run.ports.report(0.6, logMessage("parseLog.questions", { by: producedBy }));
+};
+
+/** Embeds a batch at a time and hands each batch to the owner's sink, except the last, which the owner stores with the completion. */
+const embedAndHandOver: Stage = async (state, run) => {
+  const { subject, ports } = run;
+  const { drafts, producedBy, result } = state;
+  const embedding = await run.embeddingModel();
+  const name = { text: subject.name, vector: null as number[] | null, weight: subject.config.filename_embd_weight ?? 0.1 };
+  for (let start = 0; start < drafts.length; start += EMBED_BATCH) {
+    const batch = drafts.slice(start, start + EMBED_BATCH);
+    const embedded = await embedWithName(embedding, batch.map(embeddingInput), name, ports.abort.signal);
+    name.vector = embedded.nameVector;
+    if (start === 0) await ports.sink.prepare(embedded.vectors[0].length);
+    const rows: IngestedChunk[] = [];
+    for (const [j, draft] of batch.entries()) {
+      const ordinal = start + j;
+      const id = chunkId(subject.id, ordinal, draft.text);
+      let imageKey: string | null = null;
+      if (draft.image) {
+        imageKey = `${subject.knowledgeBaseId}/${subject.id}-images/${id}`;
+        await ports.storage.put(imageKey, draft.image.data, draft.image.mimeType);
+      }
+      const tokenCount = countTokens(draft.text);
+      result.tokens += tokenCount;
+      rows.push({
+        id,
+        knowledgeBaseId: subject.knowledgeBaseId,
+        documentId: subject.id,
+        tenantId: subject.tenantId,
+        ordinal,
+        kind: "text",
+        content: draft.text,
+        title: draft.title ?? "",
+        keywords: draft.keywords ?? [],
+        questions: draft.questions ?? [],
+        fields: draft.fields ?? null,
+        positions: draft.positions ?? [],
+        imageKey,
+        available: true,
+        tokenCount,
+        producedBy,
+        vector: embedded.vectors[j],
+      });
+    }
+    result.stored += rows.length;
+    if (result.stored < drafts.length) await ports.sink.store(rows);
+    else result.lastBatch = rows;
+    await ports.report(0.6 + (0.3 * result.stored) / drafts.length);
+  }
+  if (drafts.length > 0) await ports.report(0.9, logMessage("parseLog.indexed", { count: result.stored, tokens: result.tokens }));
+};
+
+/** The stages, in order. */
+const STAGES: Stage[] = [readFile, parse, chunk, keywords, questions, embedAndHandOver];
+
+/** Runs a document through the stages; the chunks go to `ports.sink`, the last batch comes back with the figures. */
+export async function ingestDocument(subject: IngestionSubject, ports: IngestionPorts): Promise<Ingested> {
+  const method = chunkMethod(subject.chunkMethod);
+  if (!method) throw ParseError.because("errors.parsing.unknownChunkMethod", { method: subject.chunkMethod });
+  const models = ports.models;
+  let embedding: Promise<EmbeddingModel> | undefined;
+  const run: IngestionRun = {
+    subject,
+    ports,
+    reportSoftly: (progress, message) => void ports.report(progress, message).catch(() => ports.abort.abort()),
+    chatModel: async () => {
+      const id = subject.config.llm_id;
+      return { model: await models.client(subject.tenantId, "chat", id), id: id || (await models.defaults(subject.tenantId)).chat };
+    },
+    embeddingModel: () => (embedding ??= models.client(subject.tenantId, "embedding", subject.embeddingModel)),
+  };
+  const state: IngestionState = {
+    method,
+    parser: parserFor(subject.name),
+    data: Buffer.alloc(0),
+    parsed: { blocks: [], notes: [] },
+    drafts: [],
+    producedBy: {},
+    result: { lastBatch: [], stored: 0, tokens: 0, pageCount: null },
+  };
+  for (const stage of STAGES) await stage(state, run);
+  return state.result;
 }

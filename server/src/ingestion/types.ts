@@ -1,5 +1,5 @@
 import type { ChatModel, Img2TxtModel, ImageInput, Sequence2TxtModel } from "../models/model-types";
-import { englishText, type LogMessage } from "../knowledge/parse-log";
+import { englishText, type LogMessage } from "./parse-log";
 
 /**
  * The contract between the three stages of ingestion: a file parser turns bytes into a ParsedDocument

@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from "typeorm";
-import type { ParseLog } from "./parse-log";
-import type { BlockPosition } from "../ingestion/types";
+import type { ParseLog } from "../ingestion/parse-log";
+import type { IngestedChunk } from "../ingestion/pipeline";
 import { indexText } from "./search-terms";
 import { EXACT_SCAN_LIMIT, vectorIndexStatement, vectorLiteral } from "./vector-index";
 
@@ -11,24 +11,10 @@ import { EXACT_SCAN_LIMIT, vectorIndexStatement, vectorLiteral } from "./vector-
  * triggers (migration LiveCounters), in the same statement: nothing here moves them by hand.
  */
 
-export interface StoredChunk {
-  id: string;
-  knowledgeBaseId: string;
-  documentId: string;
-  tenantId: string;
-  ordinal: number;
+/** A chunk row: one that ingestion made, a manual one, or a RAPTOR summary. */
+export interface StoredChunk extends Omit<IngestedChunk, "kind" | "available"> {
   kind: "text" | "manual" | "raptor";
-  content: string;
-  title: string;
-  keywords: string[];
-  questions: string[];
-  fields: Record<string, string> | null;
-  positions: BlockPosition[];
-  imageKey: string | null;
   available: boolean;
-  tokenCount: number;
-  producedBy: Record<string, string>;
-  vector: number[];
 }
 
 const COLUMNS: [string, string][] = [

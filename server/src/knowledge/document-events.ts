@@ -51,9 +51,3 @@ export function publishProgress(platform: Platform, event: Document | DocumentPr
 
 /** Cancellation reaches the process running the job at once through this topic; the job also rechecks the database. */
 export const CANCEL_TOPIC = "knowledge.parse.cancel";
-
-/** A progress log line: "HH:MM:SS message", as RAGFlow shows it. */
-export function appendLog(log: string, message: string, at = new Date()): string {
-  const line = `${at.toISOString().slice(11, 19)} ${message}`;
-  return log ? `${log}\n${line}` : line;
-}

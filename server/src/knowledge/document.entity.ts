@@ -3,7 +3,7 @@ import { Field, Float, ID, Int, ObjectType } from "type-graphql";
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from "typeorm";
 import type { FailureReason, ParserConfig } from "../ingestion/types";
 import { bigintAsNumber } from "../platform/sql";
-import type { ParseLogEntry } from "./parse-log";
+import type { ParseLogEntry } from "../ingestion/parse-log";
 
 /** Parsing status (§4): 0 unstarted → 1 parsing → 3 success | 4 failed; 2 cancelled. */
 export const RUN = { unstarted: "0", running: "1", cancelled: "2", done: "3", failed: "4" } as const;

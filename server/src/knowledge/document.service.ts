@@ -12,7 +12,7 @@ import type { Platform } from "../platform";
 import { deleteChunks } from "./chunk-store";
 import { Document, RUN, type RunStatus } from "./document.entity";
 import { CANCEL_TOPIC, publishProgress } from "./document-events";
-import { appendLogLine, logMessage } from "./parse-log";
+import { appendLogLine, logMessage } from "../ingestion/parse-log";
 import { KnowledgeBase } from "./knowledge-base.entity";
 import type { KnowledgeBaseService } from "./knowledge-base.service";
 import { changeMetadata, summarizeMetadata, type MetadataDelete, type MetadataKeySummary, type MetadataUpdate } from "./document-metadata";

@@ -2,7 +2,7 @@ import { Document, RUN } from "./document.entity";
 import type { JobDefinition } from "../platform/queue";
 import type { Services } from "../platform/services";
 import { announceQueueMoved, parseJobId } from "./parse-queue";
-import { failDocument, PARSE_ATTEMPTS, runIngestion } from "../ingestion/pipeline";
+import { failDocument, PARSE_ATTEMPTS, runParse } from "./parse-run";
 
 export const PARSE_JOB = "ingestion.parse";
 
@@ -16,7 +16,7 @@ export interface ParsePayload {
  * Parses one document. A failure is retried twice with back-off (a model provider may be down for a
  * moment); after the last attempt the document fails with the reason, never staying in "parsing". The
  * pipeline counts attempts in the database too, so that a file that takes the whole process down is
- * failed at the next start instead of being tried again (see runIngestion).
+ * failed at the next start instead of being tried again (see runParse).
  */
 export const parseJob: JobDefinition<Services, ParsePayload> = {
   name: PARSE_JOB,
@@ -25,7 +25,7 @@ export const parseJob: JobDefinition<Services, ParsePayload> = {
   run: (payload, services) => {
     // Whatever becomes of this job, it left the line: the documents behind it moved up.
     announceQueueMoved(services.platform);
-    return runIngestion(services, payload.documentId, payload.runId);
+    return runParse(services, payload.documentId, payload.runId);
   },
   onFinalFailure: (payload, services, error) => failDocument(services, payload.documentId, payload.runId, error),
 };

@@ -1,4 +1,4 @@
-import { englishText } from "../../knowledge/parse-log";
+import { englishText } from "../parse-log";
 import { emailMethod } from "./email";
 import { oneMethod } from "./one";
 import { pictureMethod } from "./picture";

@@ -1,6 +1,6 @@
 import { completeChat, type ChatMessage, type ChatModel } from "../../models/model-types";
 import type { GraphEntity, GraphRelation, ParserConfig } from "../types";
-import { logMessage, type LogMessage } from "../../knowledge/parse-log";
+import { logMessage, type LogMessage } from "../parse-log";
 import { extractGraphOffline } from "./builtin-graph";
 
 /**

@@ -1,4 +1,4 @@
-import { englishText, logMessage } from "../../knowledge/parse-log";
+import { englishText, logMessage } from "../parse-log";
 import type { ChatMessage, ChatModel } from "../../models/model-types";
 import { countTokens } from "../../models/tokens";
 import { extractGraphOffline } from "./builtin-graph";

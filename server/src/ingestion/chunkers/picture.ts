@@ -1,4 +1,4 @@
-import { logMessage, type LogMessage } from "../../knowledge/parse-log";
+import { logMessage, type LogMessage } from "../parse-log";
 import type { ChunkDraft, ChunkMethod, ImageBlock } from "../types";
 import { blockText, finishChunks } from "./blocks";
 

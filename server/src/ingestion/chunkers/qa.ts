@@ -1,4 +1,4 @@
-import { logMessage, type LogMessage } from "../../knowledge/parse-log";
+import { logMessage, type LogMessage } from "../parse-log";
 import type { Block, BlockPosition, ChunkDraft, ChunkMethod, TableBlock } from "../types";
 import { blockText, finishChunks, splitLines } from "./blocks";
 import { joinPositions } from "./token-budget";

@@ -1,4 +1,4 @@
-import { logMessage } from "../../knowledge/parse-log";
+import { logMessage } from "../parse-log";
 import { countTokens } from "../../models/tokens";
 import type { Block, BlockPosition, ChunkDraft, ChunkMethod } from "../types";
 import { blockText, finishChunks, splitLines } from "./blocks";

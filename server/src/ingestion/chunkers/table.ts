@@ -1,4 +1,4 @@
-import { logMessage, type LogMessage } from "../../knowledge/parse-log";
+import { logMessage, type LogMessage } from "../parse-log";
 import type { Block, ChunkDraft, ChunkMethod, TableBlock } from "../types";
 import { columnNames, finishChunks, rowFields, rowText, splitLines } from "./blocks";
 

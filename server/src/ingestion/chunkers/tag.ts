@@ -1,4 +1,4 @@
-import { logMessage } from "../../knowledge/parse-log";
+import { logMessage } from "../parse-log";
 import type { ChunkDraft, ChunkMethod } from "../types";
 import { finishChunks, splitLines } from "./blocks";
 

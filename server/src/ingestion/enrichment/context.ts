@@ -1,4 +1,4 @@
-import { logMessage, type LogMessage } from "../../knowledge/parse-log";
+import { logMessage, type LogMessage } from "../parse-log";
 import { completeChat, type ChatMessage, type ChatModel, type GenerationOptions } from "../../models/model-types";
 
 /** What chunk enrichment (keywords, questions, RAPTOR) may ask of the ingestion pipeline. */

@@ -1,4 +1,4 @@
-import { englishText } from "../../knowledge/parse-log";
+import { englishText } from "../parse-log";
 import { generateKeywords, parseKeywords } from "./keywords";
 import { enrichmentContext, ScriptedChat } from "./testing";
 

@@ -1,4 +1,4 @@
-import type { LogMessage } from "../../knowledge/parse-log";
+import type { LogMessage } from "../parse-log";
 import { lexicalScorer } from "../../models/builtin/lexical-rerank";
 import type { ChatMessage } from "../../models/model-types";
 import { truncateToTokens } from "../../models/tokens";

@@ -1,4 +1,4 @@
-import { englishText } from "../../knowledge/parse-log";
+import { englishText } from "../parse-log";
 import { generateQuestions, parseQuestions } from "./questions";
 import { enrichmentContext, ScriptedChat } from "./testing";
 

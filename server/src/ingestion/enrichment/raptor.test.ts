@@ -1,4 +1,4 @@
-import { englishText } from "../../knowledge/parse-log";
+import { englishText } from "../parse-log";
 import { BuiltinEmbedding } from "../../models/builtin/embedding";
 import { countTokens } from "../../models/tokens";
 import { clusterVectors } from "./clustering";

@@ -1,4 +1,4 @@
-import { logMessage, type LogMessage } from "../../knowledge/parse-log";
+import { logMessage, type LogMessage } from "../parse-log";
 import { splitSentences } from "../../models/builtin/extractive-chat";
 import { lexicalScorer } from "../../models/builtin/lexical-rerank";
 import type { LexicalScorer } from "../../models/builtin/lexical-scoring";

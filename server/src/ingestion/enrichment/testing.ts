@@ -1,4 +1,4 @@
-import type { LogMessage } from "../../knowledge/parse-log";
+import type { LogMessage } from "../parse-log";
 import { BuiltinEmbedding } from "../../models/builtin/embedding";
 import { BuiltinExtractiveChat } from "../../models/builtin/extractive-chat";
 import type { ChatEvent, ChatMessage, ChatModel, GenerationOptions } from "../../models/model-types";

@@ -1,4 +1,4 @@
-import { logMessage } from "../../knowledge/parse-log";
+import { logMessage } from "../parse-log";
 import type mammothModule from "mammoth";
 import type { FileParser } from "../types";
 import { ParseError } from "../types";

@@ -1,4 +1,4 @@
-import { englishText } from "../../knowledge/parse-log";
+import { englishText } from "../parse-log";
 import { EML_ATTACHMENT, EML_SUBJECT, parserContext, sampleEml } from "../testing/sample-files";
 import { ParseError } from "../types";
 import { emlParser } from "./eml";

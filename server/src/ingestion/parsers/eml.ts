@@ -1,4 +1,4 @@
-import { logMessage, type LogMessage } from "../../knowledge/parse-log";
+import { logMessage, type LogMessage } from "../parse-log";
 import PostalMime from "postal-mime";
 import { fileExtension } from "../file-types";
 import type { Block, FileParser, ParsedDocument } from "../types";

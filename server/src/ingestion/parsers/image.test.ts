@@ -1,4 +1,4 @@
-import { englishText } from "../../knowledge/parse-log";
+import { englishText } from "../parse-log";
 import { closeTesseract } from "../../models/builtin/tesseract-ocr";
 import { CHINESE_IMAGE_TEXT, ENGLISH_IMAGE_LINES, parserContext, sampleChineseImage, sampleEnglishImage } from "../testing/sample-files";
 import { ParseError } from "../types";

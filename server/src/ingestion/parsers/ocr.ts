@@ -1,4 +1,4 @@
-import { logMessage, type LogMessage } from "../../knowledge/parse-log";
+import { logMessage, type LogMessage } from "../parse-log";
 import type { ImageInput } from "../../models/model-types";
 import { ParseError, type Block, type ParserContext } from "../types";
 import { checkDecodable } from "./image-size";

@@ -1,4 +1,4 @@
-import { englishText } from "../../knowledge/parse-log";
+import { englishText } from "../parse-log";
 import { closeTesseract } from "../../models/builtin/tesseract-ocr";
 import { corruptPdf, encryptedPdf, parserContext, PDF_TEXT, samplePdf, sampleScannedPdf } from "../testing/sample-files";
 import type { Block } from "../types";

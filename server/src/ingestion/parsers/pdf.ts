@@ -1,4 +1,4 @@
-import { logMessage, type LogMessage } from "../../knowledge/parse-log";
+import { logMessage, type LogMessage } from "../parse-log";
 import path from "node:path";
 import type { PDFDocumentProxy, PDFPageProxy } from "pdfjs-dist";
 import type { Block, BlockPosition, FileParser, ParserContext } from "../types";

@@ -1,4 +1,4 @@
-import { logMessage } from "../../knowledge/parse-log";
+import { logMessage } from "../parse-log";
 import path from "node:path";
 import { XMLParser } from "fast-xml-parser";
 import JSZip from "jszip";

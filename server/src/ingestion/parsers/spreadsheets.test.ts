@@ -1,4 +1,4 @@
-import { logMessage, type LogMessage } from "../../knowledge/parse-log";
+import { logMessage, type LogMessage } from "../parse-log";
 import { parserContext, sampleCsv, sampleXls, sampleXlsx } from "../testing/sample-files";
 import { ParseError } from "../types";
 import { csvParser } from "./csv";

@@ -1,4 +1,4 @@
-import { logMessage } from "../../knowledge/parse-log";
+import { logMessage } from "../parse-log";
 import type * as XLSXModule from "xlsx";
 import type { Block, FileParser } from "../types";
 import { ParseError } from "../types";

@@ -1,4 +1,4 @@
-import { logMessage } from "../../knowledge/parse-log";
+import { logMessage } from "../parse-log";
 import type ExcelJS from "exceljs";
 import type { Block, FileParser } from "../types";
 import { ParseError } from "../types";

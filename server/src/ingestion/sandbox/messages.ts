@@ -1,4 +1,4 @@
-import type { LogMessage } from "../../knowledge/parse-log";
+import type { LogMessage } from "../parse-log";
 import type { Chunked } from "../chunking";
 import type { FailureReason, ParsedDocument, ParserConfig } from "../types";
 

@@ -1,5 +1,5 @@
 import zlib from "node:zlib";
-import type { LogMessage } from "../../knowledge/parse-log";
+import type { LogMessage } from "../parse-log";
 import { encodePng } from "../parsers/png";
 import { ParseError } from "../types";
 import { ParserSandbox, type SandboxLimits, type SandboxResult } from "./parser-sandbox";

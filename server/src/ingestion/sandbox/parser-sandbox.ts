@@ -4,7 +4,7 @@ import os from "node:os";
 import { modelCacheDirectory } from "../../models/builtin/lexicon";
 import { childScript } from "../../platform/child-script";
 import { MEGABYTE } from "../parsers/limits";
-import type { LogMessage } from "../../knowledge/parse-log";
+import type { LogMessage } from "../parse-log";
 import type { Chunked } from "../chunking";
 import { ParseError, type ParsedDocument } from "../types";
 import { reviveBuffers, type ParsePhase, type ParseReply, type ParseRequest } from "./messages";

@@ -1,6 +1,6 @@
 import { entityTypesOf, extractGraph, type Graph } from "../../ingestion/chunkers/graph-extraction";
 import { deleteGraph, mergeGraph } from "../knowledge-graph";
-import { logMessage } from "../parse-log";
+import { logMessage } from "../../ingestion/parse-log";
 import { parsedDocuments, type KbTaskOutput, type KbTaskRun } from "./kb-task-run";
 
 /**

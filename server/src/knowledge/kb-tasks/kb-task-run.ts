@@ -3,7 +3,7 @@ import type { ParserConfig } from "../../ingestion/types";
 import type { ChatModel } from "../../models/model-types";
 import type { KnowledgeBase } from "../knowledge-base.entity";
 import type { KbTask } from "./kb-task.entity";
-import type { LogMessage } from "../parse-log";
+import type { LogMessage } from "../../ingestion/parse-log";
 
 /** What RAPTOR and GraphRAG get from the task runner (kb-task.job.ts). */
 export interface KbTaskRun {

@@ -1,7 +1,7 @@
 import type { JobDefinition } from "../../platform/queue";
 import type { Services } from "../../platform/services";
 import { failureOf } from "../../ingestion/pipeline";
-import { appendLogLine, logMessage, type LogMessage } from "../parse-log";
+import { appendLogLine, logMessage, type LogMessage } from "../../ingestion/parse-log";
 import { KnowledgeBase } from "../knowledge-base.entity";
 import { ACTIVE_STATUSES, KbTask, KbTaskKind, KbTaskStatus } from "./kb-task.entity";
 import { KB_TASK_CANCEL_TOPIC, publishKbTask } from "./kb-task-events";

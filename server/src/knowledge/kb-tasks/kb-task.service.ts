@@ -3,7 +3,7 @@ import type { SignedIn } from "../../policies/principal";
 import type { Platform } from "../../platform";
 import { Conflict, NotFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { appendLogLine, logMessage } from "../parse-log";
+import { appendLogLine, logMessage } from "../../ingestion/parse-log";
 import type { KnowledgeBaseService } from "../knowledge-base.service";
 import { deleteGraph } from "../knowledge-graph";
 import { KB_TASK_JOB } from "./kb-task.job";

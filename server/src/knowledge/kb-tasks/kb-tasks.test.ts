@@ -3,7 +3,7 @@ import { newId } from "../../platform/ids";
 import { BuiltinProducers1764450000001 } from "../../migrations/1764450000001-builtin-producers";
 import { startTestServer, type TestServer } from "../../testing/app";
 import { RUN } from "../document.entity";
-import { englishText, localizedText, type ParseLogEntry } from "../parse-log";
+import { englishText, localizedText, type ParseLogEntry } from "../../ingestion/parse-log";
 import { apiUser, type ApiUser } from "../../testing/rest-support";
 import { KbTask, KbTaskKind, KbTaskStatus } from "./kb-task.entity";
 import { kbTaskTopic, type KbTaskEvent } from "./kb-task-events";

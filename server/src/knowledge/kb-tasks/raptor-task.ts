@@ -2,7 +2,7 @@ import { buildRaptorSummaries } from "../../ingestion/enrichment/raptor";
 import { chunkId } from "../../ingestion/pipeline";
 import { countTokens } from "../../models/tokens";
 import { ensureVectorIndex, insertChunks, type StoredChunk } from "../chunk-store";
-import { logMessage } from "../parse-log";
+import { logMessage } from "../../ingestion/parse-log";
 import { parsedDocuments, type KbTaskOutput, type KbTaskRun } from "./kb-task-run";
 
 /** RAPTOR summarises clusters of chunks; below this a summary would only repeat the document. */

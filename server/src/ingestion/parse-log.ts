@@ -1,5 +1,4 @@
 import { localizedMessage, type Locale } from "../platform/messages";
-import { appendLog } from "./document-events";
 
 /**
  * What a parse tells its reader, as a message key of `locales/` with its parameters, so that the client says it
@@ -52,4 +51,10 @@ export function appendLogLine(log: ParseLog, message: LogMessage, now = new Date
     progressMsg: appendLog(log.progressMsg, englishText(message).replace(/\s*\n\s*/g, " "), now),
     progressLog: [...log.progressLog, { at: now.toISOString().slice(11, 19), ...message }],
   };
+}
+
+/** A progress log line: "HH:MM:SS message", as RAGFlow shows it. */
+function appendLog(log: string, message: string, at = new Date()): string {
+  const line = `${at.toISOString().slice(11, 19)} ${message}`;
+  return log ? `${log}\n${line}` : line;
 }
