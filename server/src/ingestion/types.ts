@@ -203,6 +203,12 @@ export interface GraphRelation {
   weight: number;
 }
 
+/** A knowledge graph: entities and the relations between them. */
+export interface Graph {
+  entities: GraphEntity[];
+  relations: GraphRelation[];
+}
+
 export interface ChunkingResult {
   chunks: ChunkDraft[];
   notes?: LogMessage[];

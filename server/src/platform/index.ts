@@ -1,27 +1,14 @@
 import path from "node:path";
-import type { DataSource } from "typeorm";
 import type { Config } from "./config";
 import { openDatabase, type Database, type DatabaseSchema } from "./database";
 import { FairScheduler } from "./fair-scheduler";
-import { createMemoryPubSub, createRedisPubSub, type PubSub } from "./pubsub";
+import { createMemoryPubSub, createRedisPubSub } from "./pubsub";
 import { InProcessQueue, RedisQueue, type JobDefinition, type JobQueue } from "./queue";
-import type { Services } from "./services";
 import { ensurePrivateDirectory } from "./private-files";
-import { DiskObjectStore, S3ObjectStore, type ObjectStore } from "./storage";
+import type { Platform, Services } from "./services";
+import { DiskObjectStore, S3ObjectStore } from "./storage";
 
-/** The ports every domain service works through. This is the one place that picks embedded or external parts. */
-export interface Platform {
-  config: Config;
-  db: DataSource;
-  pubsub: PubSub;
-  storage: ObjectStore;
-  queue: JobQueue<Services>;
-  /** Slots for heavy database work, shared fairly across tenants. */
-  heavyWork: FairScheduler;
-  /** One line per port saying which implementation runs. */
-  describe(): string[];
-  close(): Promise<void>;
-}
+export type { Platform };
 
 /** What the domains bring to the ground, handed in by the composition root (server/src/platform-parts.ts). */
 export interface PlatformParts extends DatabaseSchema {

@@ -1,6 +1,5 @@
 import { chineseSegmenter, ENGLISH_STOP_WORDS, tokenize } from "../../models/builtin/text-analysis";
-import type { GraphEntity, GraphRelation } from "../types";
-import type { Graph } from "./graph-extraction";
+import type { Graph, GraphEntity, GraphRelation } from "../types";
 
 /**
  * The offline extractor used with the built-in chat model, which quotes passages and cannot write JSON.

@@ -1,5 +1,5 @@
 import { completeChat, type ChatMessage, type ChatModel } from "../../models/model-types";
-import type { GraphEntity, GraphRelation, ParserConfig } from "../types";
+import type { Graph, GraphEntity, GraphRelation, ParserConfig } from "../types";
 import { logMessage, type LogMessage } from "../parse-log";
 import { extractGraphOffline } from "./builtin-graph";
 
@@ -9,11 +9,6 @@ import { extractGraphOffline } from "./builtin-graph";
  */
 
 export const DEFAULT_ENTITY_TYPES = ["organization", "person", "location", "event", "time"];
-
-export interface Graph {
-  entities: GraphEntity[];
-  relations: GraphRelation[];
-}
 
 /**
  * The entity types to extract: `graphrag.entity_types` (what the settings page and RAGFlow's parser_config

@@ -1,7 +1,9 @@
 import { englishText } from "../parse-log";
 import { EML_ATTACHMENT, EML_SUBJECT, parserContext, sampleEml } from "../testing/sample-files";
 import { ParseError } from "../types";
-import { emlParser } from "./eml";
+import { parserNamed } from "./registry";
+
+const emlParser = parserNamed("eml")!;
 
 describe("the e-mail parser", () => {
   it("reads the decoded subject as the title, the envelope, the quoted-printable body and the attachment with its own parser", async () => {

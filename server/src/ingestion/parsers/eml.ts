@@ -12,8 +12,11 @@ function addresses(list: PostalMime.Address[] | undefined): string {
     .join(", ");
 }
 
-/** E-mail (RFC 822/MIME): the envelope as a paragraph, the body (plain text, else HTML), and each attachment parsed by its own parser. */
-export const emlParser: FileParser = {
+/**
+ * E-mail (RFC 822/MIME): the envelope as a paragraph, the body (plain text, else HTML), and each attachment parsed
+ * by its own parser, which `attachmentParser` finds (the registry's lookup, handed in).
+ */
+export const emailParser = (attachmentParser: (fileName: string) => FileParser | undefined): FileParser => ({
   name: "eml",
   extensions: ["eml"],
   async parse(data, context) {
@@ -39,15 +42,12 @@ export const emlParser: FileParser = {
     if (email.text?.trim()) for (const text of paragraphsOf(email.text)) blocks.push({ kind: "paragraph", text });
     else if (email.html) for (const block of htmlBlocks(email.html).blocks) blocks.push(block);
 
-    // required when called, since the registry imports this module
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { parserFor } = require("./registry") as typeof import("./registry");
     const notes: LogMessage[] = [];
     const attachments: { fileName: string; document: ParsedDocument }[] = [];
     for (const attachment of email.attachments) {
       if (attachment.related || !attachment.filename) continue;
       const fileName = attachment.filename;
-      const parser = parserFor(fileName);
+      const parser = attachmentParser(fileName);
       if (!parser) {
         notes.push(logMessage("parseLog.attachmentNoParser", { file: fileName, suffix: fileExtension(fileName) }));
         continue;
@@ -64,4 +64,4 @@ export const emlParser: FileParser = {
     }
     return { title: email.subject || undefined, blocks, attachments, notes };
   },
-};
+});

@@ -3,7 +3,7 @@ import type { FileParser } from "../types";
 import { codeParser } from "./code";
 import { csvParser } from "./csv";
 import { docxParser } from "./docx";
-import { emlParser } from "./eml";
+import { emailParser } from "./eml";
 import { htmlParser } from "./html";
 import { imageParser } from "./image";
 import { jsonParser } from "./json";
@@ -20,7 +20,7 @@ import { xlsxParser } from "./xlsx";
  */
 export const fileParsers: FileParser[] = [
   pdfParser, docxParser, xlsxParser, xlsParser, csvParser, pptxParser, htmlParser, markdownParser, textParser, codeParser, jsonParser,
-  emlParser, imageParser,
+  emailParser(parserFor), imageParser,
 ];
 
 const PARSER_BY_EXTENSION = new Map(fileParsers.flatMap((parser) => parser.extensions.map((extension) => [extension, parser] as const)));

@@ -1,4 +1,5 @@
-import { entityTypesOf, extractGraph, type Graph } from "../../ingestion/chunkers/graph-extraction";
+import { entityTypesOf, extractGraph } from "../../ingestion/chunkers/graph-extraction";
+import type { Graph } from "../../ingestion/types";
 import { deleteGraph, mergeGraph } from "../knowledge-graph";
 import { logMessage } from "../../ingestion/parse-log";
 import { parsedDocuments, type KbTaskOutput, type KbTaskRun } from "./kb-task-run";
