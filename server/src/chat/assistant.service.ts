@@ -37,7 +37,9 @@ function isUniqueViolation(error: unknown): boolean {
 
 /**
  * Chat assistants of a tenant: who may see and use them, their settings with RAGFlow's defaults, and
- * their validation. Deleting is soft (status '0'): conversations and statistics keep their assistant.
+ * their validation: every write, from the settings form or RAGFlow's API, passes the rules of
+ * assistant-rules.ts (RAGFlow's API with its named leniency). Deleting is soft (status '0'):
+ * conversations and statistics keep their assistant.
  */
 export class AssistantService {
   private readonly repository: Repository<ChatAssistant>;
@@ -125,7 +127,7 @@ export class AssistantService {
    * The knowledge bases an assistant of this principal may use, or the first problem in RAGFlow's
    * order: each in turn accessible and holding parsed chunks, then one embedding model for all.
    */
-  async checkKnowledgeBases(principal: SignedIn, ids: string[]): Promise<{ kbs: KnowledgeBase[]; problem: KnowledgeBaseProblem | null }> {
+  private async checkKnowledgeBases(principal: SignedIn, ids: string[]): Promise<{ kbs: KnowledgeBase[]; problem: KnowledgeBaseProblem | null }> {
     const kbs: KnowledgeBase[] = [];
     for (const id of ids) {
       let kb: KnowledgeBase;
@@ -149,7 +151,7 @@ export class AssistantService {
    * A model of the tenant by its id (`name@Provider`), or by its bare name as RAGFlow's clients send it
    * (`glm-4`): the id of the first such model of one of `types`, or null.
    */
-  async modelId(tenantId: string, types: ModelType[], requested: string): Promise<string | null> {
+  private async modelId(tenantId: string, types: ModelType[], requested: string): Promise<string | null> {
     const available = (await Promise.all(types.map((type) => this.models.availableModels(tenantId, type)))).flat();
     return (available.find((m) => m.id === requested) ?? available.find((m) => m.modelName === requested))?.id ?? null;
   }
@@ -170,7 +172,7 @@ export class AssistantService {
   }
 
   /** Whether another live assistant of the tenant has this name, whatever its case. */
-  async nameTaken(tenantId: string, name: string, exceptId?: string): Promise<boolean> {
+  private async nameTaken(tenantId: string, name: string, exceptId?: string): Promise<boolean> {
     const builder = this.repository
       .createQueryBuilder("a")
       .where("a.tenantId = :tenantId AND a.status = '1' AND lower(a.name) = lower(:name)", { tenantId, name });
