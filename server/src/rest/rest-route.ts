@@ -1,6 +1,7 @@
 import type { Request, Response } from "express";
 import type { Principal, SignedIn } from "../policies/principal";
 import type { Services } from "../platform/services";
+import type { RestErrorTable } from "./error-table";
 
 /**
  * How a route authenticates, RAGFlow's two ways:
@@ -40,6 +41,8 @@ export interface RestRoute {
    * dataset endpoints (§1.6 a) and multipart uploads. `res.locals.malformedJson` tells it the JSON did not parse.
    */
   rawBody?: boolean;
+  /** RAGFlow's words for the DomainErrors that escape the handler; keys it does not name answer in English. */
+  errors?: RestErrorTable;
   handle(context: RestContext): Promise<unknown>;
 }
 
@@ -49,8 +52,9 @@ export function authenticatedRoute(
   path: string,
   auth: Exclude<RestAuth, "none" | "loginOrShare">,
   handle: (context: AuthenticatedRestContext) => Promise<unknown>,
+  errors?: RestErrorTable,
 ): RestRoute {
-  return { method, path, auth, handle: (context) => handle(context as AuthenticatedRestContext) };
+  return { method, path, auth, errors, handle: (context) => handle(context as AuthenticatedRestContext) };
 }
 
 export function openRoute(method: RestRoute["method"], path: string, handle: (context: RestContext) => Promise<unknown>): RestRoute {

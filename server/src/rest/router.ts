@@ -3,6 +3,7 @@ import { ANONYMOUS, isSignedIn, type Principal } from "../policies/principal";
 import { DomainError, unexpectedError } from "../platform/errors";
 import type { Services } from "../platform/services";
 import { failure, jsonResult, RETURN_CODES } from "./envelope";
+import { wordedError } from "./error-table";
 import { PythonException } from "./python-repr";
 import type { RestRoute } from "./rest-route";
 
@@ -85,7 +86,8 @@ function refuseAuthentication(route: RestRoute, req: Request, res: Response, pri
 
 function reportError(route: RestRoute, res: Response, error: unknown): void {
   if (error instanceof DomainError) {
-    res.json(route.auth === "login" || route.auth === "loginOrShare" ? jsonResult(error.restCode, error.message) : failure(error.restCode, error.message));
+    const { code, message } = wordedError(route.errors, error);
+    res.json(route.auth === "login" || route.auth === "loginOrShare" ? jsonResult(code, message) : failure(code, message));
     return;
   }
   if (error instanceof PythonException) {

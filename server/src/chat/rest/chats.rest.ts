@@ -2,29 +2,18 @@ import { failure, RETURN_CODES, success } from "../../rest/envelope";
 import { epochMillis, rfc1123 } from "../../rest/presenters";
 import { PythonException, pythonStringRepr } from "../../rest/python-repr";
 import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } from "../../rest/rest-route";
-import type { SignedIn } from "../../policies/principal";
 import type { KnowledgeBase } from "../../knowledge/knowledge-base.entity";
 import { answering, pythonInt, pythonTypeName, refuse, uniqueIds } from "../../knowledge/rest/scope";
-import { DomainError } from "../../platform/errors";
-import type { Services } from "../../platform/services";
 import type { ChatAssistant, PromptConfig, StoredLlmSetting } from "../assistant.entity";
-import { RAGFLOW_RERANK_ALLOW_LIST, unusedVariable, type AssistantQuery, type AssistantRecord } from "../assistant.service";
-import {
-  DEFAULT_EMPTY_RESPONSE,
-  DEFAULT_LANGUAGE,
-  DEFAULT_LLM_SETTING,
-  DEFAULT_OPENER,
-  DEFAULT_SWITCHES,
-  newAssistantColumns,
-  RAGFLOW_DEFAULT_SYSTEM_PROMPT,
-  type PromptVariable,
-} from "../prompt-defaults";
+import type { RestErrorTable } from "../../rest/error-table";
+import type { AssistantQuery, AssistantRecord, AssistantRuleOptions } from "../assistant.service";
+import { DEFAULT_EMPTY_RESPONSE, DEFAULT_LANGUAGE, DEFAULT_OPENER, DEFAULT_SWITCHES, RAGFLOW_DEFAULT_SYSTEM_PROMPT } from "../prompt-defaults";
 
 /**
- * RAGFlow's chat-assistant endpoints (API contract §6): they rename fields between the API and the
- * stored "dialog", check in RAGFlow's order with its messages, and leave the rules themselves
- * (knowledge-base access, parsed files, one embedding model, models, unique names, variables) to
- * AssistantService.
+ * RAGFlow's chat-assistant endpoints (API contract §6): they read the body as RAGFlow does (its Python
+ * exceptions included), rename fields between the API and the stored "dialog", and leave every rule
+ * (knowledge-base access, parsed files, one embedding model, models, names, variables) to AssistantService
+ * with RAGFlow's leniency; its refusals are worded by the routes' tables below.
  */
 
 type Json = Record<string, unknown>;
@@ -180,45 +169,35 @@ function presentStoredDataset(kb: KnowledgeBase): Json {
   };
 }
 
-/** §6.3 rows 1–3: the truthy entries of `dataset_ids`, each usable with parsed files, one embedding model. */
-async function checkDatasets(services: Services, principal: SignedIn, value: unknown): Promise<string[]> {
-  const ids = pythonIterate(value).filter(truthy).map(pythonStr);
-  const { problem } = await services.assistants.checkKnowledgeBases(principal, ids);
-  if (problem?.kind === "unusable") throw refuse(`You don't own the dataset ${problem.id}`);
-  if (problem?.kind === "notParsed") throw refuse(`The dataset ${problem.id} doesn't own parsed file`);
-  if (problem?.kind === "embeddingMismatch") throw refuse('Datasets use different embedding models."', RETURN_CODES.AUTHENTICATION_ERROR);
-  return ids;
+/** §6.3 row 1: the truthy entries of `dataset_ids` (a string is iterated per character, as Python does). */
+function datasetIdsOf(value: unknown): string[] {
+  return pythonIterate(value).filter(truthy).map(pythonStr);
 }
 
-/** §6.3 row 4: `llm.model_name` must be a chat (or image2text) model of the tenant; the name is stored as given. */
-async function checkChatModel(services: Services, principal: SignedIn, llm: Json): Promise<string | null | undefined> {
+/** §6.3 row 4: `llm.model_name` as stored (null: none); undefined when not given. */
+function chatModelOf(llm: Json): string | undefined {
   if (!("model_name" in llm)) return undefined;
-  const requested = llm.model_name;
-  if (requested === null || requested === undefined) return null;
-  const type = llm.model_type === "image2text" ? "img2txt" : "chat";
-  const found = await services.assistants.modelId(principal.tenantId, [type], pythonStr(requested));
-  if (!found) throw refuse(`\`model_name\` ${pythonStr(requested)} doesn't exist`);
-  return pythonStr(requested);
+  return llm.model_name === null || llm.model_name === undefined ? "" : pythonStr(llm.model_name);
 }
 
-/** §6.3 row 6: RAGFlow's two allow-listed rerank models, or one of the tenant's. */
-async function checkRerankModel(services: Services, principal: SignedIn, rerank: unknown): Promise<void> {
-  if (!truthy(rerank)) return;
-  const name = pythonStr(rerank);
-  if (RAGFLOW_RERANK_ALLOW_LIST.includes(name)) return;
-  if (!(await services.assistants.modelId(principal.tenantId, ["rerank"], name))) throw refuse(`\`rerank_model\` ${name} doesn't exist`);
+/** The rules as RAGFlow's chat API keeps them (AssistantService), for the model type `llm.model_type` names. */
+function ragflowRules(llm: unknown): AssistantRuleOptions {
+  return { leniency: "ragflow", chatModelTypes: [isObject(llm) && llm.model_type === "image2text" ? "img2txt" : "chat"] };
 }
 
-/** §6.3 row 10: `{key}` of every non-optional variable must be in the system prompt. */
-function checkVariables(config: PromptConfig): void {
-  const parameters = pythonIterate(config.parameters ?? []);
-  const variables: PromptVariable[] = parameters.map((p) => {
+/** §6.3 row 10 before its check: the variables must be objects with an `optional` key, or Python fails reading them. */
+function checkVariableShapes(config: PromptConfig): void {
+  for (const p of pythonIterate(config.parameters ?? [])) {
     if (!isObject(p)) throw new PythonException("TypeError", `${pythonTypeName(p) === "str" ? "string" : "list"} indices must be integers or slices, not str`);
     if (!("optional" in p)) throw new PythonException("KeyError", "optional");
-    return { key: pythonStr(p.key), optional: truthy(p.optional) };
-  });
-  const unused = unusedVariable(typeof config.system === "string" ? config.system : pythonStr(config.system), variables);
-  if (unused !== null) throw refuse(`Parameter '${unused}' is not used`);
+  }
+}
+
+/** A name RAGFlow reads with `.lower()`: empty is left for the rule nameGiven, another type fails in Python. */
+function nameOf(value: unknown): string {
+  if (!truthy(value)) return "";
+  if (typeof value !== "string") throw new PythonException("AttributeError", `'${pythonTypeName(value)}' object has no attribute 'lower'`);
+  return value;
 }
 
 /** Python's `dict.pop`-style split of a llm object: model_name and model_type are not settings. */
@@ -227,8 +206,28 @@ function llmSettingOf(llm: Json): StoredLlmSetting {
   return setting as StoredLlmSetting;
 }
 
+/** RAGFlow's words for the assistant rules' refusals (API contract §6.3–6.4), shared by create and update. */
+const CHAT_RULE_ERRORS: RestErrorTable = {
+  "errors.chat.knowledgeBaseUnusable": ({ id }) => `You don't own the dataset ${id}`,
+  "errors.chat.knowledgeBaseNotParsed": ({ id }) => `The dataset ${id} doesn't own parsed file`,
+  "errors.chat.embeddingMismatch": { code: RETURN_CODES.AUTHENTICATION_ERROR, text: () => 'Datasets use different embedding models."' },
+  "errors.chat.modelUnavailable": ({ model }, field) => (field === "rerankModel" ? `\`rerank_model\` ${model} doesn't exist` : `\`model_name\` ${model} doesn't exist`),
+  "errors.chat.variableUnused": ({ key }) => `Parameter '${key}' is not used`,
+};
+const CREATE_ERRORS: RestErrorTable = {
+  ...CHAT_RULE_ERRORS,
+  "errors.chat.nameRequired": () => "`name` is required.",
+  "errors.chat.nameTaken": () => "Duplicated chat name in creating chat.",
+};
+const UPDATE_ERRORS: RestErrorTable = {
+  ...CHAT_RULE_ERRORS,
+  "errors.chat.notFound": () => "You do not own the chat",
+  "errors.chat.nameRequired": () => "`name` cannot be empty.",
+  "errors.chat.nameTaken": () => "Duplicated chat name in updating chat.",
+};
+
 async function create({ services, principal, body }: AuthenticatedRestContext): Promise<unknown> {
-  const datasetIds = await checkDatasets(services, principal, "dataset_ids" in body ? body.dataset_ids : []);
+  const datasetIds = datasetIdsOf("dataset_ids" in body ? body.dataset_ids : []);
 
   const record: Partial<AssistantRecord> = {};
   for (const [key, column] of Object.entries(RAW_COLUMNS)) if (key in body) (record as Json)[column] = columnValue(column, body[key]);
@@ -236,8 +235,8 @@ async function create({ services, principal, body }: AuthenticatedRestContext): 
   const llm = body.llm;
   if (truthy(llm)) {
     if (!isObject(llm)) throw new PythonException("AttributeError", `'${pythonTypeName(llm)}' object has no attribute 'pop'`);
-    const model = await checkChatModel(services, principal, llm);
-    if (model !== undefined) record.llmId = model ?? "";
+    const model = chatModelOf(llm);
+    if (model !== undefined) record.llmId = model;
     record.llmSetting = llmSettingOf(llm);
   }
 
@@ -247,13 +246,10 @@ async function create({ services, principal, body }: AuthenticatedRestContext): 
     Object.assign(record, columns);
     record.promptConfig = config;
   }
-  if (!record.llmId) record.llmId = (await services.models.defaults(principal.tenantId)).chat;
-  await checkRerankModel(services, principal, record.rerankId);
+  // No model, or an empty one: the tenant's default chat model (AssistantService).
+  if (!record.llmId) delete record.llmId;
 
-  const name = body.name;
-  if (!truthy(name)) throw refuse("`name` is required.");
-  if (typeof name !== "string") throw new PythonException("AttributeError", `'${pythonTypeName(name)}' object has no attribute 'lower'`);
-  if (await services.assistants.nameTaken(principal.tenantId, name)) throw refuse("Duplicated chat name in creating chat.");
+  const name = nameOf(body.name);
   if (truthy(body.tenant_id)) throw refuse("`tenant_id` must not be provided.");
 
   if (record.promptConfig !== undefined && !isObject(record.promptConfig)) {
@@ -271,52 +267,33 @@ async function create({ services, principal, body }: AuthenticatedRestContext): 
   };
   // A key given is kept even when empty, except an empty system prompt (§6.2).
   for (const [key, value] of Object.entries(defaults)) if (!(key in config) || (key === "system" && !truthy(config.system))) config[key] = value;
-  checkVariables(config);
+  checkVariableShapes(config);
 
-  try {
-    const assistant = await services.assistants.insert(principal, {
-      ...newAssistantColumns(),
-      name,
-      icon: body.avatar === undefined || body.avatar === null ? null : pythonStr(body.avatar),
-      llmSetting: { ...DEFAULT_LLM_SETTING },
-      ...record,
-      llmId: record.llmId,
-      kbIds: datasetIds,
-      promptConfig: config,
-    } as AssistantRecord);
-    return success({ ...presentChat(assistant), dataset_ids: "dataset_ids" in body ? body.dataset_ids : [] });
-  } catch (error) {
-    if (error instanceof DomainError && error.messageKey === "errors.chat.nameTaken") return failure(RETURN_CODES.DATA_ERROR, "Duplicated chat name in creating chat.");
-    throw error;
-  }
-}
-
-async function ownedChat(services: Services, principal: SignedIn, id: string): Promise<ChatAssistant | null> {
-  try {
-    return await services.assistants.get(principal, id);
-  } catch (error) {
-    if (error instanceof DomainError && error.kind === "NOT_FOUND") return null;
-    throw error;
-  }
+  const assistant = await services.assistants.createRecord(
+    principal,
+    { name, icon: body.avatar === undefined || body.avatar === null ? null : pythonStr(body.avatar), ...record, kbIds: datasetIds, promptConfig: config },
+    ragflowRules(llm),
+  );
+  return success({ ...presentChat(assistant), dataset_ids: "dataset_ids" in body ? body.dataset_ids : [] });
 }
 
 async function update({ services, principal, body, params }: AuthenticatedRestContext): Promise<unknown> {
-  const current = await ownedChat(services, principal, params.chatId);
-  if (!current) throw refuse("You do not own the chat");
+  const current = await services.assistants.get(principal, params.chatId);
   const req: Json = { ...body };
   if ("show_quotation" in req) {
     req.do_refer = req.show_quotation;
     delete req.show_quotation;
   }
   // RAGFlow's quirk: an update without dataset_ids (or with an empty list) leaves the chat without datasets.
-  req.kb_ids = truthy(req.dataset_ids) ? await checkDatasets(services, principal, req.dataset_ids) : [];
+  req.kb_ids = truthy(req.dataset_ids) ? datasetIdsOf(req.dataset_ids) : [];
   delete req.dataset_ids;
 
-  if (truthy(req.llm)) {
-    if (!isObject(req.llm)) throw new PythonException("AttributeError", `'${pythonTypeName(req.llm)}' object has no attribute 'pop'`);
-    const model = await checkChatModel(services, principal, req.llm);
+  const llm = req.llm;
+  if (truthy(llm)) {
+    if (!isObject(llm)) throw new PythonException("AttributeError", `'${pythonTypeName(llm)}' object has no attribute 'pop'`);
+    const model = chatModelOf(llm);
     if (model !== undefined) req.llm_id = model;
-    req.llm_setting = llmSettingOf(req.llm);
+    req.llm_setting = llmSettingOf(llm);
     delete req.llm;
   }
   if (truthy(req.prompt)) {
@@ -326,20 +303,13 @@ async function update({ services, principal, body, params }: AuthenticatedRestCo
     req.prompt_config = config;
     delete req.prompt;
   }
-  await checkRerankModel(services, principal, req.rerank_id);
 
-  if ("name" in req) {
-    if (!truthy(req.name)) throw refuse("`name` cannot be empty.");
-    if (typeof req.name !== "string") throw new PythonException("AttributeError", `'${pythonTypeName(req.name)}' object has no attribute 'lower'`);
-    if (req.name.toLowerCase() !== current.name.toLowerCase() && (await services.assistants.nameTaken(principal.tenantId, req.name, current.id))) {
-      throw refuse("Duplicated chat name in updating chat.");
-    }
-  }
+  if ("name" in req) req.name = nameOf(req.name);
   const changes: Partial<AssistantRecord> = {};
   if ("prompt_config" in req) {
     if (!isObject(req.prompt_config)) throw new PythonException("AttributeError", `'${pythonTypeName(req.prompt_config)}' object has no attribute 'items'`);
     const merged: PromptConfig = { ...(current.promptConfig ?? {}), ...req.prompt_config };
-    checkVariables(merged);
+    checkVariableShapes(merged);
     changes.promptConfig = merged;
     delete req.prompt_config;
   }
@@ -361,13 +331,7 @@ async function update({ services, principal, body, params }: AuthenticatedRestCo
   for (const [key, column] of Object.entries(RAW_COLUMNS)) {
     if (key in req && !(column in changes)) (changes as Json)[column] = columnValue(column, req[key]);
   }
-  try {
-    await services.assistants.patch(principal, current.id, changes);
-  } catch (error) {
-    if (error instanceof DomainError && error.messageKey === "errors.chat.nameTaken") return failure(RETURN_CODES.DATA_ERROR, "Duplicated chat name in updating chat.");
-    if (error instanceof DomainError && error.kind === "NOT_FOUND") return failure(RETURN_CODES.DATA_ERROR, "Chat not found!");
-    throw error;
-  }
+  await services.assistants.updateRecord(principal, current.id, changes, ragflowRules(llm));
   return success();
 }
 
@@ -411,12 +375,12 @@ async function list({ services, principal, query }: AuthenticatedRestContext): P
   return success(data);
 }
 
-const route = (method: RestRoute["method"], path: string, handle: (context: AuthenticatedRestContext) => Promise<unknown>): RestRoute =>
-  authenticatedRoute(method, path, "apiKey", (context) => answering(() => handle(context)));
+const route = (method: RestRoute["method"], path: string, handle: (context: AuthenticatedRestContext) => Promise<unknown>, errors?: RestErrorTable): RestRoute =>
+  authenticatedRoute(method, path, "apiKey", (context) => answering(() => handle(context)), errors);
 
 export const chatRestRoutes: RestRoute[] = [
-  route("POST", "/api/v1/chats", create),
+  route("POST", "/api/v1/chats", create, CREATE_ERRORS),
   route("GET", "/api/v1/chats", list),
   route("DELETE", "/api/v1/chats", remove),
-  route("PUT", "/api/v1/chats/:chatId", update),
+  route("PUT", "/api/v1/chats/:chatId", update, UPDATE_ERRORS),
 ];

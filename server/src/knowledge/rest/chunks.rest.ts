@@ -1,5 +1,6 @@
 import { failure, RETURN_CODES, success } from "../../rest/envelope";
 import { PythonException } from "../../rest/python-repr";
+import type { RestErrorTable } from "../../rest/error-table";
 import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } from "../../rest/rest-route";
 import type { ChunkInput } from "../chunk.service";
 import { presentAddedChunk, presentChunk, presentDocument } from "./presenters";
@@ -35,17 +36,22 @@ function stringList(value: unknown, message: string): string[] | undefined {
 async function add({ services, principal, params, body }: AuthenticatedRestContext): Promise<unknown> {
   await datasetOr(services, principal, params.datasetId, `You don't own the dataset ${params.datasetId}.`);
   await documentOr(services, principal, params.datasetId, params.documentId, `You don't own the document ${params.documentId}.`);
-  const content = body.content;
-  // RAGFlow checks str(content).strip(): a null content is the text "None" and fails later, on the id hash.
-  if (content === undefined || (typeof content === "string" && content.trim() === "")) throw refuse("`content` is required");
+  // No content is an empty one, which the service refuses (errors.knowledge.chunkContentRequired).
+  const content = body.content === undefined ? "" : body.content;
   if ("important_keywords" in body && !Array.isArray(body.important_keywords)) throw refuse("`important_keywords` is required to be a list");
   if ("questions" in body && !Array.isArray(body.questions)) throw refuse("`questions` is required to be a list");
+  // RAGFlow checks str(content).strip(): a null content is the text "None" and fails later, on the id hash.
   if (typeof content !== "string") throw new PythonException("TypeError", `unsupported operand type(s) for +: '${pythonTypeName(content)}' and 'str'`);
   const keywords = stringList(body.important_keywords, "`important_keywords` is required to be a list");
   const questions = stringList(body.questions, "`questions` is required to be a list");
   const chunk = await services.chunks.add(principal, params.documentId, { content, keywords, questions });
   return success({ chunk: presentAddedChunk(chunk) });
 }
+
+/** RAGFlow's words for the chunk rules the service checks (API contract §4.3). */
+const ADD_ERRORS: RestErrorTable = {
+  "errors.knowledge.chunkContentRequired": () => "`content` is required",
+};
 
 /** Python's int() of `available` (true/false, 0/1, "1"): a ValueError for anything else. */
 function availability(value: unknown): boolean {
@@ -98,14 +104,14 @@ async function remove({ services, principal, params, body }: AuthenticatedRestCo
   return success();
 }
 
-const route = (method: RestRoute["method"], path: string, handle: (context: AuthenticatedRestContext) => Promise<unknown>): RestRoute =>
-  authenticatedRoute(method, path, "apiKey", (context) => answering(() => handle(context)));
+const route = (method: RestRoute["method"], path: string, handle: (context: AuthenticatedRestContext) => Promise<unknown>, errors?: RestErrorTable): RestRoute =>
+  authenticatedRoute(method, path, "apiKey", (context) => answering(() => handle(context)), errors);
 
 const CHUNKS = "/api/v1/datasets/:datasetId/documents/:documentId/chunks";
 
 export const chunkRestRoutes: RestRoute[] = [
   route("GET", CHUNKS, list),
-  route("POST", CHUNKS, add),
+  route("POST", CHUNKS, add, ADD_ERRORS),
   route("DELETE", CHUNKS, remove),
   route("PUT", `${CHUNKS}/:chunkId`, update),
 ];

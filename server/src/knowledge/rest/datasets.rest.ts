@@ -1,8 +1,8 @@
 import { failure, success } from "../../rest/envelope";
+import type { RestErrorTable } from "../../rest/error-table";
 import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } from "../../rest/rest-route";
 import type { SignedIn } from "../../policies/principal";
 import { findProvider } from "../../models/providers/registry";
-import { DomainError } from "../../platform/errors";
 import type { Services } from "../../platform/services";
 import type { KnowledgeBase } from "../knowledge-base.entity";
 import type { KnowledgeBaseInput } from "../knowledge-base.service";
@@ -82,14 +82,14 @@ async function update({ services, principal, req, res, params }: AuthenticatedRe
     const refusal = await embeddingModelRefusal(services, principal, model);
     if (refusal) return failure(ARGUMENT_ERROR, refusal);
   }
-  try {
-    const [updated] = await presentDatasets(services, [await services.knowledgeBases.update(principal, id, serviceInput(fields.value))]);
-    return success(updated);
-  } catch (error) {
-    if (error instanceof DomainError && error.messageKey === "errors.knowledge.nameTaken") return failure(102, `Dataset name '${fields.value.name}' already exists`);
-    throw error;
-  }
+  const [updated] = await presentDatasets(services, [await services.knowledgeBases.update(principal, id, serviceInput(fields.value))]);
+  return success(updated);
 }
+
+/** RAGFlow's words for the knowledge-base rules an update may break (API contract §2.4). */
+const UPDATE_ERRORS: RestErrorTable = {
+  "errors.knowledge.nameTaken": ({ name }) => `Dataset name '${name}' already exists`,
+};
 
 async function remove({ services, principal, req, res }: AuthenticatedRestContext): Promise<unknown> {
   const payload = jsonObjectPayload(req, res);
@@ -133,8 +133,8 @@ async function list({ services, principal, query }: AuthenticatedRestContext): P
   return { code: 0, data: await presentDatasets(services, items), total_datasets: matches.length };
 }
 
-const schemaRoute = (method: RestRoute["method"], path: string, handle: (context: AuthenticatedRestContext) => Promise<unknown>): RestRoute => ({
-  ...authenticatedRoute(method, path, "apiKey", (context) => answering(() => handle(context))),
+const schemaRoute = (method: RestRoute["method"], path: string, handle: (context: AuthenticatedRestContext) => Promise<unknown>, errors?: RestErrorTable): RestRoute => ({
+  ...authenticatedRoute(method, path, "apiKey", (context) => answering(() => handle(context)), errors),
   rawBody: true,
 });
 
@@ -142,5 +142,5 @@ export const datasetRestRoutes: RestRoute[] = [
   schemaRoute("POST", "/api/v1/datasets", create),
   schemaRoute("GET", "/api/v1/datasets", list),
   schemaRoute("DELETE", "/api/v1/datasets", remove),
-  schemaRoute("PUT", "/api/v1/datasets/:datasetId", update),
+  schemaRoute("PUT", "/api/v1/datasets/:datasetId", update, UPDATE_ERRORS),
 ];

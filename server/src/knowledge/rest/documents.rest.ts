@@ -1,9 +1,9 @@
 import { failure, RETURN_CODES, success } from "../../rest/envelope";
 import { PythonException } from "../../rest/python-repr";
+import type { RestErrorTable } from "../../rest/error-table";
 import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } from "../../rest/rest-route";
 import { CHUNK_METHOD_NAMES } from "../../ingestion/chunkers/registry";
 import { fileExtension } from "../../ingestion/file-types";
-import { DomainError } from "../../platform/errors";
 import { englishMessage } from "../../platform/messages";
 import { ObjectNotFound } from "../../platform/storage";
 import { parseMetadataCondition, type MetadataCondition } from "../metadata-condition";
@@ -54,12 +54,12 @@ async function upload({ services, principal, req, res, params }: AuthenticatedRe
   return success(documents.map(presentUploadedDocument));
 }
 
-/** RAGFlow's messages for the renaming rules the service checks. */
-const RENAME_REFUSALS: Record<string, [number, string]> = {
-  "errors.knowledge.documentNameRequired": [RETURN_CODES.ARGUMENT_ERROR, "The extension of file can't be changed"],
-  "errors.knowledge.extensionChanged": [RETURN_CODES.ARGUMENT_ERROR, "The extension of file can't be changed"],
-  "errors.knowledge.nameTooLongBytes": [RETURN_CODES.ARGUMENT_ERROR, "File name must be 255 bytes or less."],
-  "errors.knowledge.documentNameTaken": [RETURN_CODES.DATA_ERROR, "Duplicated document name in the same dataset."],
+/** RAGFlow's words for the renaming rules the service checks (API contract §3.3). */
+const UPDATE_ERRORS: RestErrorTable = {
+  "errors.knowledge.documentNameRequired": { code: RETURN_CODES.ARGUMENT_ERROR, text: () => "The extension of file can't be changed" },
+  "errors.knowledge.extensionChanged": { code: RETURN_CODES.ARGUMENT_ERROR, text: () => "The extension of file can't be changed" },
+  "errors.knowledge.nameTooLongBytes": { code: RETURN_CODES.ARGUMENT_ERROR, text: () => "File name must be 255 bytes or less." },
+  "errors.knowledge.documentNameTaken": () => "Duplicated document name in the same dataset.",
 };
 
 async function update({ services, principal, params, body }: AuthenticatedRestContext): Promise<unknown> {
@@ -83,13 +83,7 @@ async function update({ services, principal, params, body }: AuthenticatedRestCo
     if (fileExtension(body.name) !== fileExtension(document.name) || fileExtension(body.name) === "") {
       throw refuse("The extension of file can't be changed", RETURN_CODES.ARGUMENT_ERROR);
     }
-    try {
-      document = await services.documents.rename(principal, document.id, body.name);
-    } catch (error) {
-      const known = error instanceof DomainError ? RENAME_REFUSALS[error.messageKey] : undefined;
-      if (known) throw refuse(known[1], known[0]);
-      throw error;
-    }
+    document = await services.documents.rename(principal, document.id, body.name);
   }
   const config = body.parser_config;
   const hasConfig = typeof config === "object" && config !== null && !Array.isArray(config) && Object.keys(config).length > 0;
@@ -236,8 +230,8 @@ async function stopParsing({ services, principal, params, body }: AuthenticatedR
   return withDuplicates(documents.length, duplicateErrors);
 }
 
-const route = (method: RestRoute["method"], path: string, handle: (context: AuthenticatedRestContext) => Promise<unknown>, rawBody = false): RestRoute => ({
-  ...authenticatedRoute(method, path, "apiKey", (context) => answering(() => handle(context))),
+const route = (method: RestRoute["method"], path: string, handle: (context: AuthenticatedRestContext) => Promise<unknown>, rawBody = false, errors?: RestErrorTable): RestRoute => ({
+  ...authenticatedRoute(method, path, "apiKey", (context) => answering(() => handle(context)), errors),
   ...(rawBody ? { rawBody } : {}),
 });
 
@@ -246,7 +240,7 @@ export const documentRestRoutes: RestRoute[] = [
   route("GET", "/api/v1/datasets/:datasetId/documents", list),
   route("DELETE", "/api/v1/datasets/:datasetId/documents", remove),
   route("GET", "/api/v1/datasets/:datasetId/documents/:documentId", download),
-  route("PUT", "/api/v1/datasets/:datasetId/documents/:documentId", update),
+  route("PUT", "/api/v1/datasets/:datasetId/documents/:documentId", update, false, UPDATE_ERRORS),
   route("POST", "/api/v1/datasets/:datasetId/chunks", startParsing),
   route("DELETE", "/api/v1/datasets/:datasetId/chunks", stopParsing),
 ];
