@@ -1,0 +1,166 @@
+import { DomainError } from "../platform/errors";
+import { notJson } from "./http";
+import type { ChatCapabilities, ChatEvent, ChatMessage, ChatModel, GenerationOptions, JsonSchema, ToolCall } from "./model-types";
+
+/** What every vendor module shares about tool calls and structured output, beyond the wire formats. */
+
+export const TEXT_ONLY: ChatCapabilities = { tools: false, structuredOutput: false };
+export const TOOLS_AND_JSON: ChatCapabilities = { tools: true, structuredOutput: true };
+
+/** A request needs tools when it offers them or when its history holds tool calls or results. */
+function needsTools(messages: ChatMessage[], options: GenerationOptions): boolean {
+  return (options.tools?.length ?? 0) > 0 || messages.some((m) => m.role === "tool" || (m.toolCalls?.length ?? 0) > 0);
+}
+
+/**
+ * Refuses a request the model cannot honour, rather than letting it answer in plain text as if it had:
+ * tools or a JSON answer from a model without them, or a tool choice that names no offered tool.
+ */
+export function refuseUnsupported(provider: string, capabilities: ChatCapabilities, messages: ChatMessage[], options: GenerationOptions = {}): void {
+  if (needsTools(messages, options) && !capabilities.tools) throw new DomainError("BAD_REQUEST", "errors.model.toolsUnsupported", { provider });
+  if (options.responseFormat?.type === "json" && !capabilities.structuredOutput) {
+    throw new DomainError("BAD_REQUEST", "errors.model.structuredOutputUnsupported", { provider });
+  }
+  const choice = options.toolChoice;
+  const offered = options.tools ?? [];
+  if ((typeof choice === "object" && !offered.some((t) => t.name === choice.tool)) || (choice === "required" && offered.length === 0)) {
+    throw new DomainError("BAD_REQUEST", "errors.model.toolChoiceUnknown", { provider, tool: typeof choice === "object" ? choice.tool : "" });
+  }
+}
+
+/** A chat model whose requests are checked against its capabilities first: every provider's chat goes through this (pickClient). */
+export function guardedChat(provider: string, chat: ChatModel): ChatModel {
+  const capabilities = chat.capabilities ?? TEXT_ONLY;
+  return {
+    capabilities,
+    async *stream(messages, options) {
+      refuseUnsupported(provider, capabilities, messages, options);
+      yield* chat.stream(messages, options);
+    },
+  };
+}
+
+/** A tool call whose argument text is complete: parsed, or refused as the vendor's fault when it is not JSON. */
+export function completedCall(provider: string, call: { id: string; name: string; arguments: string; providerMetadata?: Record<string, string> }): Extract<ChatEvent, { type: "tool-call" }> {
+  // A call without arguments is a call with none (OpenAI-style servers send "" for a tool without parameters).
+  const text = call.arguments.trim() === "" ? "{}" : call.arguments;
+  let input: unknown;
+  try {
+    input = JSON.parse(text);
+  } catch {
+    throw notJson(provider, `the arguments of the call to ${call.name}`);
+  }
+  return { type: "tool-call", id: call.id, name: call.name, arguments: text, input, ...(call.providerMetadata ? { providerMetadata: call.providerMetadata } : {}) };
+}
+
+interface PartialCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/**
+ * Tool calls that arrive in pieces, keyed by the vendor's handle for them (OpenAI's `index`, Anthropic's
+ * and Bedrock's content-block index): `add` yields the argument text as it comes, `finish` the whole calls
+ * in the order they began.
+ */
+export class ToolCallAssembler {
+  private readonly calls = new Map<number | string, PartialCall>();
+  /** Whether any call began, including calls already taken. */
+  called = false;
+
+  constructor(private readonly provider: string) {}
+
+  get size(): number {
+    return this.calls.size;
+  }
+
+  has(key: number | string): boolean {
+    return this.calls.has(key);
+  }
+
+  /** A piece of a call: its id and name when they first appear, then fragments of its argument text. */
+  *add(key: number | string, piece: { id?: string; name?: string; arguments?: string }): Generator<ChatEvent> {
+    let call = this.calls.get(key);
+    this.called = true;
+    if (!call) {
+      call = { id: piece.id || `call_${this.calls.size}`, name: piece.name ?? "", arguments: "" };
+      this.calls.set(key, call);
+    } else if (!call.name && piece.name) {
+      call.name = piece.name;
+    }
+    if (piece.arguments) {
+      call.arguments += piece.arguments;
+      yield { type: "tool-call-delta", id: call.id, name: call.name, argumentsDelta: piece.arguments };
+    }
+  }
+
+  /** The call under `key`, complete, and forgotten (Anthropic and Bedrock say when each block ends). */
+  take(key: number | string): Extract<ChatEvent, { type: "tool-call" }> | undefined {
+    const call = this.calls.get(key);
+    if (!call) return undefined;
+    this.calls.delete(key);
+    return completedCall(this.provider, call);
+  }
+
+  /** Every call not yet taken, complete. */
+  *finish(): Generator<ChatEvent> {
+    for (const key of [...this.calls.keys()]) yield this.take(key)!;
+  }
+}
+
+/** A name a vendor accepts for the tool that carries a structured answer (letters, digits, _ and -, at most 64). */
+export function answerToolName(name: string | undefined): string {
+  return (name ?? "json_answer").replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64) || "json_answer";
+}
+
+/** The schema of a structured answer; without one, any JSON object. */
+export function answerSchema(schema: JsonSchema | undefined): JsonSchema {
+  return schema ?? { type: "object" };
+}
+
+/** A tool result's content as a JSON object, for vendors that want one (Gemini): JSON objects as they are, anything else wrapped. */
+export function resultObject(content: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(content) as unknown;
+    if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
+    return { result: value };
+  } catch {
+    return { result: content };
+  }
+}
+
+/** What one complete chat call said: its text, the tool calls it made, its usage and why it stopped. */
+export interface ChatTurn {
+  text: string;
+  toolCalls: ToolCall[];
+  usage?: Extract<ChatEvent, { type: "usage" }>["usage"];
+  finishReason: Extract<ChatEvent, { type: "finish" }>["reason"];
+}
+
+/** Reads a whole chat stream into one turn, for callers that act on tool calls rather than stream them. */
+export async function completeTurn(model: ChatModel, messages: ChatMessage[], options?: GenerationOptions): Promise<ChatTurn> {
+  const turn: ChatTurn = { text: "", toolCalls: [], finishReason: "other" };
+  for await (const event of model.stream(messages, options)) {
+    if (event.type === "delta") turn.text += event.text;
+    else if (event.type === "tool-call") turn.toolCalls.push({ id: event.id, name: event.name, arguments: event.arguments, input: event.input, ...(event.providerMetadata ? { providerMetadata: event.providerMetadata } : {}) });
+    else if (event.type === "usage") turn.usage = event.usage;
+    else if (event.type === "finish") turn.finishReason = event.reason;
+  }
+  return turn;
+}
+
+/** A structured answer: asks for JSON (matching `schema` when given) and parses what comes back. */
+export async function completeJson(
+  model: ChatModel,
+  messages: ChatMessage[],
+  format: { schema?: JsonSchema; name?: string; description?: string },
+  options: GenerationOptions = {},
+): Promise<unknown> {
+  const turn = await completeTurn(model, messages, { ...options, responseFormat: { type: "json", ...format } });
+  try {
+    return JSON.parse(turn.text);
+  } catch {
+    throw notJson("The chat model", "the structured answer");
+  }
+}
