@@ -1,6 +1,6 @@
 import { DomainError } from "../platform/errors";
 import { notJson } from "./http";
-import type { ChatCapabilities, ChatEvent, ChatMessage, ChatModel, GenerationOptions, JsonSchema, ToolCall } from "./model-types";
+import type { ChatCapabilities, ChatEvent, ChatMessage, ChatModel, GenerationOptions, JsonSchema, ToolCall, ToolChoice, ToolDefinition } from "./model-types";
 
 /** What every vendor module shares about tool calls and structured output, beyond the wire formats. */
 
@@ -114,9 +114,34 @@ export function answerToolName(name: string | undefined): string {
   return (name ?? "json_answer").replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64) || "json_answer";
 }
 
-/** The schema of a structured answer; without one, any JSON object. */
-export function answerSchema(schema: JsonSchema | undefined): JsonSchema {
-  return schema ?? { type: "object" };
+/** The tools to offer and the choice to send when a vendor has no JSON mode and a structured answer is the input of a forced tool call. */
+export interface ToolPlan {
+  tools: ToolDefinition[];
+  choice: ToolChoice | undefined;
+  /** The tool whose input is the answer, when a JSON answer was asked for: its calls are passed on as text. */
+  answerTool?: string;
+}
+
+/**
+ * Structured output by forced tool (Anthropic, Bedrock): the answer's schema becomes one more tool, which
+ * the model must call; with tools of the caller's beside it, the model must call one of them or it.
+ */
+export function toolPlan(options: GenerationOptions): ToolPlan {
+  const tools = options.tools ?? [];
+  const format = options.responseFormat;
+  if (format?.type !== "json") return { tools, choice: tools.length > 0 ? options.toolChoice : undefined };
+  const answerTool = answerToolName(format.name);
+  const answer: ToolDefinition = {
+    name: answerTool,
+    description: format.description ?? "Give the answer as this tool's input.",
+    parameters: format.schema ?? { type: "object" },
+  };
+  return { tools: [...tools, answer], choice: tools.length > 0 ? "required" : { tool: answerTool }, answerTool };
+}
+
+/** The arguments of a call from the history, for vendors that take them as an object (they were checked as JSON when the call arrived). */
+export function argumentsObject(text: string): Record<string, unknown> {
+  return text.trim() === "" ? {} : (JSON.parse(text) as Record<string, unknown>);
 }
 
 /** A tool result's content as a JSON object, for vendors that want one (Gemini): JSON objects as they are, anything else wrapped. */
