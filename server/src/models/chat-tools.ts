@@ -66,26 +66,24 @@ interface PartialCall {
  */
 export class ToolCallAssembler {
   private readonly calls = new Map<number | string, PartialCall>();
-  /** Whether any call began, including calls already taken. */
-  called = false;
+  /** How many calls began, including calls already taken. */
+  private begun = 0;
 
   constructor(private readonly provider: string) {}
 
-  get size(): number {
-    return this.calls.size;
-  }
-
-  has(key: number | string): boolean {
-    return this.calls.has(key);
+  /** Whether the model called any tool in this turn. */
+  get called(): boolean {
+    return this.begun > 0;
   }
 
   /** A piece of a call: its id and name when they first appear, then fragments of its argument text. */
   *add(key: number | string, piece: { id?: string; name?: string; arguments?: string }): Generator<ChatEvent> {
     let call = this.calls.get(key);
-    this.called = true;
     if (!call) {
-      call = { id: piece.id || `call_${this.calls.size}`, name: piece.name ?? "", arguments: "" };
+      // Vendors that give calls no id (Gemini, Ollama) get one, unique within the turn.
+      call = { id: piece.id || `call_${this.begun}`, name: piece.name ?? "", arguments: "" };
       this.calls.set(key, call);
+      this.begun++;
     } else if (!call.name && piece.name) {
       call.name = piece.name;
     }
@@ -142,17 +140,6 @@ export function toolPlan(options: GenerationOptions): ToolPlan {
 /** The arguments of a call from the history, for vendors that take them as an object (they were checked as JSON when the call arrived). */
 export function argumentsObject(text: string): Record<string, unknown> {
   return text.trim() === "" ? {} : (JSON.parse(text) as Record<string, unknown>);
-}
-
-/** A tool result's content as a JSON object, for vendors that want one (Gemini): JSON objects as they are, anything else wrapped. */
-export function resultObject(content: string): Record<string, unknown> {
-  try {
-    const value = JSON.parse(content) as unknown;
-    if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
-    return { result: value };
-  } catch {
-    return { result: content };
-  }
 }
 
 /** What one complete chat call said: its text, the tool calls it made, its usage and why it stopped. */
