@@ -53,6 +53,9 @@ export function completedCall(provider: string, call: { id: string; name: string
   return { type: "tool-call", id: call.id, name: call.name, arguments: text, input, ...(call.providerMetadata ? { providerMetadata: call.providerMetadata } : {}) };
 }
 
+/** The vendor's handle for a call in progress. */
+type CallKey = number | string | symbol;
+
 interface PartialCall {
   id: string;
   name: string;
@@ -65,7 +68,7 @@ interface PartialCall {
  * in the order they began.
  */
 export class ToolCallAssembler {
-  private readonly calls = new Map<number | string, PartialCall>();
+  private readonly calls = new Map<CallKey, PartialCall>();
   /** How many calls began, including calls already taken. */
   private begun = 0;
 
@@ -77,7 +80,7 @@ export class ToolCallAssembler {
   }
 
   /** A piece of a call: its id and name when they first appear, then fragments of its argument text. */
-  *add(key: number | string, piece: { id?: string; name?: string; arguments?: string }): Generator<ChatEvent> {
+  *add(key: CallKey, piece: { id?: string; name?: string; arguments?: string }): Generator<ChatEvent> {
     let call = this.calls.get(key);
     if (!call) {
       // Vendors that give calls no id (Gemini, Ollama) get one, unique within the turn.
@@ -94,11 +97,19 @@ export class ToolCallAssembler {
   }
 
   /** The call under `key`, complete, and forgotten (Anthropic and Bedrock say when each block ends). */
-  take(key: number | string): Extract<ChatEvent, { type: "tool-call" }> | undefined {
+  take(key: CallKey): Extract<ChatEvent, { type: "tool-call" }> | undefined {
     const call = this.calls.get(key);
     if (!call) return undefined;
     this.calls.delete(key);
     return completedCall(this.provider, call);
+  }
+
+  /** A call that arrived in one piece (Gemini, Ollama): its argument text as one delta, then the call. */
+  *whole(piece: { id?: string; name?: string; arguments: string }, providerMetadata?: Record<string, string>): Generator<ChatEvent> {
+    const key = Symbol.for("whole");
+    yield* this.add(key, piece);
+    const call = this.take(key)!;
+    yield providerMetadata ? { ...call, providerMetadata } : call;
   }
 
   /** Every call not yet taken, complete. */

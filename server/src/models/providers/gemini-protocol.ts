@@ -90,11 +90,8 @@ export function geminiJsonConfig(options: GenerationOptions): Record<string, unk
 export function* geminiPartEvents(parts: GeminiPart[], toolCalls: ToolCallAssembler): Generator<ChatEvent> {
   for (const part of parts) {
     if (part.functionCall) {
-      // Each call comes whole, so it is taken as soon as it is added.
-      const key = "whole";
-      yield* toolCalls.add(key, { id: part.functionCall.id, name: part.functionCall.name, arguments: JSON.stringify(part.functionCall.args ?? {}) });
-      const call = toolCalls.take(key)!;
-      yield part.thoughtSignature ? { ...call, providerMetadata: { thoughtSignature: part.thoughtSignature } } : call;
+      const call = { id: part.functionCall.id, name: part.functionCall.name, arguments: JSON.stringify(part.functionCall.args ?? {}) };
+      yield* toolCalls.whole(call, part.thoughtSignature ? { thoughtSignature: part.thoughtSignature } : undefined);
     } else if (part.text && !part.thought) {
       yield { type: "delta", text: part.text };
     }
