@@ -153,6 +153,15 @@ export function argumentsObject(text: string): Record<string, unknown> {
   return text.trim() === "" ? {} : (JSON.parse(text) as Record<string, unknown>);
 }
 
+/**
+ * For a vendor whose JSON mode takes no schema (DeepSeek): the request's messages with a system message
+ * that asks for JSON (DeepSeek refuses JSON mode when the prompt does not say "JSON") and gives the schema.
+ */
+export function withJsonInstruction(messages: ChatMessage[], format: { schema?: JsonSchema }): ChatMessage[] {
+  const instruction = `Answer with JSON only${format.schema ? `, matching this JSON Schema: ${JSON.stringify(format.schema)}` : "."}`;
+  return [{ role: "system", content: instruction }, ...messages];
+}
+
 /** What one complete chat call said: its text, the tool calls it made, its usage and why it stopped. */
 export interface ChatTurn {
   text: string;

@@ -4,6 +4,7 @@ import type { ChatMessage, ToolDefinition } from "../model-types";
 import { expectTranslatedEverywhere } from "../testing/translated";
 import { collect, sendJson, sseBody, startVendorServer, writeSlowly, type VendorServer } from "../../testing/vendor-servers";
 import { openAiClient, bearerEndpoint } from "./openai-compatible";
+import { deepSeek } from "./deepseek";
 import { openAi } from "./openai";
 
 let server: VendorServer;
@@ -91,6 +92,18 @@ describe("OpenAI-compatible tool calls", () => {
     answer([chunk({ content: "[1, 2]" }), chunk({}, "stop")]);
     await expect(completeJson(chat(), [{ role: "user", content: "Two numbers" }], {})).resolves.toEqual([1, 2]);
     expect(server.last().json.response_format).toEqual({ type: "json_object" });
+  });
+
+  it("gives DeepSeek, whose JSON mode takes no schema, json_object and the schema in a system message that says JSON", async () => {
+    const schema = { type: "object", properties: { celsius: { type: "number" } } };
+    answer([chunk({ content: '{"celsius": 21}' }), chunk({}, "stop")]);
+    const deepSeekChat = deepSeek.create("chat", { modelName: "deepseek-chat", credentials: { apiKey: "sk-test", baseUrl: `${server.url}/v1` } });
+    await expect(completeJson(deepSeekChat, [{ role: "user", content: "Weather?" }], { schema })).resolves.toEqual({ celsius: 21 });
+    expect(server.last().json.response_format).toEqual({ type: "json_object" });
+    expect(server.last().json.messages).toEqual([
+      { role: "system", content: `Answer with JSON only, matching this JSON Schema: ${JSON.stringify(schema)}` },
+      { role: "user", content: "Weather?" },
+    ]);
   });
 
   it("refuses arguments that are not JSON as the vendor's fault", async () => {

@@ -5,7 +5,7 @@
  */
 import type { OutboundPolicy } from "../../platform/outbound";
 import { callProvider, callProviderJson, joinUrl, ModelCallError, notJson, serverSentEvents, speechOf, type ModelFailure } from "../http";
-import { TOOLS_AND_JSON, ToolCallAssembler } from "../chat-tools";
+import { TOOLS_AND_JSON, ToolCallAssembler, withJsonInstruction } from "../chat-tools";
 import type {
   AudioInput,
   ChatCapabilities,
@@ -47,6 +47,8 @@ export interface OpenAiEndpoint {
 export interface OpenAiQuirks {
   /** What the vendor's chat models can do beyond text; tools and JSON answers unless it says otherwise. */
   chatCapabilities?: ChatCapabilities;
+  /** The vendor's JSON mode is json_object only: a schema is given to the model in a system message instead. */
+  jsonObjectOnly?: boolean;
   /** Adjusts a chat body before it is sent: renamed or refused parameters. */
   chatBody?(body: Record<string, unknown>, model: string): Record<string, unknown>;
   /** Adjusts an embedding body, e.g. to say whether the texts are queries or documents. */
@@ -149,7 +151,7 @@ function openAiToolChoice(choice: ToolChoice): unknown {
 }
 
 /** Tools, the tool choice and the response format in the protocol's names; only what the caller set is sent. */
-function toolFields(options: GenerationOptions): Record<string, unknown> {
+function toolFields(options: GenerationOptions, jsonObjectOnly: boolean): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   if (options.tools?.length) {
     fields.tools = options.tools.map((tool) => ({
@@ -160,9 +162,10 @@ function toolFields(options: GenerationOptions): Record<string, unknown> {
   }
   const format = options.responseFormat;
   if (format?.type === "json") {
-    fields.response_format = format.schema
-      ? { type: "json_schema", json_schema: { name: format.name ?? "response", ...(format.description ? { description: format.description } : {}), schema: format.schema } }
-      : { type: "json_object" };
+    fields.response_format =
+      format.schema && !jsonObjectOnly
+        ? { type: "json_schema", json_schema: { name: format.name ?? "response", ...(format.description ? { description: format.description } : {}), schema: format.schema } }
+        : { type: "json_object" };
   }
   return fields;
 }
@@ -219,22 +222,24 @@ export class OpenAiChatModel implements ChatModel {
   }
 
   async *stream(messages: ChatMessage[], options: GenerationOptions = {}): AsyncGenerator<ChatEvent> {
-    const { endpoint } = this;
+    const { endpoint, quirks } = this;
+    const format = options.responseFormat;
+    const sent = format?.type === "json" && quirks.jsonObjectOnly ? withJsonInstruction(messages, format) : messages;
     const body = {
       model: endpoint.model,
-      messages: messages.map(openAiMessage),
+      messages: sent.map(openAiMessage),
       stream: true,
       // Without this the stream carries no token counts.
       stream_options: { include_usage: true },
       ...generationFields(options),
-      ...toolFields(options),
+      ...toolFields(options, quirks.jsonObjectOnly ?? false),
     };
     const response = await callProvider({
       provider: endpoint.provider,
       url: endpoint.url("chat/completions"),
       outbound: endpoint.outbound,
       headers: endpoint.headers,
-      body: this.quirks.chatBody?.(body, endpoint.model) ?? body,
+      body: quirks.chatBody?.(body, endpoint.model) ?? body,
       signal: options.signal,
       timeoutMs: endpoint.timeoutMs,
     });
