@@ -1,6 +1,18 @@
 import { DomainError } from "../platform/errors";
 import { notJson } from "./http";
-import type { ChatCapabilities, ChatEvent, ChatMessage, ChatModel, GenerationOptions, JsonSchema, ToolCall, ToolChoice, ToolDefinition } from "./model-types";
+import type {
+  ChatCapabilities,
+  ChatEvent,
+  ChatMessage,
+  ChatModel,
+  FinishReason,
+  GenerationOptions,
+  JsonSchema,
+  TokenUsage,
+  ToolCall,
+  ToolChoice,
+  ToolDefinition,
+} from "./model-types";
 
 /** What every vendor module shares about tool calls and structured output, beyond the wire formats. */
 
@@ -22,9 +34,8 @@ export function refuseUnsupported(provider: string, capabilities: ChatCapabiliti
     throw new DomainError("BAD_REQUEST", "errors.model.structuredOutputUnsupported", { provider });
   }
   const choice = options.toolChoice;
-  const offered = options.tools ?? [];
-  if ((typeof choice === "object" && !offered.some((t) => t.name === choice.tool)) || (choice === "required" && offered.length === 0)) {
-    throw new DomainError("BAD_REQUEST", "errors.model.toolChoiceUnknown", { provider, tool: typeof choice === "object" ? choice.tool : "" });
+  if (typeof choice === "object" && !options.tools?.some((tool) => tool.name === choice.tool)) {
+    throw new DomainError("BAD_REQUEST", "errors.model.toolChoiceUnknown", { provider, tool: choice.tool });
   }
 }
 
@@ -41,7 +52,7 @@ export function guardedChat(provider: string, chat: ChatModel): ChatModel {
 }
 
 /** A tool call whose argument text is complete: parsed, or refused as the vendor's fault when it is not JSON. */
-export function completedCall(provider: string, call: { id: string; name: string; arguments: string; providerMetadata?: Record<string, string> }): Extract<ChatEvent, { type: "tool-call" }> {
+function completedCall(provider: string, call: { id: string; name: string; arguments: string; providerMetadata?: Record<string, string> }): Extract<ChatEvent, { type: "tool-call" }> {
   // A call without arguments is a call with none (OpenAI-style servers send "" for a tool without parameters).
   const text = call.arguments.trim() === "" ? "{}" : call.arguments;
   let input: unknown;
@@ -166,8 +177,8 @@ export function withJsonInstruction(messages: ChatMessage[], format: { schema?: 
 export interface ChatTurn {
   text: string;
   toolCalls: ToolCall[];
-  usage?: Extract<ChatEvent, { type: "usage" }>["usage"];
-  finishReason: Extract<ChatEvent, { type: "finish" }>["reason"];
+  usage?: TokenUsage;
+  finishReason: FinishReason;
 }
 
 /** Reads a whole chat stream into one turn, for callers that act on tool calls rather than stream them. */
@@ -175,7 +186,10 @@ export async function completeTurn(model: ChatModel, messages: ChatMessage[], op
   const turn: ChatTurn = { text: "", toolCalls: [], finishReason: "other" };
   for await (const event of model.stream(messages, options)) {
     if (event.type === "delta") turn.text += event.text;
-    else if (event.type === "tool-call") turn.toolCalls.push({ id: event.id, name: event.name, arguments: event.arguments, input: event.input, ...(event.providerMetadata ? { providerMetadata: event.providerMetadata } : {}) });
+    else if (event.type === "tool-call") {
+      const { type: _, ...call } = event;
+      turn.toolCalls.push(call);
+    }
     else if (event.type === "usage") turn.usage = event.usage;
     else if (event.type === "finish") turn.finishReason = event.reason;
   }
