@@ -21,11 +21,47 @@ export interface ImageInput {
   mimeType: string;
 }
 
+/** A JSON Schema (draft 2020-12 subset that vendors accept): tool parameters and structured answers. */
+export type JsonSchema = Record<string, unknown>;
+
+/** A function the model may call; the caller runs it and sends the result back as a `tool` message. */
+export interface ToolDefinition {
+  name: string;
+  description?: string;
+  /** The schema of the call's arguments, an object schema. */
+  parameters: JsonSchema;
+}
+
+/** Whether the model may, must or must not call tools, or must call one named tool. */
+export type ToolChoice = "auto" | "none" | "required" | { tool: string };
+
+/** Plain text, or one JSON value (matching `schema` when given); `name` and `description` help the model. */
+export type ResponseFormat = { type: "text" } | { type: "json"; schema?: JsonSchema; name?: string; description?: string };
+
+/** A call the model asked for: `arguments` is the JSON text it wrote, `input` that text parsed. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+  input: unknown;
+  /** What a vendor needs to see again when the call is sent back (Gemini's thought signature). */
+  providerMetadata?: Record<string, string>;
+}
+
+/**
+ * One turn of a conversation. An assistant turn may carry the tool calls it made (`toolCalls`); a `tool`
+ * turn is the result of one call (`toolCallId`, `toolName`), its `content` the result as text (JSON or not).
+ */
 export interface ChatMessage {
-  role: "system" | "user" | "assistant";
+  role: "system" | "user" | "assistant" | "tool";
   content: string;
   /** Images sent with a user message, for vision-capable chat models. */
   images?: ImageInput[];
+  toolCalls?: Omit<ToolCall, "input">[];
+  toolCallId?: string;
+  toolName?: string;
+  /** The tool failed: `content` says how. */
+  isError?: boolean;
 }
 
 export interface GenerationOptions {
@@ -36,15 +72,35 @@ export interface GenerationOptions {
   maxTokens?: number;
   stop?: string[];
   signal?: AbortSignal;
+  tools?: ToolDefinition[];
+  /** "auto" when tools are given and this is not. */
+  toolChoice?: ToolChoice;
+  responseFormat?: ResponseFormat;
 }
 
-/** What a streaming chat call yields: text as it arrives, then the usage and why it stopped. */
+export type FinishReason = "stop" | "length" | "content_filter" | "tool-calls" | "other";
+
+/**
+ * What a streaming chat call yields: text as it arrives, tool calls (their argument text as it arrives,
+ * then each call whole, once complete), then the usage and why it stopped. A JSON answer
+ * (`responseFormat`) arrives as text deltas whatever the vendor's mechanism.
+ */
 export type ChatEvent =
   | { type: "delta"; text: string }
+  | { type: "tool-call-delta"; id: string; name: string; argumentsDelta: string }
+  | ({ type: "tool-call" } & ToolCall)
   | { type: "usage"; usage: TokenUsage }
-  | { type: "finish"; reason: "stop" | "length" | "content_filter" | "other" };
+  | { type: "finish"; reason: FinishReason };
+
+/** What a chat model can do beyond text, so that callers can refuse or fall back before they ask. */
+export interface ChatCapabilities {
+  tools: boolean;
+  structuredOutput: boolean;
+}
 
 export interface ChatModel {
+  /** Left out (test doubles), the model offers neither tools nor structured output. */
+  readonly capabilities?: ChatCapabilities;
   stream(messages: ChatMessage[], options?: GenerationOptions): AsyncIterable<ChatEvent>;
 }
 

@@ -229,6 +229,13 @@ describe("calls through a model client", () => {
     const [row] = await server.platform.db.query(`SELECT used_tokens FROM model_entry WHERE id = $1`, [entry.id]);
     expect(Number(row.used_tokens)).toBe(7);
   });
+
+  it("keep the capabilities of their model, so that callers can refuse tools or fall back before they ask", async () => {
+    const { token, userId } = await signUpAndIn(server);
+    const entry = await addChatModel(token);
+    expect((await server.services.models.client(userId, "chat", entry.modelId)).capabilities).toEqual({ tools: true, structuredOutput: true });
+    expect((await server.services.models.client(userId, "chat", "cairn-extractive@Builtin")).capabilities).toEqual({ tools: false, structuredOutput: false });
+  });
 });
 
 describe("RAGFlow's web endpoints for models", () => {

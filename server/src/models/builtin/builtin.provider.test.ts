@@ -1,4 +1,6 @@
+import { DomainError } from "../../platform/errors";
 import { probeModel } from "../probe";
+import { expectTranslatedEverywhere } from "../testing/translated";
 import { findProvider, providers } from "../providers/registry";
 import { builtin, closeBuiltinModels } from "./builtin.provider";
 
@@ -32,5 +34,18 @@ describe("the Builtin provider", () => {
   it.each(["chat", "embedding", "rerank", "img2txt"] as const)("passes the connection test for its %s model", async (type) => {
     const name = builtin.catalogue!.find((m) => m.type === type)!.name;
     await expect(probeModel(type, builtin.create(type, { modelName: name, credentials: {} }))).resolves.toBeUndefined();
+  });
+
+  it("declares that its extractive chat can neither call tools nor answer in JSON, and refuses both with a translated error", async () => {
+    const chat = builtin.create("chat", { modelName: "cairn-extractive", credentials: {} });
+    expect(chat.capabilities).toEqual({ tools: false, structuredOutput: false });
+    const ask = (options: Parameters<typeof chat.stream>[1]) => chat.stream([{ role: "user", content: "What is RAG?" }], options)[Symbol.asyncIterator]().next();
+    const tools = await ask({ tools: [{ name: "search", parameters: { type: "object", properties: {} } }] }).catch((e: unknown) => e);
+    expect(tools).toBeInstanceOf(DomainError);
+    expect(tools).toMatchObject({ kind: "BAD_REQUEST", messageKey: "errors.model.toolsUnsupported", params: { provider: "Builtin" } });
+    expectTranslatedEverywhere("errors.model.toolsUnsupported", { provider: "Builtin" });
+    await expect(ask({ responseFormat: { type: "json" } })).rejects.toMatchObject({ messageKey: "errors.model.structuredOutputUnsupported" });
+    // Plain text is answered as before.
+    await expect(ask({})).resolves.toMatchObject({ done: false, value: { type: "delta" } });
   });
 });

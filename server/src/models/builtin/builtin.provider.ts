@@ -1,5 +1,6 @@
 import type { ModelClients, ModelType } from "../model-types";
 import type { CatalogueModel, ModelSpec, ProviderDefinition } from "../provider";
+import { pickClient } from "../providers/shared";
 import { BuiltinEmbedding } from "./embedding";
 import { BuiltinExtractiveChat } from "./extractive-chat";
 import { BuiltinLexicalRerank } from "./lexical-rerank";
@@ -27,7 +28,7 @@ const catalogue: readonly CatalogueModel[] = [
   { name: "tesseract-ocr", type: "img2txt" },
 ];
 
-const factories: { [K in ModelType]?: (spec: ModelSpec) => ModelClients[K] } = {
+const factories = {
   chat: () => new BuiltinExtractiveChat(),
   embedding: () => new BuiltinEmbedding(),
   rerank: () => new BuiltinLexicalRerank(),
@@ -40,11 +41,10 @@ export const builtin: ProviderDefinition = {
   credentialFields: [],
   catalogue,
   create<T extends ModelType>(type: T, spec: ModelSpec): ModelClients[T] {
-    const factory = factories[type] as ((spec: ModelSpec) => ModelClients[T]) | undefined;
-    if (!factory || !catalogue.some((m) => m.name === spec.modelName && m.type === type)) {
+    if (!catalogue.some((m) => m.name === spec.modelName && m.type === type)) {
       throw new Error(`Builtin offers no ${type} model named "${spec.modelName}"`);
     }
-    return factory(spec);
+    return pickClient("Builtin", type, factories);
   },
 };
 

@@ -1,4 +1,5 @@
 import type { ChatEvent, ChatMessage, ChatModel, GenerationOptions } from "../model-types";
+import { TEXT_ONLY } from "../chat-tools";
 import { countTokens } from "../tokens";
 import { defaultVectorizer, type TextVectorizer } from "./embedding";
 import {
@@ -585,6 +586,9 @@ export function extractiveAnswerer(): Promise<ExtractiveAnswerer> {
 }
 
 export class BuiltinExtractiveChat implements ChatModel {
+  /** It quotes sentences: it can neither call tools nor shape an answer to a schema. */
+  readonly capabilities = TEXT_ONLY;
+
   /** `delayMs`: the pause between streamed words, so that clients render a stream rather than a block. */
   constructor(private readonly delayMs = 12) {}
 

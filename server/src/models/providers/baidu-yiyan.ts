@@ -126,8 +126,12 @@ export function ernieMessages(messages: ChatMessage[]): { system?: string; messa
   for (const message of messages) {
     if (message.role === "system") system.push(message.content);
     else if (turns.length === 0 && message.role === "assistant") system.push(message.content);
-    else if (turns.at(-1)?.role === message.role) turns.at(-1)!.content += `\n\n${message.content}`;
-    else turns.push({ role: message.role, content: message.content });
+    else {
+      // ERNIE has no tool turns; the guard of pickClient keeps them from reaching it.
+      const role = message.role === "assistant" ? "assistant" : "user";
+      if (turns.at(-1)?.role === role) turns.at(-1)!.content += `\n\n${message.content}`;
+      else turns.push({ role, content: message.content });
+    }
   }
   return { system: system.length > 0 ? system.join("\n\n") : undefined, messages: turns };
 }

@@ -1,36 +1,16 @@
 import type http from "node:http";
-import { EventStreamCodec } from "@smithy/eventstream-codec";
 import type { OutboundPolicy } from "../../platform/outbound";
 import { ModelCallError, modelOutboundPolicy } from "../http";
 import { completeChat, type ChatEvent } from "../model-types";
 import { collect, neverAnswer, sendJson, startVendorServer, unreachableUrl, writeSlowly, type RecordedRequest, type VendorServer } from "../../testing/vendor-servers";
 import { verifySigV4 } from "../../testing/vendor-signatures";
+import { eventStreamFrame as frame } from "../testing/aws-event-stream";
 import { BEDROCK_REGIONS, bedrockProvider } from "./bedrock";
 
 const ACCESS_KEY = "AKIAIOSFODNN7EXAMPLE";
 const SECRET_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
 const CLAUDE = "anthropic.claude-3-haiku-20240307-v1:0";
 const KNOWN_MODELS = [CLAUDE, "amazon.titan-embed-text-v2:0", "cohere.embed-multilingual-v3"];
-
-const codec = new EventStreamCodec(
-  (bytes) => Buffer.from(bytes).toString("utf8"),
-  (text) => new Uint8Array(Buffer.from(text, "utf8")),
-);
-
-/** One frame of the AWS event-stream encoding (prelude, headers, payload, CRCs), as Bedrock sends it. */
-function frame(eventType: string, payload: unknown, messageType: "event" | "exception" = "event"): Buffer {
-  const typeHeader = messageType === "event" ? ":event-type" : ":exception-type";
-  return Buffer.from(
-    codec.encode({
-      headers: {
-        [typeHeader]: { type: "string", value: eventType },
-        ":content-type": { type: "string", value: "application/json" },
-        ":message-type": { type: "string", value: messageType },
-      },
-      body: Buffer.from(JSON.stringify(payload)),
-    }),
-  );
-}
 
 function awsError(response: http.ServerResponse, status: number, type: string, message: string) {
   sendJson(response, status, { message }, { "x-amzn-errortype": `${type}:http://internal.amazon.com/coral/com.amazon.bedrock/` });

@@ -1,9 +1,11 @@
 import crypto from "node:crypto";
 import type * as BedrockSdk from "@aws-sdk/client-bedrock-runtime";
-import type { BedrockRuntimeClient, ContentBlock, ConverseStreamOutput, Message, SystemContentBlock } from "@aws-sdk/client-bedrock-runtime";
+import type { DocumentType } from "@smithy/types";
+import type { BedrockRuntimeClient, ContentBlock, ConverseStreamOutput, Message, SystemContentBlock, ToolConfiguration } from "@aws-sdk/client-bedrock-runtime";
 import { checkDestination, guardedConnection, OutboundRefused, type OutboundPolicy } from "../../platform/outbound";
 import { ModelCallError, modelPolicyOr, notJson, refusedCall, type ModelFailure } from "../http";
-import type { ChatEvent, ChatMessage, ChatModel, GenerationOptions, ModelClients, ModelType, TokenUsage } from "../model-types";
+import { argumentsObject, ToolCallAssembler, toolPlan, TOOLS_AND_JSON, type ToolPlan } from "../chat-tools";
+import type { ChatEvent, ChatMessage, ChatModel, GenerationOptions, ModelClients, ModelType, TokenUsage, ToolChoice } from "../model-types";
 import type { ModelSpec, ProviderDefinition } from "../provider";
 import { describeWithChat, pickClient } from "./shared";
 
@@ -57,7 +59,8 @@ export function bedrockProvider(options: BedrockOptions = {}): ProviderDefinitio
     ],
     create<T extends ModelType>(type: T, spec: ModelSpec): ModelClients[T] {
       const call = new BedrockCalls(spec, options);
-      const chat: ChatModel = { stream: (messages, generation) => call.converseStream(messages, generation) };
+      // Converse describes tools one way for every model family; whether a model takes them is Bedrock's to say (§ its model table).
+      const chat: ChatModel = { capabilities: TOOLS_AND_JSON, stream: (messages, generation) => call.converseStream(messages, generation) };
       return pickClient(PROVIDER, type, {
         chat: () => chat,
         embedding: () => ({ embed: (texts, embedOptions) => call.embed(texts, embedOptions) }),
@@ -118,6 +121,7 @@ function sdkClient(accessKeyId: string, secretAccessKey: string, region: string,
 const STOP_REASONS: Record<string, Extract<ChatEvent, { type: "finish" }>["reason"]> = {
   end_turn: "stop",
   stop_sequence: "stop",
+  tool_use: "tool-calls",
   max_tokens: "length",
   model_context_window_exceeded: "length",
   guardrail_intervened: "content_filter",
@@ -132,7 +136,10 @@ const IMAGE_FORMATS: Record<string, "png" | "jpeg" | "gif" | "webp"> = {
   "image/webp": "webp",
 };
 
-/** Converse wants the system prompt apart and user/assistant turns that alternate: consecutive turns of one role are merged. */
+/**
+ * Converse wants the system prompt apart and user/assistant turns that alternate: consecutive turns of one
+ * role are merged. Tool results are user turns of toolResult blocks; an assistant's calls, toolUse blocks.
+ */
 export function converseMessages(messages: ChatMessage[]): { system: SystemContentBlock[]; messages: Message[] } {
   const system: SystemContentBlock[] = [];
   const turns: Message[] = [];
@@ -141,18 +148,43 @@ export function converseMessages(messages: ChatMessage[]): { system: SystemConte
       if (message.content) system.push({ text: message.content });
       continue;
     }
+    const role = message.role === "tool" ? "user" : message.role;
     const content: ContentBlock[] = [];
+    if (message.role === "tool") {
+      content.push({ toolResult: { toolUseId: message.toolCallId, content: [{ text: message.content }], ...(message.isError ? { status: "error" } : {}) } });
+    }
     for (const image of message.images ?? []) {
       const format = IMAGE_FORMATS[image.mimeType.toLowerCase()];
       if (!format) throw new ModelCallError("badRequest", PROVIDER, `Bedrock accepts PNG, JPEG, GIF and WebP images, not ${image.mimeType}`);
       content.push({ image: { format, source: { bytes: new Uint8Array(image.data) } } });
     }
-    if (message.content) content.push({ text: message.content });
+    if (message.content && message.role !== "tool") content.push({ text: message.content });
+    for (const call of message.toolCalls ?? []) content.push({ toolUse: { toolUseId: call.id, name: call.name, input: argumentsObject(call.arguments) as DocumentType } });
     const previous = turns.at(-1);
-    if (previous && previous.role === message.role) previous.content!.push(...content);
-    else turns.push({ role: message.role, content });
+    if (previous && previous.role === role) previous.content!.push(...content);
+    else turns.push({ role, content });
   }
   return { system, messages: turns };
+}
+
+function converseToolChoice(choice: ToolChoice): NonNullable<ToolConfiguration["toolChoice"]> | undefined {
+  if (choice === "required") return { any: {} };
+  if (typeof choice === "object") return { tool: { name: choice.tool } };
+  return { auto: {} };
+}
+
+/**
+ * Converse's toolConfig. It has no "none": such a request offers no tools, unless the history holds tool
+ * turns, which Converse refuses without a toolConfig; then the tools go with no choice and the model decides.
+ */
+function toolConfiguration(plan: ToolPlan, turns: Message[]): ToolConfiguration | undefined {
+  if (plan.tools.length === 0) return undefined;
+  const historyHasTools = turns.some((turn) => turn.content?.some((block) => block.toolUse || block.toolResult));
+  if (plan.choice === "none" && !historyHasTools) return undefined;
+  return {
+    tools: plan.tools.map((tool) => ({ toolSpec: { name: tool.name, description: tool.description, inputSchema: { json: tool.parameters as DocumentType } } })),
+    toolChoice: plan.choice && plan.choice !== "none" ? converseToolChoice(plan.choice) : undefined,
+  };
 }
 
 class BedrockCalls {
@@ -179,6 +211,7 @@ class BedrockCalls {
 
   async *converseStream(messages: ChatMessage[], options: GenerationOptions = {}): AsyncGenerator<ChatEvent> {
     const { system, messages: turns } = converseMessages(messages);
+    const plan = toolPlan(options);
     const limit = this.limit(options.signal);
     try {
       const output = await (await this.client()).send(
@@ -192,18 +225,37 @@ class BedrockCalls {
             topP: options.topP,
             stopSequences: options.stop?.length ? options.stop : undefined,
           },
+          toolConfig: toolConfiguration(plan, turns),
         }),
         { abortSignal: limit.signal },
       );
       if (!output.stream) throw new ModelCallError("badRequest", PROVIDER, "the answer has no event stream");
+      const toolCalls = new ToolCallAssembler(PROVIDER);
+      // The content blocks of the forced answer tool, whose input is passed on as the answer's text.
+      const answerBlocks = new Set<number>();
       for await (const event of watchedEvents<ConverseStreamOutput>(output.stream, limit)) {
         const exception =
           event.throttlingException ?? event.validationException ?? event.modelStreamErrorException ?? event.internalServerException ?? event.serviceUnavailableException;
         if (exception) throw exception;
-        if (event.contentBlockDelta?.delta?.text) {
+        const block = event.contentBlockStart?.contentBlockIndex ?? event.contentBlockDelta?.contentBlockIndex ?? event.contentBlockStop?.contentBlockIndex ?? 0;
+        const toolUse = event.contentBlockStart?.start?.toolUse;
+        if (toolUse) {
+          if (toolUse.name === plan.answerTool) answerBlocks.add(block);
+          else yield* toolCalls.add(block, { id: toolUse.toolUseId, name: toolUse.name });
+        } else if (event.contentBlockDelta?.delta?.toolUse?.input) {
+          const input = event.contentBlockDelta.delta.toolUse.input;
+          if (answerBlocks.has(block)) yield { type: "delta", text: input };
+          else yield* toolCalls.add(block, { arguments: input });
+        } else if (event.contentBlockStop) {
+          const call = toolCalls.take(block);
+          if (call) yield call;
+        } else if (event.contentBlockDelta?.delta?.text) {
           yield { type: "delta", text: event.contentBlockDelta.delta.text };
         } else if (event.messageStop) {
-          yield { type: "finish", reason: STOP_REASONS[event.messageStop.stopReason ?? ""] ?? "other" };
+          yield* toolCalls.finish();
+          const reason = STOP_REASONS[event.messageStop.stopReason ?? ""] ?? "other";
+          // A turn that only gave the forced answer ended as an answer does.
+          yield { type: "finish", reason: reason === "tool-calls" && !toolCalls.called ? "stop" : reason };
         } else if (event.metadata?.usage) {
           const { inputTokens = 0, outputTokens = 0, totalTokens } = event.metadata.usage;
           yield { type: "usage", usage: { promptTokens: inputTokens, completionTokens: outputTokens, totalTokens: totalTokens ?? inputTokens + outputTokens } };

@@ -81,7 +81,8 @@ describe("Gemini", () => {
     expect(result.text).toBe("One pixel.");
     // Google's "models/" prefix is accepted and not doubled.
     expect(server.last().path).toBe("/v1beta/models/gemini-2.0-flash:streamGenerateContent");
-    expect(server.last().json.contents).toEqual([{ role: "user", parts: [{ text: "What?" }, { inlineData: { mimeType: "image/png", data: PNG.toString("base64") } }] }]);
+    // Images before the text, as Google advises and as Vertex AI sends them (one geminiContents for both).
+    expect(server.last().json.contents).toEqual([{ role: "user", parts: [{ inlineData: { mimeType: "image/png", data: PNG.toString("base64") } }, { text: "What?" }] }]);
   });
 
   it("embeds a batch with batchEmbedContents, telling queries from documents", async () => {

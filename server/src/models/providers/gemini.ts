@@ -1,6 +1,8 @@
 import type { OutboundPolicy } from "../../platform/outbound";
 import { callProvider, callProviderJson, joinUrl, ModelCallError, notJson, serverSentEvents, type ModelFailure } from "../http";
+import { ToolCallAssembler, TOOLS_AND_JSON } from "../chat-tools";
 import type { ChatEvent, ChatMessage, ChatModel, EmbeddingModel, EmbeddingResult, GenerationOptions } from "../model-types";
+import { geminiContents, geminiFinishReason, geminiJsonConfig, geminiPartEvents, geminiTools, type GeminiPart } from "./gemini-protocol";
 import { apiKeyAndBaseUrl, type ModelSpec, type ProviderDefinition } from "../provider";
 import { catalogueOf, describeWithChat, pickClient } from "./shared";
 
@@ -28,46 +30,36 @@ function modelPath(endpoint: GeminiEndpoint, method: string): string {
   return joinUrl(endpoint.baseUrl, `v1beta/models/${name}:${method}`);
 }
 
-function geminiParts(message: ChatMessage): Record<string, unknown>[] {
-  return [
-    ...(message.content ? [{ text: message.content }] : []),
-    ...(message.images ?? []).map((image) => ({ inlineData: { mimeType: image.mimeType, data: image.data.toString("base64") } })),
-  ];
-}
-
-function finishReason(reason: string): Extract<ChatEvent, { type: "finish" }>["reason"] {
-  if (reason === "STOP") return "stop";
-  if (reason === "MAX_TOKENS") return "length";
-  if (["SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY"].includes(reason)) return "content_filter";
-  return "other";
-}
-
 interface GenerateChunk {
-  candidates?: { content?: { parts?: { text?: string; thought?: boolean }[] }; finishReason?: string }[];
+  candidates?: { content?: { parts?: GeminiPart[] }; finishReason?: string }[];
   usageMetadata?: { promptTokenCount?: number; candidatesTokenCount?: number; thoughtsTokenCount?: number; totalTokenCount?: number };
   promptFeedback?: { blockReason?: string };
   error?: { code?: number; message?: string; status?: string };
 }
 
-/** streamGenerateContent with alt=sse: every chunk carries new text and the usage so far. */
+/** streamGenerateContent with alt=sse: every chunk carries new text or whole function calls, and the usage so far. */
 export class GeminiChatModel implements ChatModel {
+  readonly capabilities = TOOLS_AND_JSON;
+
   constructor(private readonly endpoint: GeminiEndpoint) {}
 
   async *stream(messages: ChatMessage[], options: GenerationOptions = {}): AsyncGenerator<ChatEvent> {
     const { endpoint } = this;
-    const system = messages.filter((m) => m.role === "system").map((m) => m.content).join("\n\n");
     const generationConfig: Record<string, unknown> = {
       temperature: options.temperature,
       topP: options.topP,
       maxOutputTokens: options.maxTokens,
       stopSequences: options.stop?.length ? options.stop : undefined,
       // Penalties are left out: several Gemini models refuse any request that carries them.
+      ...geminiJsonConfig(options),
     };
+    const { contents, systemInstruction } = geminiContents(messages);
     const body: Record<string, unknown> = {
-      contents: messages.filter((m) => m.role !== "system").map((m) => ({ role: m.role === "assistant" ? "model" : "user", parts: geminiParts(m) })),
+      contents,
       generationConfig: Object.fromEntries(Object.entries(generationConfig).filter(([, v]) => v !== undefined)),
+      ...geminiTools(options),
     };
-    if (system) body.systemInstruction = { parts: [{ text: system }] };
+    if (systemInstruction) body.systemInstruction = systemInstruction;
     const response = await callProvider({
       provider: "Gemini",
       url: `${modelPath(endpoint, "streamGenerateContent")}?alt=sse`,
@@ -80,6 +72,7 @@ export class GeminiChatModel implements ChatModel {
     });
     let reason: Extract<ChatEvent, { type: "finish" }>["reason"] = "other";
     let usage: GenerateChunk["usageMetadata"];
+    const toolCalls = new ToolCallAssembler("Gemini");
     for await (const event of serverSentEvents(response)) {
       let chunk: GenerateChunk;
       try {
@@ -90,11 +83,8 @@ export class GeminiChatModel implements ChatModel {
       if (chunk.error) throw new ModelCallError(chunk.error.code === 429 ? "quota" : "unavailable", "Gemini", chunk.error.message ?? "the stream reported an error");
       if (chunk.promptFeedback?.blockReason) reason = "content_filter";
       const candidate = chunk.candidates?.[0];
-      for (const part of candidate?.content?.parts ?? []) {
-        // Thought summaries come only when asked for; they are not the answer.
-        if (part.text && !part.thought) yield { type: "delta", text: part.text };
-      }
-      if (candidate?.finishReason) reason = finishReason(candidate.finishReason);
+      yield* geminiPartEvents(candidate?.content?.parts ?? [], toolCalls);
+      if (candidate?.finishReason) reason = geminiFinishReason(candidate.finishReason, toolCalls);
       if (chunk.usageMetadata) usage = chunk.usageMetadata;
     }
     if (usage) {

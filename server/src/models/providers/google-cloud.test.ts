@@ -71,6 +71,10 @@ async function googleHandler(request: RecordedRequest, response: http.ServerResp
   if (!match || !["gemini-2.5-flash", "text-embedding-005"].includes(match[3])) {
     return sendJson(response, 404, { error: { code: 404, message: `Publisher Model \`projects/${PROJECT}/locations/${REGION}/publishers/google/models/${match?.[3]}\` not found.`, status: "NOT_FOUND" } });
   }
+  if (match[4] === "streamGenerateContent" && request.json.tools) {
+    const call = { candidates: [{ content: { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "Köln" } } }] }, finishReason: "STOP" }] };
+    return writeSlowly(response, 200, { "content-type": "text/event-stream" }, sseBody([{ data: call }]), { pieceSize: 9 });
+  }
   if (match[4] === "streamGenerateContent") {
     const chunks = DELTAS.map((text, i) => ({
       candidates: [{ content: { role: "model", parts: [{ text }] }, ...(i === DELTAS.length - 1 ? { finishReason: "STOP" } : {}) }],
@@ -159,6 +163,24 @@ describe("Google Cloud Vertex AI", () => {
       { type: "finish", reason: "stop" },
       { type: "usage", usage: { promptTokens: 12, completionTokens: 5, totalTokens: 17 } },
     ]);
+  });
+
+  it("declares tools and passes on a function call as the Gemini API does, with JSON answers asked for the same way", async () => {
+    const chat = provider().create("chat", { modelName: "gemini-2.5-flash", credentials: credentialsWith(serviceAccount(`${server.url}/token`)) });
+    expect(chat.capabilities).toEqual({ tools: true, structuredOutput: true });
+    const parameters = { type: "object", properties: { city: { type: "string" } } };
+    const events = await collect(
+      chat.stream([{ role: "user", content: "Wetter in Köln?" }], { tools: [{ name: "get_weather", parameters }], responseFormat: { type: "json", schema: parameters } }),
+    );
+    expect(events).toEqual<ChatEvent[]>([
+      { type: "tool-call-delta", id: "call_0", name: "get_weather", argumentsDelta: '{"city":"Köln"}' },
+      { type: "tool-call", id: "call_0", name: "get_weather", arguments: '{"city":"Köln"}', input: { city: "Köln" } },
+      { type: "finish", reason: "tool-calls" },
+    ]);
+    expect(server.last().json).toMatchObject({
+      tools: [{ functionDeclarations: [{ name: "get_weather", parametersJsonSchema: parameters }] }],
+      generationConfig: { responseMimeType: "application/json", responseJsonSchema: parameters },
+    });
   });
 
   it("reuses an access token until it nears its end instead of signing in for every call", async () => {

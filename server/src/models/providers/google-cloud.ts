@@ -6,7 +6,9 @@ import type { FieldProblem } from "../../platform/errors";
 import type { OutboundPolicy } from "../../platform/outbound";
 import { callProvider, callProviderJson, ModelCallError, serverSentEvents } from "../http";
 import { requestOAuthToken, type OAuthToken } from "./oauth-token";
+import { ToolCallAssembler, TOOLS_AND_JSON } from "../chat-tools";
 import type { ChatEvent, ChatMessage, ChatModel, EmbeddingResult, GenerationOptions, ModelClients, ModelType, TokenUsage } from "../model-types";
+import { geminiContents, geminiFinishReason, geminiJsonConfig, geminiPartEvents, geminiTools, type GeminiPart } from "./gemini-protocol";
 import type { ModelSpec, ProviderDefinition } from "../provider";
 import { describeWithChat, pickClient } from "./shared";
 
@@ -98,7 +100,8 @@ export function googleCloudProvider(options: GoogleCloudOptions = {}): ProviderD
     },
     create<T extends ModelType>(type: T, spec: ModelSpec): ModelClients[T] {
       const vertex = new VertexCalls(spec, options);
-      const chat: ChatModel = { stream: (messages, generation) => vertex.stream(messages, generation) };
+      // Vertex AI serves Gemini with the same function calling and JSON answers as the Gemini API.
+      const chat: ChatModel = { capabilities: TOOLS_AND_JSON, stream: (messages, generation) => vertex.stream(messages, generation) };
       return pickClient(PROVIDER, type, {
         chat: () => chat,
         embedding: () => ({ embed: (texts, embedOptions) => vertex.embed(texts, embedOptions) }),
@@ -110,47 +113,10 @@ export function googleCloudProvider(options: GoogleCloudOptions = {}): ProviderD
 
 export const googleCloud = googleCloudProvider();
 
-interface GeminiPart {
-  text?: string;
-  /** A thinking model's reasoning, when it is asked to include it: not part of the answer. */
-  thought?: boolean;
-  inlineData?: { mimeType: string; data: string };
-}
-
 interface GeminiChunk {
   candidates?: { content?: { parts?: GeminiPart[] }; finishReason?: string }[];
   promptFeedback?: { blockReason?: string };
   usageMetadata?: { promptTokenCount?: number; candidatesTokenCount?: number; thoughtsTokenCount?: number; totalTokenCount?: number };
-}
-
-const FINISH_REASONS: Record<string, Extract<ChatEvent, { type: "finish" }>["reason"]> = {
-  STOP: "stop",
-  MAX_TOKENS: "length",
-  SAFETY: "content_filter",
-  RECITATION: "content_filter",
-  BLOCKLIST: "content_filter",
-  PROHIBITED_CONTENT: "content_filter",
-  SPII: "content_filter",
-  IMAGE_SAFETY: "content_filter",
-};
-
-/** Gemini's contents: roles user and model, the system prompt apart, consecutive turns of one role merged. */
-export function geminiContents(messages: ChatMessage[]) {
-  const system: GeminiPart[] = [];
-  const contents: { role: "user" | "model"; parts: GeminiPart[] }[] = [];
-  for (const message of messages) {
-    if (message.role === "system") {
-      if (message.content) system.push({ text: message.content });
-      continue;
-    }
-    const parts: GeminiPart[] = (message.images ?? []).map((image) => ({ inlineData: { mimeType: image.mimeType, data: image.data.toString("base64") } }));
-    if (message.content) parts.push({ text: message.content });
-    const role = message.role === "assistant" ? "model" : "user";
-    const previous = contents.at(-1);
-    if (previous?.role === role) previous.parts.push(...parts);
-    else contents.push({ role, parts });
-  }
-  return { contents, systemInstruction: system.length > 0 ? { parts: system } : undefined };
 }
 
 class VertexCalls {
@@ -190,20 +156,21 @@ class VertexCalls {
           presencePenalty: options.presencePenalty,
           frequencyPenalty: options.frequencyPenalty,
           stopSequences: options.stop?.length ? options.stop : undefined,
+          ...geminiJsonConfig(options),
         },
+        ...geminiTools(options),
       },
       timeoutMs: this.timeoutMs,
       signal: options.signal,
     });
     let usage: TokenUsage | undefined;
     let finish: Extract<ChatEvent, { type: "finish" }>["reason"] | undefined;
+    const toolCalls = new ToolCallAssembler(PROVIDER);
     for await (const event of serverSentEvents(response)) {
       const chunk = JSON.parse(event.data) as GeminiChunk;
       const candidate = chunk.candidates?.[0];
-      for (const part of candidate?.content?.parts ?? []) {
-        if (part.text && !part.thought) yield { type: "delta", text: part.text };
-      }
-      if (candidate?.finishReason) finish = FINISH_REASONS[candidate.finishReason] ?? "other";
+      yield* geminiPartEvents(candidate?.content?.parts ?? [], toolCalls);
+      if (candidate?.finishReason) finish = geminiFinishReason(candidate.finishReason, toolCalls);
       if (chunk.promptFeedback?.blockReason) finish = "content_filter";
       // Every chunk carries the usage so far; the last one counts.
       if (chunk.usageMetadata) {

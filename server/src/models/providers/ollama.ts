@@ -1,5 +1,6 @@
 import type { OutboundPolicy } from "../../platform/outbound";
 import { callProvider, callProviderJson, joinUrl, jsonLines, ModelCallError } from "../http";
+import { argumentsObject, ToolCallAssembler, TOOLS_AND_JSON } from "../chat-tools";
 import type { ChatEvent, ChatMessage, ChatModel, EmbeddingModel, EmbeddingResult, GenerationOptions } from "../model-types";
 import type { ModelSpec, ProviderDefinition } from "../provider";
 import { catalogueOf, describeWithChat, pickClient } from "./shared";
@@ -20,15 +21,37 @@ function headers(endpoint: OllamaEndpoint): Record<string, string> {
 }
 
 function ollamaMessage(message: ChatMessage): Record<string, unknown> {
+  if (message.role === "tool") return { role: "tool", tool_name: message.toolName, content: message.content };
   return {
     role: message.role,
     content: message.content,
     ...(message.images?.length ? { images: message.images.map((image) => image.data.toString("base64")) } : {}),
+    // Ollama takes a call's arguments as an object, not as JSON text.
+    ...(message.toolCalls?.length ? { tool_calls: message.toolCalls.map((call) => ({ function: { name: call.name, arguments: argumentsObject(call.arguments) } })) } : {}),
   };
 }
 
+/**
+ * Ollama has no tool choice: "none" offers no tools and a named tool is the only one offered; "required"
+ * cannot be enforced, and the model may still answer in text.
+ */
+function offeredTools(options: GenerationOptions): Record<string, unknown> {
+  const choice = options.toolChoice;
+  if (!options.tools?.length || choice === "none") return {};
+  const tools = typeof choice === "object" ? options.tools.filter((tool) => tool.name === choice.tool) : options.tools;
+  return {
+    tools: tools.map((tool) => ({ type: "function", function: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), parameters: tool.parameters } })),
+  };
+}
+
+/** `format`: a JSON Schema the answer must match, or "json" for any JSON. */
+function answerFormat(options: GenerationOptions): Record<string, unknown> {
+  const format = options.responseFormat;
+  return format?.type === "json" ? { format: format.schema ?? "json" } : {};
+}
+
 interface ChatLine {
-  message?: { content?: string; thinking?: string };
+  message?: { content?: string; thinking?: string; tool_calls?: { id?: string; function?: { name?: string; arguments?: Record<string, unknown> } }[] };
   done?: boolean;
   done_reason?: string;
   prompt_eval_count?: number;
@@ -36,8 +59,14 @@ interface ChatLine {
   error?: string;
 }
 
-/** Ollama's native /api/chat: one JSON object per line, the last with done, the reason and the counts. */
+/**
+ * Ollama's native /api/chat: one JSON object per line, the last with done, the reason and the counts.
+ * Tool calls come whole, each in the line where the model finished it.
+ */
 export class OllamaChatModel implements ChatModel {
+  /** Whether the served model takes tools is Ollama's to say: it refuses tools for a model without them. */
+  readonly capabilities = TOOLS_AND_JSON;
+
   constructor(private readonly endpoint: OllamaEndpoint) {}
 
   async *stream(messages: ChatMessage[], options: GenerationOptions = {}): AsyncGenerator<ChatEvent> {
@@ -61,6 +90,8 @@ export class OllamaChatModel implements ChatModel {
         messages: messages.map(ollamaMessage),
         stream: true,
         options: Object.fromEntries(Object.entries(modelOptions).filter(([, v]) => v !== undefined)),
+        ...offeredTools(options),
+        ...answerFormat(options),
       },
       signal: options.signal,
       timeoutMs: endpoint.timeoutMs,
@@ -68,6 +99,7 @@ export class OllamaChatModel implements ChatModel {
     let thinking = false;
     let reason: Extract<ChatEvent, { type: "finish" }>["reason"] = "other";
     let last: ChatLine | undefined;
+    const toolCalls = new ToolCallAssembler("Ollama");
     for await (const line of jsonLines<ChatLine>(response, "Ollama")) {
       if (line.error) throw new ModelCallError("unavailable", "Ollama", line.error);
       if (line.message?.thinking) {
@@ -80,9 +112,13 @@ export class OllamaChatModel implements ChatModel {
         thinking = false;
         yield { type: "delta", text: line.message.content };
       }
+      for (const call of line.message?.tool_calls ?? []) {
+        yield* toolCalls.whole({ id: call.id, name: call.function?.name, arguments: JSON.stringify(call.function?.arguments ?? {}) });
+      }
       if (line.done) {
         last = line;
-        reason = line.done_reason === "stop" ? "stop" : line.done_reason === "length" ? "length" : "other";
+        // Ollama ends a turn of tool calls with "stop".
+        reason = line.done_reason === "stop" ? (toolCalls.called ? "tool-calls" : "stop") : line.done_reason === "length" ? "length" : "other";
         break;
       }
     }

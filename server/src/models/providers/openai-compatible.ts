@@ -5,8 +5,10 @@
  */
 import type { OutboundPolicy } from "../../platform/outbound";
 import { callProvider, callProviderJson, joinUrl, ModelCallError, notJson, serverSentEvents, speechOf, type ModelFailure } from "../http";
+import { TOOLS_AND_JSON, ToolCallAssembler, withJsonInstruction } from "../chat-tools";
 import type {
   AudioInput,
+  ChatCapabilities,
   ChatEvent,
   ChatMessage,
   ChatModel,
@@ -21,6 +23,7 @@ import type {
   SpeechResult,
   TextResult,
   TokenUsage,
+  ToolChoice,
   TtsModel,
 } from "../model-types";
 import { unsupportedType, type CatalogueModel, type CredentialField, type ModelSpec, type ProviderDefinition } from "../provider";
@@ -42,6 +45,10 @@ export interface OpenAiEndpoint {
 
 /** A vendor's departures from the protocol. */
 export interface OpenAiQuirks {
+  /** What the vendor's chat models can do beyond text; tools and JSON answers unless it says otherwise. */
+  chatCapabilities?: ChatCapabilities;
+  /** The vendor's JSON mode is json_object only: a schema is given to the model in a system message instead. */
+  jsonObjectOnly?: boolean;
   /** Adjusts a chat body before it is sent: renamed or refused parameters. */
   chatBody?(body: Record<string, unknown>, model: string): Record<string, unknown>;
   /** Adjusts an embedding body, e.g. to say whether the texts are queries or documents. */
@@ -101,10 +108,21 @@ function finishReason(reason: string): Extract<ChatEvent, { type: "finish" }>["r
   if (reason === "length" || reason === "max_tokens") return "length";
   // Zhipu says "sensitive" where OpenAI says "content_filter".
   if (reason === "content_filter" || reason === "sensitive") return "content_filter";
+  // "function_call" is what servers that still speak the older functions API say.
+  if (reason === "tool_calls" || reason === "function_call") return "tool-calls";
   return "other";
 }
 
 function openAiMessage(message: ChatMessage): Record<string, unknown> {
+  if (message.role === "tool") return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
+  if (message.toolCalls?.length) {
+    return {
+      role: "assistant",
+      // OpenAI wants null, not "", beside tool calls that came without text.
+      content: message.content || null,
+      tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } })),
+    };
+  }
   if (!message.images?.length) return { role: message.role, content: message.content };
   return {
     role: message.role,
@@ -128,6 +146,30 @@ function generationFields(options: GenerationOptions): Record<string, unknown> {
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
+function openAiToolChoice(choice: ToolChoice): unknown {
+  return typeof choice === "string" ? choice : { type: "function", function: { name: choice.tool } };
+}
+
+/** Tools, the tool choice and the response format in the protocol's names; only what the caller set is sent. */
+function toolFields(options: GenerationOptions, jsonObjectOnly: boolean): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  if (options.tools?.length) {
+    fields.tools = options.tools.map((tool) => ({
+      type: "function",
+      function: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), parameters: tool.parameters },
+    }));
+    if (options.toolChoice) fields.tool_choice = openAiToolChoice(options.toolChoice);
+  }
+  const format = options.responseFormat;
+  if (format?.type === "json") {
+    fields.response_format =
+      format.schema && !jsonObjectOnly
+        ? { type: "json_schema", json_schema: { name: format.name ?? "response", ...(format.description ? { description: format.description } : {}), schema: format.schema } }
+        : { type: "json_object" };
+  }
+  return fields;
+}
+
 /** An error a vendor reports inside a stream that had started well (OpenRouter, vLLM). */
 function streamedError(provider: string, error: unknown): ModelCallError {
   const record = (typeof error === "object" && error !== null ? error : { message: String(error) }) as { message?: string; code?: unknown; type?: string };
@@ -146,7 +188,13 @@ function parseJson<T>(provider: string, data: string): T {
 
 interface ChatChunk {
   choices?: {
-    delta?: { content?: string | null; reasoning_content?: string | null; reasoning?: string | null };
+    delta?: {
+      content?: string | null;
+      reasoning_content?: string | null;
+      reasoning?: string | null;
+      // `index` keys the fragments of one call; id and name come with its first fragment only.
+      tool_calls?: { index?: number; id?: string; function?: { name?: string; arguments?: string } }[];
+    };
     finish_reason?: string | null;
     // Moonshot reports a stream's usage inside its last choice.
     usage?: OpenAiUsage;
@@ -160,36 +208,45 @@ interface ChatChunk {
 /**
  * Streamed chat completions. Reasoning that a model streams apart from its answer (DeepSeek's
  * `reasoning_content`, OpenRouter's `reasoning`) is passed on between <think> and </think>, as RAGFlow
- * does, so that the chat page can fold it away.
+ * does, so that the chat page can fold it away. Tool calls stream as fragments of their argument text,
+ * keyed by index, and are passed on whole once the choice finishes.
  */
 export class OpenAiChatModel implements ChatModel {
+  readonly capabilities: ChatCapabilities;
+
   constructor(
     private readonly endpoint: OpenAiEndpoint,
     private readonly quirks: OpenAiQuirks = {},
-  ) {}
+  ) {
+    this.capabilities = quirks.chatCapabilities ?? TOOLS_AND_JSON;
+  }
 
   async *stream(messages: ChatMessage[], options: GenerationOptions = {}): AsyncGenerator<ChatEvent> {
-    const { endpoint } = this;
+    const { endpoint, quirks } = this;
+    const format = options.responseFormat;
+    const sent = format?.type === "json" && quirks.jsonObjectOnly ? withJsonInstruction(messages, format) : messages;
     const body = {
       model: endpoint.model,
-      messages: messages.map(openAiMessage),
+      messages: sent.map(openAiMessage),
       stream: true,
       // Without this the stream carries no token counts.
       stream_options: { include_usage: true },
       ...generationFields(options),
+      ...toolFields(options, quirks.jsonObjectOnly ?? false),
     };
     const response = await callProvider({
       provider: endpoint.provider,
       url: endpoint.url("chat/completions"),
       outbound: endpoint.outbound,
       headers: endpoint.headers,
-      body: this.quirks.chatBody?.(body, endpoint.model) ?? body,
+      body: quirks.chatBody?.(body, endpoint.model) ?? body,
       signal: options.signal,
       timeoutMs: endpoint.timeoutMs,
     });
     let reason: Extract<ChatEvent, { type: "finish" }>["reason"] | undefined;
     let usage: TokenUsage | undefined;
     let thinking = false;
+    const toolCalls = new ToolCallAssembler(endpoint.provider);
     for await (const event of serverSentEvents(response)) {
       if (event.data === "[DONE]") break;
       const chunk = parseJson<ChatChunk>(endpoint.provider, event.data);
@@ -207,10 +264,19 @@ export class OpenAiChatModel implements ChatModel {
         thinking = false;
         yield { type: "delta", text: content };
       }
-      if (choice?.finish_reason) reason = finishReason(choice.finish_reason);
+      for (const [position, call] of (choice?.delta?.tool_calls ?? []).entries()) {
+        yield* toolCalls.add(call.index ?? position, { id: call.id, name: call.function?.name, arguments: call.function?.arguments });
+      }
+      if (choice?.finish_reason) {
+        reason = finishReason(choice.finish_reason);
+        yield* toolCalls.finish();
+      }
       usage = openAiUsage(chunk.usage ?? choice?.usage ?? chunk.x_groq?.usage) ?? usage;
     }
     if (thinking) yield { type: "delta", text: "</think>" };
+    yield* toolCalls.finish();
+    // Some servers end a turn of tool calls with "stop", or with no reason at all.
+    if (toolCalls.called && (reason === undefined || reason === "stop")) reason = "tool-calls";
     if (usage) yield { type: "usage", usage };
     yield { type: "finish", reason: reason ?? "other" };
   }

@@ -1,3 +1,4 @@
+import { guardedChat } from "../chat-tools";
 import { completeChat, type ChatModel, type Img2TxtModel, type ModelClients, type ModelType } from "../model-types";
 import { unsupportedType, type CatalogueModel } from "../provider";
 
@@ -6,11 +7,15 @@ import { unsupportedType, type CatalogueModel } from "../provider";
 /** The client factories of a provider, by model type. */
 export type ClientFactories = { [K in ModelType]?: () => ModelClients[K] };
 
-/** The client of one model type from a provider's factories; a type it does not offer is an error. */
+/**
+ * The client of one model type from a provider's factories; a type it does not offer is an error. A chat
+ * model comes guarded: a request for tools or a JSON answer that it cannot honour is refused.
+ */
 export function pickClient<T extends ModelType>(provider: string, type: T, factories: ClientFactories): ModelClients[T] {
   const factory = factories[type] as (() => ModelClients[T]) | undefined;
   if (!factory) throw unsupportedType(provider, type);
-  return factory();
+  const client = factory();
+  return type === "chat" ? (guardedChat(provider, client as ChatModel) as ModelClients[T]) : client;
 }
 
 /** Catalogue shorthand: models of one type, each a name or a name with its context size in tokens. */
