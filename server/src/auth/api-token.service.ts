@@ -1,4 +1,5 @@
 import { In } from "typeorm";
+import { membershipsOf } from "./memberships";
 import { authorizeAccountAction } from "./account-guard";
 import type { SignedIn } from "../policies/principal";
 import { publishRevoked } from "./revocation";
@@ -84,6 +85,7 @@ export class ApiTokenService {
     if (!apiToken.lastUsedAt || Date.now() - apiToken.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
       await this.tokens.update({ id: apiToken.id }, { lastUsedAt: new Date() });
     }
-    return { kind: "apiToken", user, tenantId: apiToken.tenantId, tokenId: apiToken.id, expiresAt: apiToken.expiresAt };
+    const memberships = await membershipsOf(this.platform.db, user.id);
+    return { kind: "apiToken", user, tenantId: apiToken.tenantId, memberships, tokenId: apiToken.id, expiresAt: apiToken.expiresAt };
   }
 }

@@ -217,7 +217,7 @@ export class AssistantService {
     for (const id of ids) {
       let kb: KnowledgeBase;
       try {
-        kb = await this.knowledgeBaseService.accessible(principal, id);
+        kb = await this.knowledgeBaseService.accessible(principal, id, "use");
       } catch (error) {
         if (error instanceof DomainError && error.kind === "NOT_FOUND") return { kbs, problem: { kind: "unusable", id } };
         throw error;
