@@ -314,12 +314,13 @@ export class AssistantService {
   async softDelete(principal: SignedIn, ids: string[]): Promise<number> {
     if (ids.length === 0) return 0;
     const deletable = scopeSql(scope(principal, "delete", "assistant"), "a");
-    const { affected } = await this.repository
+    const found = await this.repository
       .createQueryBuilder("a")
-      .update()
-      .set({ status: "0", updatedAt: new Date() })
+      .select("a.id", "id")
       .where(`${deletable.sql} AND a.status = '1' AND a.id IN (:...ids)`, { ...deletable.params, ids })
-      .execute();
+      .getRawMany<{ id: string }>();
+    if (found.length === 0) return 0;
+    const { affected } = await this.repository.update({ id: In(found.map((a) => a.id)), status: "1" }, { status: "0", updatedAt: new Date() });
     return affected ?? 0;
   }
 

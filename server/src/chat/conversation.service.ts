@@ -79,7 +79,7 @@ interface Running {
 }
 
 /** A conversation as the policy sees it. */
-const conversationResource = (c: Conversation): ConversationResource => ({ kind: "conversation", tenantId: c.tenantId, assistantId: c.assistantId, source: c.source, userId: c.userId });
+export const conversationResource = (c: Conversation): ConversationResource => ({ kind: "conversation", tenantId: c.tenantId, assistantId: c.assistantId, source: c.source, userId: c.userId });
 
 /** The turns a model sees: every question, and the answers that were finished (not failed, not empty). */
 function toTurns(messages: Message[]): Turn[] {
