@@ -1,5 +1,7 @@
 import { In } from "typeorm";
+import { membershipsOf } from "./memberships";
 import { authorizeAccountAction } from "./account-guard";
+import { authorize, scope, scopeSql } from "../policies";
 import type { SignedIn } from "../policies/principal";
 import { publishRevoked } from "./revocation";
 import { User } from "./user.entity";
@@ -36,6 +38,7 @@ export class ApiTokenService {
 
   async create(principal: SignedIn, options: ApiTokenOptions = {}): Promise<CreatedApiToken> {
     authorizeAccountAction(principal, "manageApiKeys");
+    authorize(principal, "manage", { kind: "apiToken", tenantId: principal.tenantId });
     const expiresAt = options.expiresAt ?? null;
     const valid = expiresAt === null || (!Number.isNaN(expiresAt.getTime()) && expiresAt.getTime() > Date.now() && expiresAt.getTime() - Date.now() <= MAX_LIFETIME_MS);
     new FieldChecks().check(valid, "expiresAt", "errors.apiTokenExpiryInvalid").throwIfAny();
@@ -54,12 +57,16 @@ export class ApiTokenService {
   }
 
   list(principal: SignedIn): Promise<ApiToken[]> {
-    return this.tokens.find({ where: { tenantId: principal.tenantId }, order: { createdAt: "DESC" } });
+    const visible = scopeSql(scope(principal, "read", "apiToken"), "t");
+    return this.tokens.createQueryBuilder("t").where(visible.sql, visible.params).orderBy("t.createdAt", "DESC").getMany();
   }
 
   async delete(principal: SignedIn, id: string): Promise<void> {
     authorizeAccountAction(principal, "manageApiKeys");
-    const { affected } = await this.tokens.delete({ id, tenantId: principal.tenantId });
+    const apiToken = await this.tokens.findOneBy({ id });
+    if (!apiToken) throw NotFound("errors.apiTokenNotFound");
+    authorize(principal, "delete", { kind: "apiToken", tenantId: apiToken.tenantId });
+    const { affected } = await this.tokens.delete({ id });
     if (!affected) throw NotFound("errors.apiTokenNotFound");
     publishRevoked(this.platform.pubsub, [{ kind: "apiToken", id }]);
   }
@@ -84,6 +91,7 @@ export class ApiTokenService {
     if (!apiToken.lastUsedAt || Date.now() - apiToken.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
       await this.tokens.update({ id: apiToken.id }, { lastUsedAt: new Date() });
     }
-    return { kind: "apiToken", user, tenantId: apiToken.tenantId, tokenId: apiToken.id, expiresAt: apiToken.expiresAt };
+    const memberships = await membershipsOf(this.platform.db, user.id);
+    return { kind: "apiToken", user, tenantId: apiToken.tenantId, memberships, tokenId: apiToken.id, expiresAt: apiToken.expiresAt };
   }
 }

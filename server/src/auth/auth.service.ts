@@ -13,6 +13,7 @@ import type { SignedIn } from "../policies/principal";
 import { isLanguage } from "../platform/messages";
 import { AVATAR_MAX_BYTES, AVATAR_PATTERN, COLOR_SCHEMAS, isTimezone } from "./profile-options";
 import { publishRevoked } from "./revocation";
+import { membershipsOf } from "./memberships";
 import { TenantMember } from "./tenant-member.entity";
 import { Tenant } from "./tenant.entity";
 import { Throttle, type ThrottleKey, type ThrottleRule } from "./throttle";
@@ -228,7 +229,8 @@ export class AuthService {
     }
     const user = await this.users.findOneBy({ id: session.userId });
     if (!user || !user.isActive) return null;
-    return { kind: "session", user, tenantId: user.id, sessionId: session.id, expiresAt: session.expiresAt };
+    const memberships = await membershipsOf(this.platform.db, user.id);
+    return { kind: "session", user, tenantId: user.id, memberships, sessionId: session.id, expiresAt: session.expiresAt };
   }
 
   tenantOf(principal: SignedIn): Promise<Tenant> {

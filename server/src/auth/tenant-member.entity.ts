@@ -1,7 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from "typeorm";
-
-export const TENANT_ROLES = ["owner", "normal", "invite"] as const;
-export type TenantRole = (typeof TENANT_ROLES)[number];
+import type { TenantRole } from "../policies/principal";
 
 /** Who belongs to a tenant and how: the owner at sign-up; teams add members and invitations. */
 @Entity()

@@ -1,4 +1,5 @@
 import { In, QueryFailedError, type Repository } from "typeorm";
+import { authorize, scope, scopeSql, type Action, type AssistantResource } from "../policies";
 import type { Principal, SignedIn } from "../policies/principal";
 import { Document } from "../knowledge/document.entity";
 import { KnowledgeBase } from "../knowledge/knowledge-base.entity";
@@ -35,6 +36,9 @@ function isUniqueViolation(error: unknown): boolean {
   return error instanceof QueryFailedError && (error as QueryFailedError & { code?: string }).code === "23505";
 }
 
+/** An assistant as the policy sees it. */
+export const assistantResource = (a: ChatAssistant): AssistantResource => ({ kind: "assistant", id: a.id, tenantId: a.tenantId, createdBy: a.createdBy });
+
 /**
  * Chat assistants of a tenant: who may see and use them, their settings with RAGFlow's defaults, and
  * their validation: every write, from the settings form or RAGFlow's API, passes the rules of
@@ -53,7 +57,8 @@ export class AssistantService {
   }
 
   async list(principal: SignedIn, query: AssistantQuery = {}): Promise<{ total: number; items: ChatAssistant[] }> {
-    const builder = this.repository.createQueryBuilder("a").where("a.tenantId = :tenantId AND a.status = '1'", { tenantId: principal.tenantId });
+    const visible = scopeSql(scope(principal, "read", "assistant"), "a");
+    const builder = this.repository.createQueryBuilder("a").where(`${visible.sql} AND a.status = '1'`, visible.params);
     if (query.search?.trim()) builder.andWhere("a.name ILIKE :search", { search: `%${escapeLike(query.search.trim())}%` });
     if (query.name) builder.andWhere("a.name = :name", { name: query.name });
     if (query.id) builder.andWhere("a.id = :id", { id: query.id });
@@ -68,10 +73,11 @@ export class AssistantService {
     return { total, items };
   }
 
-  /** A live assistant of the principal's tenant. */
-  async get(principal: SignedIn, id: string): Promise<ChatAssistant> {
-    const assistant = await this.repository.findOneBy({ id, tenantId: principal.tenantId, status: "1" });
+  /** A live assistant the principal may act on so (the assistant policy decides; read, by default). */
+  async get(principal: Principal, id: string, action: Action = "read"): Promise<ChatAssistant> {
+    const assistant = await this.repository.findOneBy({ id, status: "1" });
     if (!assistant) throw NotFound("errors.chat.notFound");
+    authorize(principal, action, assistantResource(assistant));
     return assistant;
   }
 
@@ -81,12 +87,7 @@ export class AssistantService {
    */
   async usable(actor: Principal, id: string): Promise<ChatAssistant> {
     if (actor.kind === "anonymous") throw Unauthenticated();
-    if (actor.kind === "share") {
-      const assistant = actor.assistantId === id ? await this.repository.findOneBy({ id, tenantId: actor.tenantId, status: "1" }) : null;
-      if (!assistant) throw NotFound("errors.chat.notFound");
-      return assistant;
-    }
-    return this.get(actor, id);
+    return this.get(actor, id, "use");
   }
 
   /** The assistant's knowledge bases that still exist, in its order. */
@@ -132,7 +133,7 @@ export class AssistantService {
     for (const id of ids) {
       let kb: KnowledgeBase;
       try {
-        kb = await this.knowledgeBaseService.accessible(principal, id);
+        kb = await this.knowledgeBaseService.accessible(principal, id, "use");
       } catch (error) {
         if (error instanceof DomainError && error.kind === "NOT_FOUND") return { kbs, problem: { kind: "unusable", id } };
         throw error;
@@ -187,7 +188,7 @@ export class AssistantService {
 
   /** Changes from the settings form to a live assistant of the principal's tenant. */
   async update(principal: SignedIn, id: string, input: AssistantInput): Promise<ChatAssistant> {
-    const current = await this.get(principal, id);
+    const current = await this.get(principal, id, "manage");
     return this.updateRecord(principal, id, assistantFormChanges(input, { current }));
   }
 
@@ -211,11 +212,11 @@ export class AssistantService {
 
   /** Writes changes to a live assistant of the principal's tenant, every surface's way in, checked by the assistant rules first. */
   async updateRecord(principal: SignedIn, id: string, changes: Partial<AssistantRecord>, options: AssistantRuleOptions = {}): Promise<ChatAssistant> {
-    const current = await this.get(principal, id);
+    const current = await this.get(principal, id, "manage");
     await this.checkRules(principal, new AssistantDraft(changes, current), options);
     if (Object.keys(changes).length > 0) {
       try {
-        await this.repository.update({ id, tenantId: principal.tenantId, status: "1" }, { ...changes, updatedAt: new Date() } as never);
+        await this.repository.update({ id, status: "1" }, { ...changes, updatedAt: new Date() } as never);
       } catch (error) {
         if (isUniqueViolation(error)) throw Conflict("errors.chat.nameTaken", { name: changes.name });
         throw error;
@@ -246,18 +247,24 @@ export class AssistantService {
     if (invalid.length > 0) throw Invalid(invalid.map(({ field, messageKey, params }) => ({ field, messageKey, params })));
   }
 
-  /** Soft-deletes live assistants of the principal's tenant; every id must be one. */
+  /** Soft-deletes live assistants the principal may delete; every id must be one. */
   async delete(principal: SignedIn, ids: string[]): Promise<number> {
     const unique = [...new Set(ids)];
-    const found = await this.repository.findBy({ id: In(unique), tenantId: principal.tenantId, status: "1" });
-    if (found.length !== unique.length) throw NotFound("errors.chat.notFound");
+    for (const id of unique) await this.get(principal, id, "delete");
     return this.softDelete(principal, unique);
   }
 
-  /** Marks assistants deleted; ids that are not live assistants of the tenant are left alone. Returns how many were. */
+  /** Marks assistants deleted; ids that are not live assistants the principal may delete are left alone. Returns how many were. */
   async softDelete(principal: SignedIn, ids: string[]): Promise<number> {
     if (ids.length === 0) return 0;
-    const { affected } = await this.repository.update({ id: In(ids), tenantId: principal.tenantId, status: "1" }, { status: "0", updatedAt: new Date() });
+    const deletable = scopeSql(scope(principal, "delete", "assistant"), "a");
+    const found = await this.repository
+      .createQueryBuilder("a")
+      .select("a.id", "id")
+      .where(`${deletable.sql} AND a.status = '1' AND a.id IN (:...ids)`, { ...deletable.params, ids })
+      .getRawMany<{ id: string }>();
+    if (found.length === 0) return 0;
+    const { affected } = await this.repository.update({ id: In(found.map((a) => a.id)), status: "1" }, { status: "0", updatedAt: new Date() });
     return affected ?? 0;
   }
 }

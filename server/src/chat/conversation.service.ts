@@ -1,5 +1,6 @@
 import { In } from "typeorm";
 import type { AssistantService } from "./assistant.service";
+import { authorize, scope, scopeSql, type Action, type ConversationResource } from "../policies";
 import type { SharePrincipal, SignedIn } from "../policies/principal";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import type { ModelsService } from "../models/models.service";
@@ -77,6 +78,9 @@ interface Running {
   finished: Promise<void>;
 }
 
+/** A conversation as the policy sees it. */
+export const conversationResource = (c: Conversation): ConversationResource => ({ kind: "conversation", tenantId: c.tenantId, assistantId: c.assistantId, source: c.source, userId: c.userId });
+
 /** The turns a model sees: every question, and the answers that were finished (not failed, not empty). */
 function toTurns(messages: Message[]): Turn[] {
   return messages
@@ -123,14 +127,17 @@ export class ConversationService {
     return visitor;
   }
 
-  private async access(actor: ChatActor, conversation: Conversation | null): Promise<{ conversation: Conversation; assistant: ChatAssistant }> {
+  /** The principal the conversation policy judges: a share page's visitor carries their id, whose conversations are theirs. */
+  private policyPrincipal(actor: ChatActor): ChatPrincipal {
+    return actor.principal.kind === "share" ? { ...actor.principal, visitorId: this.visitorOf(actor) } : actor.principal;
+  }
+
+  private async access(actor: ChatActor, conversation: Conversation | null, action: Action = "use"): Promise<{ conversation: Conversation; assistant: ChatAssistant }> {
+    const principal = this.policyPrincipal(actor);
     if (!conversation) throw NotFound("errors.conversation.notFound");
-    if (actor.principal.kind === "share") {
-      if (conversation.source !== "share" || conversation.userId !== this.visitorOf(actor)) throw NotFound("errors.conversation.notFound");
-    } else if (conversation.source === "share") throw NotFound("errors.conversation.notFound");
+    authorize(principal, action, conversationResource(conversation));
     try {
       const assistant = await this.usableAssistant(actor, conversation.assistantId);
-      if (conversation.tenantId !== assistant.tenantId) throw NotFound("errors.conversation.notFound");
       return { conversation, assistant };
     } catch (error) {
       if (error instanceof DomainError && error.kind === "NOT_FOUND") throw NotFound("errors.conversation.notFound");
@@ -160,10 +167,13 @@ export class ConversationService {
   /** The actor's conversations with an assistant, newest first: a visitor's own on a share page, else the tenant's (not visitors'). */
   async list(actor: ChatActor, assistantId: string): Promise<Conversation[]> {
     const assistant = await this.usableAssistant(actor, assistantId);
-    if (actor.principal.kind === "share") {
-      return this.conversations.find({ where: { assistantId: assistant.id, source: "share", userId: this.visitorOf(actor) }, order: { updatedAt: "DESC", id: "DESC" } });
-    }
-    return this.conversations.find({ where: { assistantId: assistant.id, tenantId: assistant.tenantId, source: In(["web", "api"]) }, order: { updatedAt: "DESC", id: "DESC" } });
+    return this.readable(actor, assistant).orderBy("c.updatedAt", "DESC").addOrderBy("c.id", "DESC").getMany();
+  }
+
+  /** The conversations with the assistant that the actor may read (the conversation policy's scope). */
+  private readable(actor: ChatActor, assistant: ChatAssistant) {
+    const visible = scopeSql(scope(this.policyPrincipal(actor), "read", "conversation"), "c");
+    return this.conversations.createQueryBuilder("c").where(`${visible.sql} AND c.assistantId = :assistantId`, { ...visible.params, assistantId: assistant.id });
   }
 
   /** The service API's session list (§7.2): paging, ordering and exact filters. */
@@ -171,25 +181,22 @@ export class ConversationService {
     const assistant = await this.usableAssistant({ principal }, assistantId);
     const pageSize = Math.max(0, query.pageSize ?? 30);
     if (pageSize === 0) return [];
-    const where = {
-      assistantId: assistant.id,
-      tenantId: assistant.tenantId,
-      source: In(["web", "api"]),
-      ...(query.id ? { id: query.id } : {}),
-      ...(query.name ? { name: query.name } : {}),
-      ...(query.userId ? { userId: query.userId } : {}),
-    };
+    const builder = this.readable({ principal }, assistant);
+    if (query.id) builder.andWhere("c.id = :id", { id: query.id });
+    if (query.name) builder.andWhere("c.name = :name", { name: query.name });
+    if (query.userId) builder.andWhere("c.userId = :userId", { userId: query.userId });
     const column = SESSION_ORDER[query.orderBy ?? "create_time"] ?? "createdAt";
-    return this.conversations.find({
-      where,
-      order: { [column]: query.desc === false ? "ASC" : "DESC", id: query.desc === false ? "ASC" : "DESC" },
-      skip: (Math.max(1, query.page ?? 1) - 1) * pageSize,
-      take: pageSize,
-    });
+    const direction = query.desc === false ? "ASC" : "DESC";
+    return builder
+      .orderBy(`c.${column}`, direction)
+      .addOrderBy("c.id", direction)
+      .skip((Math.max(1, query.page ?? 1) - 1) * pageSize)
+      .take(pageSize)
+      .getMany();
   }
 
   async get(actor: ChatActor, id: string): Promise<Conversation> {
-    return (await this.access(actor, await this.conversations.findOneBy({ id }))).conversation;
+    return (await this.access(actor, await this.conversations.findOneBy({ id }), "read")).conversation;
   }
 
   /** The messages of conversations, in order, by conversation id (one query for a list). */
@@ -234,7 +241,7 @@ export class ConversationService {
   }
 
   async rename(actor: ChatActor, id: string, name: string): Promise<Conversation> {
-    const { conversation } = await this.access(actor, await this.conversations.findOneBy({ id }));
+    const { conversation } = await this.access(actor, await this.conversations.findOneBy({ id }), "manage");
     await this.conversations.update({ id: conversation.id }, { name: this.checkName(name) });
     return this.conversations.findOneByOrFail({ id: conversation.id });
   }
@@ -245,7 +252,7 @@ export class ConversationService {
     const own: Conversation[] = [];
     for (const conversation of found) {
       try {
-        own.push((await this.access(actor, conversation)).conversation);
+        own.push((await this.access(actor, conversation, "delete")).conversation);
       } catch (error) {
         if (!(error instanceof DomainError && error.kind === "NOT_FOUND")) throw error;
       }

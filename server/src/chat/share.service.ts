@@ -1,5 +1,6 @@
 import type { Repository } from "typeorm";
 import type { ApiTokenService } from "../auth/api-token.service";
+import { authorize, can, type ShareResource } from "../policies";
 import type { SharePrincipal, SignedIn } from "../policies/principal";
 import { DomainError } from "../platform/errors";
 import { randomToken } from "../platform/ids";
@@ -7,6 +8,9 @@ import type { Platform } from "../platform";
 import { ChatAssistant } from "./assistant.entity";
 import type { AssistantService } from "./assistant.service";
 import { ChatShare } from "./share.entity";
+
+/** A share link as the policy sees it. */
+const shareResource = (share: ChatShare): ShareResource => ({ kind: "share", id: share.id, tenantId: share.tenantId, assistantId: share.assistantId, createdBy: share.createdBy });
 
 /**
  * Public shares of assistants (spec §1, §6): the embed dialog's iframe, widget and extension all carry
@@ -26,7 +30,8 @@ export class ShareService {
   /** The assistant's share, or null when it is not shared. */
   async get(principal: SignedIn, assistantId: string): Promise<ChatShare | null> {
     const assistant = await this.assistants.get(principal, assistantId);
-    return this.shares.findOneBy({ assistantId: assistant.id });
+    const share = await this.shares.findOneBy({ assistantId: assistant.id });
+    return share && can(principal, "read", shareResource(share)) ? share : null;
   }
 
   /**
@@ -34,7 +39,8 @@ export class ShareService {
    * needs an API token of the tenant first (spec §5: "please create API Token first").
    */
   async share(principal: SignedIn, assistantId: string): Promise<ChatShare> {
-    const assistant = await this.assistants.get(principal, assistantId);
+    // Publishing an assistant is changing who can reach it: the assistant's managers do it.
+    const assistant = await this.assistants.get(principal, assistantId, "manage");
     if ((await this.apiTokens.list(principal)).length === 0) throw new DomainError("BAD_REQUEST", "errors.createApiTokenFirst");
     const existing = await this.shares.findOneBy({ assistantId: assistant.id });
     if (existing) return existing;
@@ -51,7 +57,10 @@ export class ShareService {
   /** Ends the share: its token stops working at once. False when the assistant was not shared. */
   async revoke(principal: SignedIn, assistantId: string): Promise<boolean> {
     const assistant = await this.assistants.get(principal, assistantId);
-    const { affected } = await this.shares.delete({ assistantId: assistant.id });
+    const share = await this.shares.findOneBy({ assistantId: assistant.id });
+    if (!share) return false;
+    authorize(principal, "delete", shareResource(share));
+    const { affected } = await this.shares.delete({ id: share.id });
     return (affected ?? 0) > 0;
   }
 

@@ -1,5 +1,6 @@
 import { xxh64 } from "@node-rs/xxhash";
 import { In, type Repository, type SelectQueryBuilder } from "typeorm";
+import type { Action } from "../policies";
 import type { SignedIn } from "../policies/principal";
 import { embedWithName } from "../ingestion/pipeline";
 import type { ModelsService } from "../models/models.service";
@@ -103,15 +104,16 @@ export class ChunkService {
 
   /** One chunk of a document the principal may read: what a citation points at. */
   async get(principal: SignedIn, id: string): Promise<Chunk> {
-    const [chunk] = await this.owned(principal, [id]);
+    const [chunk] = await this.owned(principal, [id], "read");
     if (!chunk) throw NotFound("errors.knowledge.chunkNotFound");
     return chunk;
   }
 
-  private async owned(principal: SignedIn, ids: string[]): Promise<Chunk[]> {
+  /** The chunks, when the principal may act so on their documents (chunks are answered by their knowledge base's policy). */
+  private async owned(principal: SignedIn, ids: string[], action: Action): Promise<Chunk[]> {
     if (ids.length === 0) throw noChunkSelected();
     const chunks = await this.repository.findBy({ id: In([...new Set(ids)]) });
-    for (const documentId of new Set(chunks.map((c) => c.documentId))) await this.documents.accessible(principal, documentId);
+    for (const documentId of new Set(chunks.map((c) => c.documentId))) await this.documents.accessible(principal, documentId, action);
     return chunks;
   }
 
@@ -136,7 +138,7 @@ export class ChunkService {
    * that also holds its place, so that the count and the rows agree.
    */
   async add(principal: SignedIn, documentId: string, input: ChunkInput): Promise<Chunk> {
-    const document = await this.documents.accessible(principal, documentId);
+    const document = await this.documents.accessible(principal, documentId, "manage");
     this.checkInput(input, true);
     const content = input.content!;
     const questions = (input.questions ?? []).map((q) => q.trim()).filter(Boolean);
@@ -172,10 +174,10 @@ export class ChunkService {
 
   /** Edits a chunk's text, keywords, questions or availability; changed text is embedded again. */
   async update(principal: SignedIn, id: string, input: ChunkInput): Promise<Chunk> {
-    const [chunk] = await this.owned(principal, [id]);
+    const [chunk] = await this.owned(principal, [id], "manage");
     if (!chunk) throw NotFound("errors.knowledge.chunkNotFound");
     this.checkInput(input, false);
-    const document = await this.documents.accessible(principal, chunk.documentId);
+    const document = await this.documents.accessible(principal, chunk.documentId, "manage");
     const content = input.content ?? chunk.content;
     const questions = input.questions ? input.questions.map((q) => q.trim()).filter(Boolean) : chunk.questions;
     const keywords = input.keywords ?? chunk.keywords;
@@ -192,20 +194,20 @@ export class ChunkService {
 
   /** The stored image of a chunk (a picture, or a figure or table cut from its page), or null when it has none. */
   async image(principal: SignedIn, id: string): Promise<Buffer | null> {
-    const [chunk] = await this.owned(principal, [id]);
+    const [chunk] = await this.owned(principal, [id], "read");
     if (!chunk?.imageKey) return null;
     return this.platform.storage.getBuffer(chunk.imageKey).catch(() => null);
   }
 
   /** Enables or disables chunks; a disabled chunk is never retrieved. */
   async setAvailable(principal: SignedIn, ids: string[], available: boolean): Promise<number> {
-    const chunks = await this.owned(principal, ids);
+    const chunks = await this.owned(principal, ids, "manage");
     if (chunks.length > 0) await this.repository.update({ id: In(chunks.map((c) => c.id)) }, { available });
     return chunks.length;
   }
 
   async delete(principal: SignedIn, ids: string[]): Promise<number> {
-    const chunks = await this.owned(principal, ids);
+    const chunks = await this.owned(principal, ids, "manage");
     let deleted = 0;
     const byDocument = new Map<string, Chunk[]>();
     for (const chunk of chunks) byDocument.set(chunk.documentId, [...(byDocument.get(chunk.documentId) ?? []), chunk]);

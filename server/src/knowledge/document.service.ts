@@ -1,5 +1,6 @@
 import { Transform, type Readable } from "node:stream";
 import { In, type Repository } from "typeorm";
+import type { Action } from "../policies";
 import type { SignedIn } from "../policies/principal";
 import { chunkMethod } from "../ingestion/chunkers/registry";
 import { documentTypeOf, fileExtension } from "../ingestion/file-types";
@@ -191,6 +192,13 @@ export function chunkMethodForFile(name: string, type: string, knowledgeBaseMeth
   return knowledgeBaseMethod;
 }
 
+
+/** A knowledge base the principal may not see hides its documents too; a refusal of what it may see passes as it is. */
+function documentNotFoundIfUnseen(error: unknown): never {
+  if (error instanceof DomainError && error.kind === "NOT_FOUND") throw NotFound("errors.knowledge.documentNotFound");
+  throw error;
+}
+
 /** Documents of knowledge bases: upload, crawl, settings, parsing runs, removal. */
 export class DocumentService {
   private readonly repository: Repository<Document>;
@@ -204,27 +212,27 @@ export class DocumentService {
     this.uploadGate = new UploadGate(platform.config.uploads);
   }
 
-  /** A document in a knowledge base this principal may use. */
-  async accessible(principal: SignedIn, id: string): Promise<Document> {
+  /** A document whose knowledge base this principal may act on so (documents are answered by their knowledge base's policy). */
+  async accessible(principal: SignedIn, id: string, action: Action = "read"): Promise<Document> {
     const document = await this.repository.findOneBy({ id });
     if (!document) throw NotFound("errors.knowledge.documentNotFound");
-    await this.knowledgeBases.accessible(principal, document.knowledgeBaseId).catch(() => {
-      throw NotFound("errors.knowledge.documentNotFound");
-    });
+    await this.knowledgeBases.accessible(principal, document.knowledgeBaseId, action).catch(documentNotFoundIfUnseen);
     return document;
   }
 
   /** Documents by id, in the order asked, each checked as `accessible` does; one query per knowledge base. */
-  private async accessibleMany(principal: SignedIn, ids: string[]): Promise<Document[]> {
+  private async accessibleMany(principal: SignedIn, ids: string[], action: Action): Promise<Document[]> {
     const unique = [...new Set(ids)];
     const found = new Map((await this.repository.findBy({ id: In(unique) })).map((d) => [d.id, d]));
-    const allowed = new Map<string, boolean>();
+    const refusals = new Map<string, unknown>();
     for (const knowledgeBaseId of new Set([...found.values()].map((d) => d.knowledgeBaseId))) {
-      allowed.set(knowledgeBaseId, await this.knowledgeBases.accessible(principal, knowledgeBaseId).then(() => true, () => false));
+      refusals.set(knowledgeBaseId, await this.knowledgeBases.accessible(principal, knowledgeBaseId, action).then(() => null, (error: unknown) => error));
     }
     return unique.map((id) => {
       const document = found.get(id);
-      if (!document || !allowed.get(document.knowledgeBaseId)) throw NotFound("errors.knowledge.documentNotFound");
+      if (!document) throw NotFound("errors.knowledge.documentNotFound");
+      const refusal = refusals.get(document.knowledgeBaseId);
+      if (refusal) documentNotFoundIfUnseen(refusal);
       return document;
     });
   }
@@ -281,7 +289,7 @@ export class DocumentService {
    * documents together at `finish`. Too many uploads under way at once are refused with TOO_MANY_REQUESTS.
    */
   async startUpload(principal: SignedIn, knowledgeBaseId: string, options: { partial?: boolean } = {}): Promise<DocumentUpload> {
-    const kb = await this.knowledgeBases.accessible(principal, knowledgeBaseId);
+    const kb = await this.knowledgeBases.accessible(principal, knowledgeBaseId, "manage");
     const pass = this.uploadGate.enter(kb.tenantId);
     return new DocumentUpload(
       {
@@ -410,7 +418,7 @@ export class DocumentService {
 
   /** A new empty document (a .txt file with no content) that chunks can be added to by hand. */
   async createEmpty(principal: SignedIn, knowledgeBaseId: string, name: string): Promise<Document> {
-    const kb = await this.knowledgeBases.accessible(principal, knowledgeBaseId);
+    const kb = await this.knowledgeBases.accessible(principal, knowledgeBaseId, "manage");
     const trimmed = name.trim();
     const checks = new FieldChecks();
     checks.check(trimmed.length > 0, "name", "errors.knowledge.documentNameRequired");
@@ -423,7 +431,7 @@ export class DocumentService {
 
   /** Fetches a web page into the knowledge base as an HTML document. */
   async crawl(principal: SignedIn, knowledgeBaseId: string, url: string, name?: string): Promise<Document> {
-    const kb = await this.knowledgeBases.accessible(principal, knowledgeBaseId);
+    const kb = await this.knowledgeBases.accessible(principal, knowledgeBaseId, "manage");
     const page = await fetchPage(url, { allowPrivate: this.platform.config.crawlPrivateAddresses });
     const given = name?.trim() || new URL(page.url).hostname + new URL(page.url).pathname.replace(/\/+$/, "").replace(/[^\w.-]+/g, "_");
     const html = /html|xml/.test(page.contentType) || page.contentType === "";
@@ -434,7 +442,7 @@ export class DocumentService {
   }
 
   async rename(principal: SignedIn, id: string, name: string): Promise<Document> {
-    const document = await this.accessible(principal, id);
+    const document = await this.accessible(principal, id, "manage");
     const trimmed = name.trim();
     const checks = new FieldChecks();
     checks.check(trimmed.length > 0, "name", "errors.knowledge.documentNameRequired");
@@ -449,7 +457,7 @@ export class DocumentService {
 
   /** Changes how a document is chunked; its chunks go and it waits to be parsed again. */
   async changeParser(principal: SignedIn, id: string, method: string, parserConfig?: Record<string, unknown> | null): Promise<Document> {
-    const document = await this.accessible(principal, id);
+    const document = await this.accessible(principal, id, "manage");
     const checks = new FieldChecks();
     checks.check(chunkMethod(method) !== undefined, "chunkMethod", "errors.knowledge.chunkMethodUnknown", { method });
     for (const v of parserConfig ? parserConfigViolations(parserConfig, "document") : []) checks.check(false, `parserConfig.${v.path}`, "errors.invalidField", { field: v.path });
@@ -469,14 +477,14 @@ export class DocumentService {
   }
 
   async setEnabled(principal: SignedIn, ids: string[], enabled: boolean): Promise<Document[]> {
-    const documents = await this.accessibleMany(principal, ids);
+    const documents = await this.accessibleMany(principal, ids, "manage");
     await this.repository.update({ id: In(documents.map((d) => d.id)) }, { enabled });
     return this.repository.findBy({ id: In(documents.map((d) => d.id)) });
   }
 
   /** Replaces a document's metadata (RAGFlow's meta_fields), which retrieval and listing can filter on. */
   async setMetaFields(principal: SignedIn, id: string, metaFields: Record<string, unknown>): Promise<Document> {
-    await this.accessible(principal, id);
+    await this.accessible(principal, id, "manage");
     await this.repository.update({ id }, { metaFields: metaFields as never });
     return this.repository.findOneByOrFail({ id });
   }
@@ -501,7 +509,7 @@ export class DocumentService {
 
   /** Applies metadata changes to these documents of a knowledge base; answers how many changed. */
   async changeMetadata(principal: SignedIn, knowledgeBaseId: string, documentIds: string[], updates: MetadataUpdate[], deletes: MetadataDelete[]): Promise<number> {
-    await this.knowledgeBases.accessible(principal, knowledgeBaseId);
+    await this.knowledgeBases.accessible(principal, knowledgeBaseId, "manage");
     if (documentIds.length === 0) return 0;
     const documents = await this.repository.find({ where: { knowledgeBaseId, id: In(documentIds) }, select: { id: true, metaFields: true } });
     let changed = 0;
@@ -516,7 +524,7 @@ export class DocumentService {
 
   /** Deletes documents with their chunks and stored files. */
   async delete(principal: SignedIn, ids: string[]): Promise<number> {
-    const documents = await this.accessibleMany(principal, ids);
+    const documents = await this.accessibleMany(principal, ids, "manage");
     for (const document of documents) {
       const images: { image_key: string }[] = await this.platform.db.query(`SELECT image_key FROM chunk WHERE document_id = $1 AND image_key IS NOT NULL`, [document.id]);
       await this.platform.db.transaction(async (manager) => {
@@ -538,7 +546,7 @@ export class DocumentService {
    * queued under that id (a cancelled or superseded job sees another run id and stops).
    */
   async runParsing(principal: SignedIn, ids: string[]): Promise<Document[]> {
-    const documents = await this.accessibleMany(principal, ids);
+    const documents = await this.accessibleMany(principal, ids, "manage");
     const runIds = documents.map(() => newId());
     const beginAt = new Date();
     await this.platform.db.transaction(async (manager) => {
@@ -564,7 +572,7 @@ export class DocumentService {
 
   /** Stops parsing: the job stops at its next check, the document is "cancelled" and keeps no chunks. */
   async cancelParsing(principal: SignedIn, ids: string[]): Promise<Document[]> {
-    const documents = await this.accessibleMany(principal, ids);
+    const documents = await this.accessibleMany(principal, ids, "manage");
     for (const document of documents) {
       if (document.run !== RUN.running) continue;
       await this.platform.db.transaction(async (manager) => {

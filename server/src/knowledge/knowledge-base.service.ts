@@ -1,9 +1,9 @@
 import { In, type Repository } from "typeorm";
 import type { SignedIn } from "../policies/principal";
-import { TenantMember } from "../auth/tenant-member.entity";
+import { authorize, scope, scopeSql, type Action, type KnowledgeBaseResource } from "../policies";
 import { chunkMethod } from "../ingestion/chunkers/registry";
 import type { ModelsService } from "../models/models.service";
-import { Conflict, FieldChecks, Forbidden, NotFound } from "../platform/errors";
+import { Conflict, FieldChecks, NotFound } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { escapeLike } from "../platform/sql";
 import type { Platform } from "../platform";
@@ -55,6 +55,9 @@ function parserConfigProblems(violations: Violation[], checks: FieldChecks): voi
   }
 }
 
+/** A knowledge base as the policy sees it. */
+export const knowledgeBaseResource = (kb: KnowledgeBase): KnowledgeBaseResource => ({ kind: "knowledgeBase", tenantId: kb.tenantId, createdBy: kb.createdBy, permission: kb.permission });
+
 /** Knowledge bases: who sees and manages them, their settings and their validation. */
 export class KnowledgeBaseService {
   private readonly repository: Repository<KnowledgeBase>;
@@ -66,29 +69,20 @@ export class KnowledgeBaseService {
     this.repository = platform.db.getRepository(KnowledgeBase);
   }
 
-  /** The tenants whose team knowledge bases this principal may use: every tenant it belongs to. */
-  async memberTenantIds(principal: SignedIn): Promise<string[]> {
-    const memberships = await this.platform.db.getRepository(TenantMember).findBy({ userId: principal.user.id });
-    return [...new Set([principal.tenantId, ...memberships.map((m) => m.tenantId)])];
-  }
-
-  private async visibleWhere(principal: SignedIn): Promise<{ sql: string; params: unknown[] }> {
-    const tenants = (await this.memberTenantIds(principal)).filter((t) => t !== principal.tenantId);
-    return { sql: `(kb.tenant_id = $1 OR (kb.permission = 'team' AND kb.tenant_id = ANY($2)))`, params: [principal.tenantId, tenants] };
-  }
-
-  /** A knowledge base this principal may use and manage (its own tenant's, or a team one it is a member of). */
-  async accessible(principal: SignedIn, id: string): Promise<KnowledgeBase> {
+  /**
+   * A knowledge base this principal may act on so (the knowledge-base policy decides): NOT_FOUND when it may not
+   * see it, FORBIDDEN when it may see it but not do this.
+   */
+  async accessible(principal: SignedIn, id: string, action: Action = "read"): Promise<KnowledgeBase> {
     const kb = await this.repository.findOneBy({ id });
     if (!kb) throw NotFound("errors.knowledge.notFound");
-    if (kb.tenantId === principal.tenantId) return kb;
-    if (kb.permission === "team" && (await this.memberTenantIds(principal)).includes(kb.tenantId)) return kb;
-    throw NotFound("errors.knowledge.notFound");
+    authorize(principal, action, knowledgeBaseResource(kb));
+    return kb;
   }
 
   async list(principal: SignedIn, query: KnowledgeBaseQuery = {}): Promise<{ total: number; items: KnowledgeBase[] }> {
-    const { sql, params } = await this.visibleWhere(principal);
-    const builder = this.repository.createQueryBuilder("kb").where(sql.replace("$1", ":tenant").replace("$2", ":tenants"), { tenant: params[0], tenants: params[1] });
+    const { sql, params } = scopeSql(scope(principal, "read", "knowledgeBase"), "kb");
+    const builder = this.repository.createQueryBuilder("kb").where(sql, params);
     if (query.search?.trim()) builder.andWhere("kb.name ILIKE :search", { search: `%${escapeLike(query.search.trim())}%` });
     const pageSize = Math.max(0, query.pageSize ?? 30);
     const page = Math.max(1, query.page ?? 1);
@@ -176,7 +170,7 @@ export class KnowledgeBaseService {
   }
 
   async update(principal: SignedIn, id: string, input: KnowledgeBaseInput): Promise<KnowledgeBase> {
-    const kb = await this.accessible(principal, id);
+    const kb = await this.accessible(principal, id, "manage");
     await this.validate(principal, input, kb);
     const changes: Partial<KnowledgeBase> = {};
     if (input.name !== undefined && input.name.trim().toLowerCase() !== kb.name.toLowerCase()) {
@@ -206,15 +200,14 @@ export class KnowledgeBaseService {
    * schema object, as RAGFlow's clients send it), kept in its parser config as `metadata` and `enable_metadata`.
    */
   async setMetadataSetting(principal: SignedIn, id: string, metadata: unknown, enabled: boolean): Promise<KnowledgeBase> {
-    const kb = await this.accessible(principal, id);
+    const kb = await this.accessible(principal, id, "manage");
     await this.repository.update({ id }, { parserConfig: { ...kb.parserConfig, metadata, enable_metadata: enabled } as never });
     return this.repository.findOneByOrFail({ id });
   }
 
   /** Deletes knowledge bases with their documents, chunks, graph and stored files. */
   async delete(principal: SignedIn, ids: string[]): Promise<void> {
-    const kbs = await Promise.all(ids.map((id) => this.accessible(principal, id)));
-    if (kbs.some((kb) => kb.tenantId !== principal.tenantId && kb.createdBy !== principal.user.id)) throw Forbidden();
+    await Promise.all(ids.map((id) => this.accessible(principal, id, "delete")));
     const documents: { storage_key: string }[] = await this.platform.db.query(`SELECT storage_key FROM document WHERE knowledge_base_id = ANY($1)`, [ids]);
     await this.repository.delete({ id: In(ids) });
     await Promise.all(documents.map((d) => this.platform.storage.delete(d.storage_key).catch(() => undefined)));

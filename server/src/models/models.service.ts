@@ -1,4 +1,5 @@
 import { authorizeAccountAction } from "../auth/account-guard";
+import { authorize, scope, scopeSql, type Action } from "../policies";
 import type { SignedIn } from "../policies/principal";
 import { Tenant } from "../auth/tenant.entity";
 import { Conflict, DomainError, FieldChecks, Invalid, NotFound, type FieldProblem } from "../platform/errors";
@@ -95,7 +96,8 @@ export class ModelsService {
   }
 
   listEntries(principal: SignedIn): Promise<ModelEntry[]> {
-    return this.entries.find({ where: { tenantId: principal.tenantId }, order: { provider: "ASC", modelType: "ASC", modelName: "ASC" } });
+    const visible = scopeSql(scope(principal, "read", "modelSettings"), "e");
+    return this.entries.createQueryBuilder("e").where(visible.sql, visible.params).orderBy("e.provider", "ASC").addOrderBy("e.modelType", "ASC").addOrderBy("e.modelName", "ASC").getMany();
   }
 
   /** Non-secret settings as stored, secrets masked: what the settings page shows of an entry. */
@@ -174,6 +176,7 @@ export class ModelsService {
 
   async addEntry(principal: SignedIn, input: ModelEntryInput): Promise<ModelEntry> {
     authorizeAccountAction(principal, "manageModelProviders");
+    authorize(principal, "manage", { kind: "modelSettings", tenantId: principal.tenantId });
     const checked = this.checkInput(input);
     const identity = { tenantId: principal.tenantId, provider: checked.definition.name, modelName: checked.modelName, modelType: checked.modelType };
     if (await this.entries.findOneBy(identity)) {
@@ -206,16 +209,18 @@ export class ModelsService {
     }
   }
 
-  private async ownEntry(principal: SignedIn, id: string): Promise<ModelEntry> {
-    const entry = await this.entries.findOneBy({ id, tenantId: principal.tenantId });
+  /** A provider entry the principal may act on so (the model-settings policy decides). */
+  private async ownEntry(principal: SignedIn, id: string, action: Action): Promise<ModelEntry> {
+    const entry = await this.entries.findOneBy({ id });
     if (!entry) throw NotFound("errors.model.entryNotFound");
+    authorize(principal, action, { kind: "modelSettings", tenantId: entry.tenantId });
     return entry;
   }
 
   /** Provider, name and type stay; credentials, token limit and vision flag change. */
   async updateEntry(principal: SignedIn, id: string, input: Omit<ModelEntryInput, "provider" | "modelName" | "modelType">): Promise<ModelEntry> {
     authorizeAccountAction(principal, "manageModelProviders");
-    const entry = await this.ownEntry(principal, id);
+    const entry = await this.ownEntry(principal, id, "manage");
     const checked = this.checkInput({ ...input, provider: entry.provider, modelName: entry.modelName, modelType: entry.modelType }, entry);
     await this.entries.update(
       { id },
@@ -232,11 +237,11 @@ export class ModelsService {
   /** Deleting an entry also clears it as a default, so that nothing points at a model that is gone. */
   async deleteEntry(principal: SignedIn, id: string): Promise<void> {
     authorizeAccountAction(principal, "manageModelProviders");
-    const entry = await this.ownEntry(principal, id);
+    const entry = await this.ownEntry(principal, id, "delete");
     const column = DEFAULT_COLUMNS[entry.modelType];
     const tenants = this.platform.db.getRepository(Tenant);
     await this.entries.delete({ id });
-    await tenants.update({ id: principal.tenantId, [column]: modelId(entry.modelName, entry.provider) }, { [column]: null });
+    await tenants.update({ id: entry.tenantId, [column]: modelId(entry.modelName, entry.provider) }, { [column]: null });
   }
 
   /**
@@ -248,7 +253,7 @@ export class ModelsService {
     let definition: ProviderDefinition;
     let modelType: ModelType;
     let spec: ModelSpec;
-    const entry = source.entryId ? await this.ownEntry(principal, source.entryId) : null;
+    const entry = source.entryId ? await this.ownEntry(principal, source.entryId, "use") : null;
     if (!entry && !source.input) throw Invalid([{ field: "input", messageKey: "errors.invalidInput" }]);
     if (entry && !source.input) {
       definition = findProvider(entry.provider)!;
@@ -323,6 +328,7 @@ export class ModelsService {
   /** Sets some defaults; each must name an available model of its type ("" goes back to the built-in one). */
   async setDefaults(principal: SignedIn, choices: Partial<Record<ModelType, string>>): Promise<DefaultModels> {
     authorizeAccountAction(principal, "manageModelProviders");
+    authorize(principal, "manage", { kind: "modelSettings", tenantId: principal.tenantId });
     const available = await this.availableModels(principal.tenantId);
     const checks = new FieldChecks();
     const changes: Partial<Tenant> = {};

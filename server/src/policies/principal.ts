@@ -14,14 +14,30 @@ export interface PrincipalUser {
   language: string;
 }
 
+/**
+ * RAGFlow's tenant roles (`user_tenant.role`): the owner made at sign-up, admins and normal members of a team,
+ * and "invite" — invited, with no access until the invitation is agreed.
+ */
+export const TENANT_ROLES = ["owner", "admin", "normal", "invite"] as const;
+export type TenantRole = (typeof TENANT_ROLES)[number];
+
+/** A tenant the user belongs to and how; read once when the principal is built, so that no check queries again. */
+export interface Membership {
+  tenantId: string;
+  role: TenantRole;
+}
+
 export type Principal =
   | { kind: "anonymous" }
-  | { kind: "session"; user: PrincipalUser; tenantId: string; sessionId: string; expiresAt: Date }
-  | { kind: "apiToken"; user: PrincipalUser; tenantId: string; tokenId: string; expiresAt: Date | null }
+  | { kind: "session"; user: PrincipalUser; tenantId: string; memberships: readonly Membership[]; sessionId: string; expiresAt: Date }
+  | { kind: "apiToken"; user: PrincipalUser; tenantId: string; memberships: readonly Membership[]; tokenId: string; expiresAt: Date | null }
   | SharePrincipal;
 
-/** The bearer of a share token: no user, no tenant access, only the shared assistant's chat operations. */
-export type SharePrincipal = { kind: "share"; tenantId: string; assistantId: string; shareId: string };
+/**
+ * The bearer of a share token: no user, no tenant access, only the shared assistant's chat operations.
+ * `visitorId` is who chats on the share page, when the request names them: a visitor sees only their own conversations.
+ */
+export type SharePrincipal = { kind: "share"; tenantId: string; assistantId: string; shareId: string; visitorId?: string };
 
 /** A member of a tenant acting as such: what every operation outside the shared chat requires. */
 export type SignedIn = Extract<Principal, { kind: "session" | "apiToken" }>;

@@ -109,7 +109,7 @@ async function retrieval({ services, principal, body }: AuthenticatedRestContext
   if (!Array.isArray(datasetIds)) throw refuse("`dataset_ids` should be a list");
   const kbs: KnowledgeBase[] = [];
   for (const id of datasetIds) {
-    const kb = typeof id === "string" ? await usableDataset(services, principal, id) : null;
+    const kb = typeof id === "string" ? await usableDataset(services, principal, id, "use") : null;
     if (!kb) throw refuse(`You don't own the dataset ${pythonStr(id)}.`);
     kbs.push(kb);
   }
@@ -192,7 +192,7 @@ async function difyRetrieval(context: RestContext): Promise<unknown> {
     const setting = typeof body.retrieval_setting === "object" && body.retrieval_setting !== null ? (body.retrieval_setting as Record<string, unknown>) : {};
     const threshold = pythonFloatOf(field(setting, "score_threshold", 0));
     const topK = pythonIntOf(field(setting, "top_k", RETRIEVAL_DEFAULTS.topK));
-    const kb = typeof body.knowledge_id === "string" ? await usableDataset(services, principal, body.knowledge_id) : null;
+    const kb = typeof body.knowledge_id === "string" ? await usableDataset(services, principal, body.knowledge_id, "use") : null;
     if (!kb) return difyError(context, 404, "Knowledgebase not found!");
     let documentIds: string[] | undefined;
     const condition = parseMetadataCondition(body.metadata_condition);

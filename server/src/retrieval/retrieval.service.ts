@@ -108,7 +108,7 @@ export class RetrievalService {
 
   async retrieve(principal: SignedIn, request: RetrievalRequest): Promise<RetrievalResult> {
     this.validate(request);
-    const kbs = await Promise.all([...new Set(request.knowledgeBaseIds)].map((id) => this.knowledgeBases.accessible(principal, id)));
+    const kbs = await Promise.all([...new Set(request.knowledgeBaseIds)].map((id) => this.knowledgeBases.accessible(principal, id, "use")));
     return this.search(kbs, request);
   }
 

@@ -16,7 +16,7 @@ async function ask({ services, principal, body, res }: AuthenticatedRestContext)
   if (!Array.isArray(body.dataset_ids)) throw refuse("`dataset_ids` should be a list.");
   const knowledgeBases: KnowledgeBase[] = [];
   for (const id of body.dataset_ids.map(String)) {
-    const kb = await usableDataset(services, principal, id);
+    const kb = await usableDataset(services, principal, id, "use");
     if (!kb) throw refuse(`You don't own the dataset ${id}.`);
     if (kb.chunkCount === 0) throw refuse(`The dataset ${id} doesn't own parsed file`);
     knowledgeBases.push(kb);

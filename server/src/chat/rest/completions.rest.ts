@@ -1,7 +1,9 @@
 import { success } from "../../rest/envelope";
 import { PythonException } from "../../rest/python-repr";
 import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } from "../../rest/rest-route";
+import { can } from "../../policies";
 import type { SignedIn } from "../../policies/principal";
+import { conversationResource } from "../conversation.service";
 import type { KnowledgeBase } from "../../knowledge/knowledge-base.entity";
 import { answering, refuse } from "../../knowledge/rest/scope";
 import { DomainError, messageForClient } from "../../platform/errors";
@@ -66,8 +68,8 @@ async function completions(context: AuthenticatedRestContext): Promise<unknown> 
     const sessionId = body.session_id ? String(body.session_id) : "";
     let session: Conversation | null = null;
     if (sessionId) {
-      session = await services.platform.db.getRepository(Conversation).findOneBy({ id: sessionId, assistantId: chat.id, tenantId: chat.tenantId });
-      if (!session || session.source === "share") throw refuse(`You don't own the session ${sessionId}`);
+      session = await services.platform.db.getRepository(Conversation).findOneBy({ id: sessionId, assistantId: chat.id });
+      if (!session || !can(principal, "use", conversationResource(session))) throw refuse(`You don't own the session ${sessionId}`);
     }
     if ("metadata_condition" in body && body.metadata_condition !== null && (typeof body.metadata_condition !== "object" || Array.isArray(body.metadata_condition))) {
       throw refuse("metadata_condition must be an object.");

@@ -2,7 +2,9 @@ import { failure, RETURN_CODES, success } from "../../rest/envelope";
 import { epochMillis, rfc1123 } from "../../rest/presenters";
 import { PythonException } from "../../rest/python-repr";
 import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } from "../../rest/rest-route";
+import { can } from "../../policies";
 import type { SignedIn } from "../../policies/principal";
+import { conversationResource } from "../conversation.service";
 import { answering, pythonInt, refuse, uniqueIds } from "../../knowledge/rest/scope";
 import { DomainError } from "../../platform/errors";
 import type { Services } from "../../platform/services";
@@ -113,7 +115,7 @@ async function updateSession({ services, principal, params, body }: Authenticate
     const conversation = await services.platform.db.getRepository(Conversation).findOneBy({ id: params.sessionId, assistantId: params.chatId });
     if (!conversation || conversation.source === "share") throw refuse("Session does not exist");
     const chat = await ownChat(services, principal, params.chatId);
-    if (!chat || chat.tenantId !== conversation.tenantId) throw refuse("You do not own the session");
+    if (!chat || !can(principal, "manage", conversationResource(conversation))) throw refuse("You do not own the session");
     if ("message" in body || "messages" in body) throw refuse("`message` can not be change");
     if ("reference" in body) throw refuse("`reference` can not be change");
     if ("name" in body && text(body.name).trim() === "") throw refuse("`name` can not be empty.");

@@ -53,7 +53,7 @@ export class KbTaskService {
 
   /** Queues a task over every document of the knowledge base; refused while one of its kind has not ended, or when there are no documents. */
   async start(principal: SignedIn, knowledgeBaseId: string, kind: KbTaskKind): Promise<KbTask> {
-    const kb = await this.knowledgeBases.accessible(principal, knowledgeBaseId);
+    const kb = await this.knowledgeBases.accessible(principal, knowledgeBaseId, "manage");
     const running = await this.active(kb.id, kind);
     if (running) throw this.runningError(running);
     const documents: { id: string }[] = await this.platform.db.query(`SELECT id FROM document WHERE knowledge_base_id = $1 ORDER BY created_at, id`, [kb.id]);
@@ -94,7 +94,7 @@ export class KbTaskService {
   async cancel(principal: SignedIn, taskId: string): Promise<KbTask> {
     const task = await this.repository.findOneBy({ id: taskId });
     if (!task) throw NotFound("errors.kbTasks.notFound");
-    await this.knowledgeBases.accessible(principal, task.knowledgeBaseId);
+    await this.knowledgeBases.accessible(principal, task.knowledgeBaseId, "manage");
     if (!ACTIVE_STATUSES.includes(task.status)) return task;
     const finishedAt = new Date();
     const log = appendLogLine(task, logMessage("parseLog.cancelled"));
@@ -153,7 +153,7 @@ export class KbTaskService {
 
   /** Removes the knowledge base's graph (RAGFlow's DELETE …/knowledge_graph). */
   async deleteGraph(principal: SignedIn, knowledgeBaseId: string): Promise<void> {
-    const kb = await this.knowledgeBases.accessible(principal, knowledgeBaseId);
+    const kb = await this.knowledgeBases.accessible(principal, knowledgeBaseId, "manage");
     await deleteGraph(this.platform.db.manager, kb.id);
   }
 

@@ -34,7 +34,7 @@ function stringList(value: unknown, message: string): string[] | undefined {
 }
 
 async function add({ services, principal, params, body }: AuthenticatedRestContext): Promise<unknown> {
-  await datasetOr(services, principal, params.datasetId, `You don't own the dataset ${params.datasetId}.`);
+  await datasetOr(services, principal, params.datasetId, `You don't own the dataset ${params.datasetId}.`, "manage");
   await documentOr(services, principal, params.datasetId, params.documentId, `You don't own the document ${params.documentId}.`);
   // No content is an empty one, which the service refuses (errors.knowledge.chunkContentRequired).
   const content = body.content === undefined ? "" : body.content;
@@ -69,7 +69,7 @@ function isQuestionAndAnswer(content: string): boolean {
 }
 
 async function update({ services, principal, params, body }: AuthenticatedRestContext): Promise<unknown> {
-  await datasetOr(services, principal, params.datasetId, `You don't own the dataset ${params.datasetId}.`);
+  await datasetOr(services, principal, params.datasetId, `You don't own the dataset ${params.datasetId}.`, "manage");
   const document = await documentIn(services, principal, params.datasetId, params.documentId);
   if (!document) throw refuse(`You don't own the document ${params.documentId}.`);
   const found = await services.chunks.list(principal, document.id, { id: params.chunkId, pageSize: 1 });
@@ -86,7 +86,7 @@ async function update({ services, principal, params, body }: AuthenticatedRestCo
 }
 
 async function remove({ services, principal, params, body }: AuthenticatedRestContext): Promise<unknown> {
-  await datasetOr(services, principal, params.datasetId, `You don't own the dataset ${params.datasetId}.`);
+  await datasetOr(services, principal, params.datasetId, `You don't own the dataset ${params.datasetId}.`, "manage");
   const document = await documentIn(services, principal, params.datasetId, params.documentId);
   if (!document) throw new PythonException("LookupError", `Can't find the document with ID ${params.documentId}!`);
   const existing = (await services.chunks.list(principal, document.id, { pageSize: ALL })).items.map((c) => c.id);

@@ -1,11 +1,12 @@
 import { failure, success } from "../../rest/envelope";
 import type { RestErrorTable } from "../../rest/error-table";
 import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } from "../../rest/rest-route";
+import { can } from "../../policies";
 import type { SignedIn } from "../../policies/principal";
 import { findProvider } from "../../models/providers/registry";
 import type { Services } from "../../platform/services";
 import type { KnowledgeBase } from "../knowledge-base.entity";
-import type { KnowledgeBaseInput } from "../knowledge-base.service";
+import { knowledgeBaseResource, type KnowledgeBaseInput } from "../knowledge-base.service";
 import { jsonObjectPayload, parseDatasetBody, parseDeleteBody, parseListQuery, uuid1Hex, type DatasetFields } from "./dataset-schema";
 import { presentDataset } from "./presenters";
 import { answering, usableDataset } from "./scope";
@@ -48,12 +49,6 @@ async function presentDatasets(services: Services, kbs: KnowledgeBase[]): Promis
   return kbs.map((kb) => presentDataset(kb, tasks.get(kb.id)));
 }
 
-/** A dataset the caller's own tenant owns (RAGFlow lets only the owner change or delete one), else null. */
-async function ownedDataset(services: Services, principal: SignedIn, id: string): Promise<KnowledgeBase | null> {
-  const kb = await usableDataset(services, principal, id);
-  return kb && kb.tenantId === principal.tenantId ? kb : null;
-}
-
 async function create({ services, principal, req, res }: AuthenticatedRestContext): Promise<unknown> {
   const payload = jsonObjectPayload(req, res);
   if (!payload.ok) return failure(ARGUMENT_ERROR, payload.message);
@@ -74,7 +69,7 @@ async function update({ services, principal, req, res, params }: AuthenticatedRe
   if (!fields.ok) return failure(ARGUMENT_ERROR, fields.message);
   if (Object.keys(fields.value).length === 0) return failure(ARGUMENT_ERROR, "No properties were modified");
   const id = uuid1Hex(params.datasetId)!;
-  const kb = await ownedDataset(services, principal, id);
+  const kb = await usableDataset(services, principal, id, "manage");
   if (!kb) return failure(PERMISSION_ERROR, `User '${principal.tenantId}' lacks permission for dataset '${params.datasetId}'`);
   const model = fields.value.embeddingModel;
   if (model && model !== kb.embeddingModel) {
@@ -99,10 +94,10 @@ async function remove({ services, principal, req, res }: AuthenticatedRestContex
   let ids = parsed.value;
   if (ids === null) {
     const { items } = await services.knowledgeBases.list(principal, { pageSize: Number.MAX_SAFE_INTEGER });
-    ids = items.filter((kb) => kb.tenantId === principal.tenantId).map((kb) => kb.id);
+    ids = items.filter((kb) => can(principal, "delete", knowledgeBaseResource(kb))).map((kb) => kb.id);
   }
   if (ids.length === 0) return success();
-  const owned = await Promise.all(ids.map((id) => ownedDataset(services, principal, id)));
+  const owned = await Promise.all(ids.map((id) => usableDataset(services, principal, id, "delete")));
   const unauthorized = ids.filter((_, i) => !owned[i]);
   if (unauthorized.length > 0) return failure(PERMISSION_ERROR, `User '${principal.tenantId}' lacks permission for datasets: '${unauthorized.join(", ")}'`);
   await services.knowledgeBases.delete(principal, ids);

@@ -41,7 +41,7 @@ async function upload({ services, principal, req, res, params }: AuthenticatedRe
     },
     open: async () => {
       // Another tenant's dataset is answered like one that does not exist.
-      const kb = await usableDataset(services, principal, params.datasetId);
+      const kb = await usableDataset(services, principal, params.datasetId, "manage");
       if (!kb) throw new PythonException("LookupError", `Can't find the dataset with ID ${params.datasetId}!`);
       return services.documents.startUpload(principal, kb.id, { partial: true });
     },
@@ -63,7 +63,7 @@ const UPDATE_ERRORS: RestErrorTable = {
 };
 
 async function update({ services, principal, params, body }: AuthenticatedRestContext): Promise<unknown> {
-  await datasetOr(services, principal, params.datasetId, "You don't own the dataset.");
+  await datasetOr(services, principal, params.datasetId, "You don't own the dataset.", "manage");
   let document = await documentOr(services, principal, params.datasetId, params.documentId, "The dataset doesn't own the document.");
   for (const [key, current, label] of [
     ["chunk_count", document.chunkCount, "chunk_count"],
@@ -188,7 +188,7 @@ function withDuplicates(successCount: number, errors: string[]): Record<string, 
 }
 
 async function remove({ services, principal, params, body }: AuthenticatedRestContext): Promise<unknown> {
-  const kb = await datasetOr(services, principal, params.datasetId, `You don't own the dataset ${params.datasetId}. `);
+  const kb = await datasetOr(services, principal, params.datasetId, `You don't own the dataset ${params.datasetId}. `, "manage");
   const requested = idList(body.ids) ?? (await services.documents.list(principal, kb.id, { pageSize: ALL })).items.map((d) => d.id);
   const { unique, duplicateErrors } = uniqueIds(requested, "document");
   const found = await Promise.all(unique.map((id) => documentIn(services, principal, kb.id, id)));
@@ -200,7 +200,7 @@ async function remove({ services, principal, params, body }: AuthenticatedRestCo
 }
 
 async function startParsing({ services, principal, params, body }: AuthenticatedRestContext): Promise<unknown> {
-  const kb = await datasetOr(services, principal, params.datasetId, `You don't own the dataset ${params.datasetId}.`);
+  const kb = await datasetOr(services, principal, params.datasetId, `You don't own the dataset ${params.datasetId}.`, "manage");
   const ids = idList(body.document_ids);
   if (!ids) throw refuse("`document_ids` is required");
   const { unique, duplicateErrors } = uniqueIds(ids, "document");
@@ -214,7 +214,7 @@ async function startParsing({ services, principal, params, body }: Authenticated
 }
 
 async function stopParsing({ services, principal, params, body }: AuthenticatedRestContext): Promise<unknown> {
-  const kb = await datasetOr(services, principal, params.datasetId, `You don't own the dataset ${params.datasetId}.`);
+  const kb = await datasetOr(services, principal, params.datasetId, `You don't own the dataset ${params.datasetId}.`, "manage");
   const ids = idList(body.document_ids);
   if (!ids) throw refuse("`document_ids` is required");
   const { unique, duplicateErrors } = uniqueIds(ids, "document");

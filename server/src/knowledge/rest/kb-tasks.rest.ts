@@ -3,6 +3,7 @@ import { epochMillis, rfc1123 } from "../../rest/presenters";
 import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } from "../../rest/rest-route";
 import { KbTaskKind, type KbTask } from "../kb-tasks/kb-task.entity";
 import { readGraph, type MindMapNode } from "../knowledge-graph";
+import type { Action } from "../../policies";
 import { answering, Refusal, usableDataset } from "./scope";
 
 /**
@@ -15,8 +16,8 @@ const WHOLE_RANGE = 100000000;
 
 const noAuthorization = () => new Refusal(jsonResult(RETURN_CODES.AUTHENTICATION_ERROR, "No authorization.", false));
 
-async function datasetFor({ services, principal, params }: AuthenticatedRestContext) {
-  const kb = await usableDataset(services, principal, params.datasetId);
+async function datasetFor({ services, principal, params }: AuthenticatedRestContext, action: Action = "read") {
+  const kb = await usableDataset(services, principal, params.datasetId, action);
   if (!kb) throw noAuthorization();
   return kb;
 }
@@ -51,7 +52,7 @@ function presentMindMap(node: MindMapNode): Record<string, unknown> {
 function runTask(kind: KbTaskKind, idField: string) {
   return async (context: AuthenticatedRestContext) =>
     answering(async () => {
-      const kb = await datasetFor(context);
+      const kb = await datasetFor(context, "manage");
       const task = await context.services.kbTasks.start(context.principal, kb.id, kind);
       return success({ [idField]: task.id });
     });
@@ -85,7 +86,7 @@ async function knowledgeGraph(context: AuthenticatedRestContext): Promise<unknow
 
 async function deleteKnowledgeGraph(context: AuthenticatedRestContext): Promise<unknown> {
   return answering(async () => {
-    const kb = await datasetFor(context);
+    const kb = await datasetFor(context, "manage");
     await context.services.kbTasks.deleteGraph(context.principal, kb.id);
     return success(true);
   });

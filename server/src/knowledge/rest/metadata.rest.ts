@@ -31,7 +31,7 @@ async function summary(context: AuthenticatedRestContext): Promise<unknown> {
  * meeting `metadata_condition` (the intended semantics; v0.24.0 fails with code 100 without document_ids).
  */
 async function update({ services, principal, params, body }: AuthenticatedRestContext): Promise<unknown> {
-  const kb = await datasetOr(services, principal, params.datasetId, `You don't own the dataset ${params.datasetId}. `);
+  const kb = await datasetOr(services, principal, params.datasetId, `You don't own the dataset ${params.datasetId}. `, "manage");
   const selector = pythonTruthy(body.selector) ? body.selector : {};
   const updates = pythonTruthy(body.updates) ? body.updates : [];
   const deletes = pythonTruthy(body.deletes) ? body.deletes : [];
@@ -76,7 +76,7 @@ async function updateMetadataSetting({ services, principal, body }: Authenticate
   const missing = ["kb_id", "metadata"].filter((key) => !(key in body));
   if (missing.length > 0) return jsonResult(RETURN_CODES.ARGUMENT_ERROR, `required argument are missing: ${missing.join(",")}; `);
   // RAGFlow looks the dataset up without asking whose it is; Cairn answers another tenant's as a missing one.
-  const kb = typeof body.kb_id === "string" ? await usableDataset(services, principal, body.kb_id) : null;
+  const kb = typeof body.kb_id === "string" ? await usableDataset(services, principal, body.kb_id, "manage") : null;
   if (!kb) return failure(RETURN_CODES.DATA_ERROR, "Database error (Knowledgebase rename)!");
   const enabled = "enable_metadata" in body ? pythonTruthy(body.enable_metadata) : true;
   const updated = await services.knowledgeBases.setMetadataSetting(principal, kb.id, body.metadata, enabled);

@@ -1,5 +1,6 @@
 import { failure, RETURN_CODES } from "../../rest/envelope";
 import { PythonException } from "../../rest/python-repr";
+import type { Action } from "../../policies";
 import type { SignedIn } from "../../policies/principal";
 import { DomainError } from "../../platform/errors";
 import type { Services } from "../../platform/services";
@@ -7,9 +8,9 @@ import type { Document } from "../document.entity";
 import type { KnowledgeBase } from "../knowledge-base.entity";
 
 /**
- * The ownership questions every document and chunk endpoint asks first, answered by the services'
- * access rules (a tenant sees its own knowledge bases and its teams' shared ones, nothing else); each
- * endpoint words the refusal its own way, as RAGFlow does.
+ * The ownership questions every document and chunk endpoint asks first, answered by the knowledge-base policy
+ * through the services (a tenant's members see its knowledge bases, team members use shared ones, and only the
+ * owner changes them); each endpoint words the refusal its own way, as RAGFlow does.
  */
 
 /** A refusal already shaped as RAGFlow's envelope; handlers return it as they are. */
@@ -31,38 +32,39 @@ export async function answering(run: () => Promise<unknown>): Promise<unknown> {
   }
 }
 
-const isNotFound = (error: unknown) => error instanceof DomainError && error.kind === "NOT_FOUND";
+/** RAGFlow answers "you don't own it" alike whether the dataset is unseen or only not the caller's to change. */
+const isRefusal = (error: unknown) => error instanceof DomainError && (error.kind === "NOT_FOUND" || error.kind === "FORBIDDEN");
 
-/** The knowledge base if the principal may use it, else null. */
-export async function usableDataset(services: Services, principal: SignedIn, id: string): Promise<KnowledgeBase | null> {
+/** The knowledge base if the principal may act on it so (read, by default), else null. */
+export async function usableDataset(services: Services, principal: SignedIn, id: string, action: Action = "read"): Promise<KnowledgeBase | null> {
   try {
-    return await services.knowledgeBases.accessible(principal, id);
+    return await services.knowledgeBases.accessible(principal, id, action);
   } catch (error) {
-    if (isNotFound(error)) return null;
+    if (isRefusal(error)) return null;
     throw error;
   }
 }
 
 /** The knowledge base, or the refusal `message`. */
-export async function datasetOr(services: Services, principal: SignedIn, id: string, message: string): Promise<KnowledgeBase> {
-  const kb = await usableDataset(services, principal, id);
+export async function datasetOr(services: Services, principal: SignedIn, id: string, message: string, action: Action = "read"): Promise<KnowledgeBase> {
+  const kb = await usableDataset(services, principal, id, action);
   if (!kb) throw refuse(message);
   return kb;
 }
 
-/** The document if it is in that knowledge base and the principal may use it, else null. */
-export async function documentIn(services: Services, principal: SignedIn, datasetId: string, documentId: string): Promise<Document | null> {
+/** The document if it is in that knowledge base and the principal may act on it so, else null. */
+export async function documentIn(services: Services, principal: SignedIn, datasetId: string, documentId: string, action: Action = "read"): Promise<Document | null> {
   try {
-    const document = await services.documents.accessible(principal, documentId);
+    const document = await services.documents.accessible(principal, documentId, action);
     return document.knowledgeBaseId === datasetId ? document : null;
   } catch (error) {
-    if (isNotFound(error)) return null;
+    if (isRefusal(error)) return null;
     throw error;
   }
 }
 
-export async function documentOr(services: Services, principal: SignedIn, datasetId: string, documentId: string, message: string): Promise<Document> {
-  const document = await documentIn(services, principal, datasetId, documentId);
+export async function documentOr(services: Services, principal: SignedIn, datasetId: string, documentId: string, message: string, action: Action = "read"): Promise<Document> {
+  const document = await documentIn(services, principal, datasetId, documentId, action);
   if (!document) throw refuse(message);
   return document;
 }

@@ -1,0 +1,85 @@
+import { Forbidden, NotFound } from "../platform/errors";
+import type { Principal } from "./principal";
+import { matches, type Action, type Clause, type Policy } from "./rules";
+import { apiTokenPolicy, type ApiTokenResource } from "./api-token.policy";
+import { assistantPolicy, type AssistantResource } from "./assistant.policy";
+import { conversationPolicy, type ConversationResource } from "./conversation.policy";
+import { filePolicy, type FileResource } from "./file.policy";
+import { flowPolicy, type FlowResource } from "./flow.policy";
+import { knowledgeBasePolicy, type KnowledgeBaseResource } from "./knowledge-base.policy";
+import { modelSettingsPolicy, type ModelSettingsResource } from "./model-settings.policy";
+import { sharePolicy, type ShareResource } from "./share.policy";
+
+/**
+ * Who may do what, in one place (CONVENTIONS §1): every service asks `authorize` before it acts on a resource and
+ * filters its lists with `scope`. Resources are described by their fields, so that this ground needs no domain.
+ */
+
+export type { Action, Clause } from "./rules";
+export { ACTIONS } from "./rules";
+export type { ApiTokenResource, AssistantResource, ConversationResource, FileResource, FlowResource, KnowledgeBaseResource, ModelSettingsResource, ShareResource };
+
+export type Resource =
+  | KnowledgeBaseResource
+  | AssistantResource
+  | ConversationResource
+  | ApiTokenResource
+  | ModelSettingsResource
+  | ShareResource
+  | FlowResource
+  | FileResource;
+export type ResourceKind = Resource["kind"];
+
+export const POLICIES: Record<ResourceKind, Policy> = {
+  knowledgeBase: knowledgeBasePolicy,
+  assistant: assistantPolicy,
+  conversation: conversationPolicy,
+  apiToken: apiTokenPolicy,
+  modelSettings: modelSettingsPolicy,
+  share: sharePolicy,
+  flow: flowPolicy,
+  file: filePolicy,
+};
+
+export function can(principal: Principal, action: Action, resource: Resource): boolean {
+  return POLICIES[resource.kind].rules(principal, action).some((clause) => matches(clause, resource));
+}
+
+/**
+ * Throws unless the principal may: NOT_FOUND when it may not even read the resource (a refusal must not tell
+ * that it exists), FORBIDDEN when it may read it but not do this.
+ */
+export function authorize(principal: Principal, action: Action, resource: Resource): void {
+  if (can(principal, action, resource)) return;
+  const policy = POLICIES[resource.kind];
+  throw can(principal, "read", resource) ? Forbidden(policy.forbidden) : NotFound(policy.notFound);
+}
+
+/** The resources of a kind the principal may act on so, as clauses over their fields; none: nothing. */
+export function scope(principal: Principal, action: Action, kind: ResourceKind): Clause[] {
+  return POLICIES[kind].rules(principal, action);
+}
+
+let parameterCount = 0;
+
+/**
+ * A scope as a TypeORM query-builder condition over `alias` (whose property names are the clauses' fields), with
+ * its named parameters: `builder.where(sql, params)`. No clause becomes FALSE, so an empty scope lists nothing.
+ */
+export function scopeSql(clauses: Clause[], alias: string): { sql: string; params: Record<string, unknown> } {
+  const params: Record<string, unknown> = {};
+  const disjuncts = clauses.map((clause) => {
+    const conditions = Object.entries(clause).map(([field, value]) => {
+      const name = `scope${++parameterCount}`;
+      if (Array.isArray(value)) {
+        if (value.length === 0) return "FALSE";
+        params[name] = value;
+        return `${alias}.${field} IN (:...${name})`;
+      }
+      params[name] = value;
+      return `${alias}.${field} = :${name}`;
+    });
+    return conditions.length === 0 ? "TRUE" : `(${conditions.join(" AND ")})`;
+  });
+  return { sql: disjuncts.length === 0 ? "FALSE" : `(${disjuncts.join(" OR ")})`, params };
+}

@@ -1,0 +1,96 @@
+import { DomainError } from "../platform/errors";
+import { ACTIONS, authorize, can, scope, scopeSql, type Action, type Resource } from ".";
+import type { Membership, Principal } from "./principal";
+
+/**
+ * Every resource × action × role, against one tenant "t" whose owner is user "t" (a tenant's id is its owner's).
+ * Each cell lists the actions allowed, as letters: r(ead) u(se) m(anage) d(elete).
+ */
+
+function member(id: string, ...teams: Membership[]): Principal {
+  return { kind: "session", user: { id, language: "English" }, tenantId: id, memberships: [{ tenantId: id, role: "owner" }, ...teams], sessionId: `s-${id}`, expiresAt: new Date(Date.now() + 60_000) };
+}
+
+const ROLES = {
+  owner: member("t"),
+  admin: member("a", { tenantId: "t", role: "admin" }),
+  normal: member("n", { tenantId: "t", role: "normal" }),
+  invited: member("i", { tenantId: "t", role: "invite" }),
+  otherTenant: member("o"),
+  share: { kind: "share", tenantId: "t", assistantId: "assistant", shareId: "link", visitorId: "visitor" },
+  anonymous: { kind: "anonymous" },
+} satisfies Record<string, Principal>;
+type Role = keyof typeof ROLES;
+type Expected = Record<Role, string>;
+
+const NONE: Expected = { owner: "", admin: "", normal: "", invited: "", otherTenant: "", share: "", anonymous: "" };
+const OWNER_ONLY: Expected = { ...NONE, owner: "rumd" };
+const TEAM_SHARED: Expected = { ...OWNER_ONLY, admin: "rumd", normal: "ru" };
+
+const TABLE: [string, Resource, Expected][] = [
+  ["a knowledge base only for me", { kind: "knowledgeBase", tenantId: "t", createdBy: "t", permission: "me" }, OWNER_ONLY],
+  ["a knowledge base shared with the team", { kind: "knowledgeBase", tenantId: "t", createdBy: "t", permission: "team" }, TEAM_SHARED],
+  ["a team knowledge base a normal member made", { kind: "knowledgeBase", tenantId: "t", createdBy: "n", permission: "team" }, { ...TEAM_SHARED, normal: "rumd" }],
+  ["the shared assistant", { kind: "assistant", id: "assistant", tenantId: "t", createdBy: "t" }, { ...OWNER_ONLY, share: "ru" }],
+  ["another assistant", { kind: "assistant", id: "other", tenantId: "t", createdBy: "t" }, OWNER_ONLY],
+  ["a conversation in the app", { kind: "conversation", tenantId: "t", assistantId: "assistant", source: "web", userId: "t" }, OWNER_ONLY],
+  ["a conversation over the API", { kind: "conversation", tenantId: "t", assistantId: "assistant", source: "api", userId: "t" }, OWNER_ONLY],
+  ["the visitor's conversation on the share page", { kind: "conversation", tenantId: "t", assistantId: "assistant", source: "share", userId: "visitor" }, { ...NONE, share: "rumd" }],
+  ["another visitor's conversation", { kind: "conversation", tenantId: "t", assistantId: "assistant", source: "share", userId: "someone" }, NONE],
+  ["an API key", { kind: "apiToken", tenantId: "t" }, { ...NONE, owner: "rmd" }],
+  ["the model settings", { kind: "modelSettings", tenantId: "t" }, OWNER_ONLY],
+  ["the share link", { kind: "share", id: "link", tenantId: "t", assistantId: "assistant", createdBy: "t" }, { ...OWNER_ONLY, share: "u" }],
+  ["another share link", { kind: "share", id: "other", tenantId: "t", assistantId: "other", createdBy: "t" }, OWNER_ONLY],
+  ["a flow only for me", { kind: "flow", tenantId: "t", createdBy: "t", permission: "me" }, OWNER_ONLY],
+  ["a flow shared with the team", { kind: "flow", tenantId: "t", createdBy: "t", permission: "team" }, TEAM_SHARED],
+  ["a private file", { kind: "file", tenantId: "t", createdBy: "t", inTeamKnowledgeBase: false }, OWNER_ONLY],
+  ["a file in a team knowledge base", { kind: "file", tenantId: "t", createdBy: "t", inTeamKnowledgeBase: true }, TEAM_SHARED],
+];
+
+const LETTER: Record<Action, string> = { read: "r", use: "u", manage: "m", delete: "d" };
+const allowed = (principal: Principal, resource: Resource) => ACTIONS.filter((action) => can(principal, action, resource)).map((a) => LETTER[a]).join("");
+
+describe.each(TABLE)("%s", (_name, resource, expected) => {
+  it.each(Object.keys(ROLES) as Role[])("allows %s exactly what the table says", (role) => {
+    expect(allowed(ROLES[role], resource)).toBe(expected[role]);
+  });
+
+});
+
+describe("refusals", () => {
+  const teamBase: Resource = { kind: "knowledgeBase", tenantId: "t", createdBy: "t", permission: "team" };
+
+  it("tells a team member who may read a knowledge base that only its owner changes it", () => {
+    expect(() => authorize(ROLES.normal, "manage", teamBase)).toThrow(expect.objectContaining({ kind: "FORBIDDEN", messageKey: "errors.knowledge.ownerOnly" }));
+  });
+
+  it("answers one who may not read it as if it did not exist", () => {
+    for (const principal of [ROLES.invited, ROLES.otherTenant, ROLES.share, ROLES.anonymous]) {
+      let refusal: unknown;
+      try {
+        authorize(principal, "delete", teamBase);
+      } catch (error) {
+        refusal = error;
+      }
+      expect(refusal).toBeInstanceOf(DomainError);
+      expect(refusal).toMatchObject({ kind: "NOT_FOUND", messageKey: "errors.knowledge.notFound" });
+    }
+  });
+
+  it("counts a user's own tenant as theirs before any membership row says so", () => {
+    const fresh: Principal = { ...(ROLES.owner as Extract<Principal, { kind: "session" }>), memberships: [] };
+    expect(can(fresh, "delete", teamBase)).toBe(true);
+  });
+});
+
+describe("scopeSql", () => {
+  it("lists nothing when no clause allows", () => {
+    expect(scopeSql(scope(ROLES.anonymous, "read", "knowledgeBase"), "kb").sql).toBe("FALSE");
+  });
+
+  it("names each field of the alias with its own parameters", () => {
+    const { sql, params } = scopeSql(scope(ROLES.normal, "read", "knowledgeBase"), "kb");
+    expect(sql).toMatch(/^\(\(kb\.tenantId IN \(:\.\.\.scope\d+\)\) OR \(kb\.tenantId IN \(:\.\.\.scope\d+\) AND kb\.permission = :scope\d+\)\)$/);
+    expect(Object.values(params)).toEqual([["n"], ["n", "t"], "team"]);
+  });
+});
