@@ -4,7 +4,7 @@ import { teamSharedRules } from "./team-shared";
 /**
  * A knowledge base with its documents and chunks: a document or chunk is answered by its knowledge base. `use`
  * is retrieving from it and linking it to an assistant; `manage` is its settings, uploads, parsing and chunk edits.
- * `permission` "team" shares it with the members of its tenant's team, who may use it but not change it.
+ * `permission` "team" shares it with the members of its tenant's team, who may use and change it but not delete it.
  */
 export interface KnowledgeBaseResource {
   kind: "knowledgeBase";
