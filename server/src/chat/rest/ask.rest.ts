@@ -4,7 +4,7 @@ import { answering, pythonTruthy, refuse, usableDataset } from "../../knowledge/
 import { messageForClient } from "../../platform/errors";
 import { askKnowledgeBases } from "../ask";
 import { presentReference } from "./sessions.rest";
-import { openEventStream, writeFrame } from "./sse";
+import { openEventStream, writeFrame } from "../../platform/runs/sse";
 
 /**
  * `POST /api/v1/sessions/ask` (contract §11): a question over datasets without an assistant, streamed as
