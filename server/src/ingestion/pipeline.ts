@@ -2,7 +2,7 @@ import { xxh64 } from "@node-rs/xxhash";
 import type { Services } from "../services";
 import { completeDocument, deleteChunks, ensureVectorIndex, insertChunks, type StoredChunk } from "../knowledge/chunk-store";
 import { Document, RUN } from "../knowledge/document.entity";
-import { CANCEL_TOPIC, publishProgress } from "../knowledge/document-events";
+import { parseRuns, publishProgress } from "../knowledge/document-events";
 import { appendLogLine, logMessage, type LogMessage, type ParseLog } from "../knowledge/parse-log";
 import { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import { onLexiconPreparation } from "../models/builtin/lexicon";
@@ -14,6 +14,7 @@ import { generateQuestions } from "./enrichment/questions";
 import type { EnrichmentContext } from "./enrichment/context";
 import { parserFor } from "./parsers/registry";
 import { DomainError } from "../platform/errors";
+import type { Run } from "../platform/runs/cancellable-runs";
 import { chunkParsed, type Chunked } from "./chunking";
 import type { ParsePhase } from "./sandbox/messages";
 import { ParseError, type ChunkDraft, type FailureReason, type ParsedDocument } from "./types";
@@ -38,20 +39,6 @@ export class ParseCancelled extends Error {
   }
 }
 
-/** Documents whose job in this process must stop: filled by the cancel topic. */
-const cancelledHere = new Set<string>();
-let listeningForCancels = false;
-
-function listenForCancels(services: Services): void {
-  if (listeningForCancels) return;
-  listeningForCancels = true;
-  void (async () => {
-    for await (const message of services.platform.pubsub.subscribe(CANCEL_TOPIC)) {
-      cancelledHere.add((message as { documentId: string }).documentId);
-    }
-  })().catch(() => (listeningForCancels = false));
-}
-
 /** Keeps the document's progress and log, publishes every change and writes it to the database now and then. */
 class Progress {
   private log: ParseLog;
@@ -61,6 +48,7 @@ class Progress {
     private readonly services: Services,
     private readonly document: Document,
     private readonly runId: string,
+    private readonly run: Run,
   ) {
     this.log = { progressMsg: document.progressMsg, progressLog: document.progressLog };
   }
@@ -82,13 +70,13 @@ class Progress {
         `UPDATE document SET progress = $3, progress_msg = $4, progress_log = $5 WHERE id = $1 AND run_id = $2 RETURNING id`,
         [this.document.id, this.runId, this.document.progress, this.log.progressMsg, JSON.stringify(this.log.progressLog)],
       );
-      if (rows.length === 0) cancelledHere.add(this.document.id);
+      if (rows.length === 0) this.run.abort();
     }
     this.throwIfCancelled();
   }
 
   throwIfCancelled(): void {
-    if (cancelledHere.has(this.document.id)) throw new ParseCancelled();
+    if (this.run.signal.aborted) throw new ParseCancelled();
   }
 }
 
@@ -122,7 +110,6 @@ function embeddingInput(draft: ChunkDraft): string {
 }
 
 export async function runIngestion(services: Services, documentId: string, runId: string): Promise<void> {
-  listenForCancels(services);
   const { db, storage } = services.platform;
   // The document with its knowledge base, in one query: on small documents every round trip counts.
   const found = await db
@@ -148,12 +135,15 @@ export async function runIngestion(services: Services, documentId: string, runId
     return;
   }
   const config = document.parserConfig;
-  const progress = new Progress(services, document, runId);
+  // A cancel from any process aborts the run's signal, and with it the model calls in flight.
+  const run = parseRuns(services.platform).start(document.id);
+  const progress = new Progress(services, document, runId, run);
   // A parse that waits for the built-in models says why, step by step (only where the build did not prepare them).
   const stopFollowingModels = onLexiconPreparation(
     (preparation) => void progress.report(document.progress, logMessage("parseLog.preparingModels", { percent: Math.round(preparation.fraction * 100) })).catch(() => undefined),
   );
   const abort = new AbortController();
+  const signal = AbortSignal.any([abort.signal, run.signal]);
   const startedAt = document.processBeginAt ? new Date(document.processBeginAt).getTime() : Date.now();
 
   try {
@@ -179,7 +169,7 @@ export async function runIngestion(services: Services, documentId: string, runId
         layoutRecognize: (config.layout_recognize ?? "DeepDOC") !== "Plain Text",
         language: kb.language,
         chunking: method.usesModels ? undefined : { method: method.name, config },
-        signal: abort.signal,
+        signal,
         progress: (phase, fraction, message) => void progress.report(phaseProgress(phase, fraction), message).catch(() => abort.abort()),
       }));
       progress.throwIfCancelled();
@@ -200,7 +190,7 @@ export async function runIngestion(services: Services, documentId: string, runId
         const id = (await services.models.defaults(kb.tenantId)).img2txt;
         return id && !id.endsWith("@Builtin") ? { model: await services.models.client(kb.tenantId, "img2txt", id), id } : null;
       },
-      signal: abort.signal,
+      signal,
       progress: (fraction, message) => void progress.report(phaseProgress("chunk", fraction), message).catch(() => abort.abort()),
     });
     const { drafts } = chunked;
@@ -210,9 +200,9 @@ export async function runIngestion(services: Services, documentId: string, runId
     const embedding = await services.models.client(kb.tenantId, "embedding", kb.embeddingModel);
     const enrichment: EnrichmentContext = {
       chat: () => modelFor("chat", config.llm_id),
-      embed: async (texts) => (await embedding.embed(texts, { purpose: "document", signal: abort.signal })).vectors,
+      embed: async (texts) => (await embedding.embed(texts, { purpose: "document", signal })).vectors,
       language: kb.language,
-      signal: abort.signal,
+      signal,
       progress: (fraction, message) => void progress.report(0.5 + 0.1 * fraction, message).catch(() => abort.abort()),
     };
     const producedBy: Record<string, string> = {};
@@ -239,7 +229,7 @@ export async function runIngestion(services: Services, documentId: string, runId
     const finalRows: StoredChunk[] = [];
     for (let start = 0; start < drafts.length; start += EMBED_BATCH) {
       const batch = drafts.slice(start, start + EMBED_BATCH);
-      const embedded = await embedWithName(embedding, batch.map(embeddingInput), name, abort.signal);
+      const embedded = await embedWithName(embedding, batch.map(embeddingInput), name, signal);
       const batchVectors = embedded.vectors;
       name.vector = embedded.nameVector;
       if (!dimensionReady) {
@@ -310,7 +300,7 @@ export async function runIngestion(services: Services, documentId: string, runId
     publishProgress(services.platform, document);
   } catch (error) {
     abort.abort();
-    if (error instanceof ParseCancelled) {
+    if (error instanceof ParseCancelled || run.signal.aborted) {
       // The user cancelled: whatever was stored meanwhile goes, and the document stays "cancelled".
       await deleteChunks(db.manager, document.id);
       return;
@@ -322,7 +312,7 @@ export async function runIngestion(services: Services, documentId: string, runId
     throw error;
   } finally {
     stopFollowingModels();
-    cancelledHere.delete(document.id);
+    run.end();
   }
 }
 

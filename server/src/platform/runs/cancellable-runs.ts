@@ -49,7 +49,8 @@ export class CancellableRuns {
     return runs;
   }
 
-  private readonly running = new Map<string, Run>();
+  /** The runs of this process by id (a document parsed again while its last job winds down has two). */
+  private readonly running = new Map<string, Set<Run>>();
   private listening: AsyncIterator<unknown> | null = null;
 
   constructor(
@@ -58,10 +59,9 @@ export class CancellableRuns {
     readonly topic: string,
   ) {}
 
-  /** Starts a run here. An id already running here is replaced (its signal aborted): one run per id. */
+  /** Starts a run here. */
   start(id: string): Run {
     this.listen();
-    this.running.get(id)?.abort();
     const controller = new AbortController();
     let settle!: () => void;
     const ended = new Promise<void>((resolve) => (settle = resolve));
@@ -71,11 +71,14 @@ export class CancellableRuns {
       ended,
       abort: () => controller.abort(new RunCancelled(id)),
       end: () => {
-        if (this.running.get(id) === run) this.running.delete(id);
+        const runs = this.running.get(id);
+        runs?.delete(run);
+        if (runs?.size === 0) this.running.delete(id);
         settle();
       },
     };
-    this.running.set(id, run);
+    const runs = this.running.get(id) ?? new Set<Run>();
+    this.running.set(id, runs.add(run));
     return run;
   }
 
@@ -89,20 +92,20 @@ export class CancellableRuns {
     }
   }
 
-  /** The run `id` if it runs in this process. */
+  /** The latest run `id` started in this process, if it still runs. */
   get(id: string): Run | undefined {
-    return this.running.get(id);
+    return [...(this.running.get(id) ?? [])].at(-1);
   }
 
   /** Cancels the run `id` wherever it runs: at once here, through the topic elsewhere. */
   cancel(id: string): void {
-    this.running.get(id)?.abort();
+    this.abortHere(id);
     this.pubsub.publish(this.topic, { runId: id } satisfies CancelMessage);
   }
 
   /** Aborts every run of this process and waits until each has ended (shutdown). */
   async cancelAll(): Promise<void> {
-    const runs = [...this.running.values()];
+    const runs = [...this.running.values()].flatMap((set) => [...set]);
     for (const run of runs) run.abort();
     await Promise.all(runs.map((run) => run.ended));
   }
@@ -114,6 +117,10 @@ export class CancellableRuns {
     void iterator?.return?.().catch(() => undefined);
   }
 
+  private abortHere(id: string): void {
+    for (const run of this.running.get(id) ?? []) run.abort();
+  }
+
   private listen(): void {
     if (this.listening) return;
     const iterator = this.pubsub.subscribe(this.topic)[Symbol.asyncIterator]();
@@ -123,7 +130,7 @@ export class CancellableRuns {
         for (;;) {
           const next = await iterator.next();
           if (next.done || this.listening !== iterator) break;
-          this.running.get((next.value as CancelMessage).runId)?.abort();
+          this.abortHere((next.value as CancelMessage).runId);
         }
       } catch {
         // the pub/sub closed

@@ -45,24 +45,30 @@ export interface ResumeOptions {
 const QUIET_CHECK_MS = 1000;
 const CATCH_UP_POLL_MS = 25;
 
-/** A pull queue over a pub/sub subscription that starts listening at once (not on the first pull). */
+/**
+ * A pull queue over pub/sub subscriptions that start listening at once (not on the first pull). Several
+ * topics read as one queue, in arrival order; `label` tells their payloads apart.
+ */
 export class LiveSubscription<E> {
   private readonly buffered: E[] = [];
   private waiting: ((event: E | null) => void) | null = null;
-  private readonly iterator: AsyncIterator<unknown>;
+  private readonly iterators: AsyncIterator<unknown>[];
   private closed = false;
 
-  constructor(pubsub: PubSub, topic: string) {
-    this.iterator = pubsub.subscribe(topic)[Symbol.asyncIterator]();
-    void this.pump();
+  constructor(pubsub: PubSub, topics: string | string[], label: (topic: string, payload: unknown) => E = (_topic, payload) => payload as E) {
+    this.iterators = (Array.isArray(topics) ? topics : [topics]).map((topic) => {
+      const iterator = pubsub.subscribe(topic)[Symbol.asyncIterator]();
+      void this.pump(iterator, (payload) => label(topic, payload));
+      return iterator;
+    });
   }
 
-  private async pump(): Promise<void> {
+  private async pump(iterator: AsyncIterator<unknown>, label: (payload: unknown) => E): Promise<void> {
     try {
       for (;;) {
-        const next = await this.iterator.next();
+        const next = await iterator.next();
         if (next.done || this.closed) break;
-        const event = next.value as E;
+        const event = label(next.value);
         if (this.waiting) {
           const resolve = this.waiting;
           this.waiting = null;
@@ -94,7 +100,7 @@ export class LiveSubscription<E> {
     this.closed = true;
     this.waiting?.(null);
     this.waiting = null;
-    void this.iterator.return?.().catch(() => undefined);
+    for (const iterator of this.iterators) void iterator.return?.().catch(() => undefined);
   }
 }
 
@@ -148,11 +154,11 @@ export async function* resumableStream<E extends SequencedEvent>(pubsub: PubSub,
 }
 
 /**
- * State events: first those of `current()` (read once the subscription is open, so that nothing in
- * between is missed), then every event published on `topic`, until the subscriber leaves.
+ * State events: first those of `current()` (read once the subscriptions are open, so that nothing in
+ * between is missed), then every event published on the topics, in arrival order, until the subscriber leaves.
  */
-export async function snapshotThenLive<E>(pubsub: PubSub, topic: string, current: () => Promise<E[]>): Promise<AsyncGenerator<E>> {
-  const live = new LiveSubscription<E>(pubsub, topic);
+export async function snapshotThenLive<E>(pubsub: PubSub, topics: string | string[], current: () => Promise<E[]>, label?: (topic: string, payload: unknown) => E): Promise<AsyncGenerator<E>> {
+  const live = new LiveSubscription<E>(pubsub, topics, label);
   let now: E[];
   try {
     now = await current();
