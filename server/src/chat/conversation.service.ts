@@ -520,6 +520,6 @@ export class ConversationService {
     await this.runs.cancelAll();
     await this.writer.drain();
     this.writer.close();
-    this.runs.close();
+    await this.runs.close();
   }
 }

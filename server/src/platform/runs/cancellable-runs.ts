@@ -111,10 +111,10 @@ export class CancellableRuns {
   }
 
   /** Stops listening for cancels (the pub/sub is closing). */
-  close(): void {
+  async close(): Promise<void> {
     const iterator = this.listening;
     this.listening = null;
-    void iterator?.return?.().catch(() => undefined);
+    await iterator?.return?.().catch(() => undefined);
   }
 
   private abortHere(id: string): void {

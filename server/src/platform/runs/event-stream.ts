@@ -96,11 +96,12 @@ export class LiveSubscription<E> {
     });
   }
 
-  close(): void {
+  /** Stops listening; settles once the subscriptions are given back (a Redis UNSUBSCRIBE is sent). */
+  async close(): Promise<void> {
     this.closed = true;
     this.waiting?.(null);
     this.waiting = null;
-    for (const iterator of this.iterators) void iterator.return?.().catch(() => undefined);
+    await Promise.all(this.iterators.map((iterator) => iterator.return?.().catch(() => undefined)));
   }
 }
 
@@ -149,7 +150,7 @@ export async function* resumableStream<E extends SequencedEvent>(pubsub: PubSub,
       if (source.isLast(event)) return;
     }
   } finally {
-    live.close();
+    await live.close();
   }
 }
 
@@ -163,7 +164,7 @@ export async function snapshotThenLive<E>(pubsub: PubSub, topics: string | strin
   try {
     now = await current();
   } catch (error) {
-    live.close();
+    await live.close();
     throw error;
   }
   return (async function* () {
@@ -175,7 +176,7 @@ export async function snapshotThenLive<E>(pubsub: PubSub, topics: string | strin
         yield event;
       }
     } finally {
-      live.close();
+      await live.close();
     }
   })();
 }
