@@ -44,6 +44,8 @@ export interface ResumeOptions {
 
 const QUIET_CHECK_MS = 1000;
 const CATCH_UP_POLL_MS = 25;
+/** How long closing waits for a subscription to be given back. */
+const CLOSE_WAIT_MS = 1000;
 
 /**
  * A pull queue over pub/sub subscriptions that start listening at once (not on the first pull). Several
@@ -96,12 +98,19 @@ export class LiveSubscription<E> {
     });
   }
 
-  /** Stops listening; settles once the subscriptions are given back (a Redis UNSUBSCRIBE is sent). */
+  /**
+   * Stops listening. Settles once the subscriptions are given back (a Redis UNSUBSCRIBE is sent, after its
+   * SUBSCRIBE completed, before the connection may be closed), or after CLOSE_WAIT_MS: an iterator stuck in
+   * its own await (a generator that filters a subscription) gives itself back only when its next event comes.
+   */
   async close(): Promise<void> {
     this.closed = true;
     this.waiting?.(null);
     this.waiting = null;
-    await Promise.all(this.iterators.map((iterator) => iterator.return?.().catch(() => undefined)));
+    const returned = Promise.all(this.iterators.map((iterator) => iterator.return?.().catch(() => undefined)));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([returned, new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)).unref?.())]);
+    clearTimeout(timer);
   }
 }
 
