@@ -298,9 +298,11 @@ export class ConversationService {
     const actor: ChatActor = { principal };
     const question = (input.question ?? "").trim();
     new FieldChecks().check(question.length > 0, "question", "errors.conversation.questionRequired").throwIfAny();
-    const created = await this.create(actor, assistantId, { name: question.slice(0, AUTO_NAME_LENGTH), source: "api" });
-    const { conversation, assistant } = await this.access(actor, created);
-    const opened = await this.messages.countBy({ conversationId: conversation.id });
+    const assistant = await this.usableAssistant(actor, assistantId);
+    // Refused before anything is stored, as ask refuses before it stores the question.
+    checkVariables(assistant.promptVariables, input.variables ?? {});
+    const conversation = await this.create(actor, assistant.id, { name: question.slice(0, AUTO_NAME_LENGTH), source: "api" });
+    const opened = assistant.opener ? 1 : 0;
     if (input.history.length > 0) {
       await this.messages.insert(
         input.history.map((turn, i) =>

@@ -143,7 +143,7 @@ export async function runIngestion(services: Services, documentId: string, runId
     (preparation) => void progress.report(document.progress, logMessage("parseLog.preparingModels", { percent: Math.round(preparation.fraction * 100) })).catch(() => undefined),
   );
   const abort = new AbortController();
-  const signal = AbortSignal.any([abort.signal, run.signal]);
+  run.signal.addEventListener("abort", () => abort.abort(), { once: true });
   const startedAt = document.processBeginAt ? new Date(document.processBeginAt).getTime() : Date.now();
 
   try {
@@ -169,7 +169,7 @@ export async function runIngestion(services: Services, documentId: string, runId
         layoutRecognize: (config.layout_recognize ?? "DeepDOC") !== "Plain Text",
         language: kb.language,
         chunking: method.usesModels ? undefined : { method: method.name, config },
-        signal,
+        signal: abort.signal,
         progress: (phase, fraction, message) => void progress.report(phaseProgress(phase, fraction), message).catch(() => abort.abort()),
       }));
       progress.throwIfCancelled();
@@ -190,7 +190,7 @@ export async function runIngestion(services: Services, documentId: string, runId
         const id = (await services.models.defaults(kb.tenantId)).img2txt;
         return id && !id.endsWith("@Builtin") ? { model: await services.models.client(kb.tenantId, "img2txt", id), id } : null;
       },
-      signal,
+      signal: abort.signal,
       progress: (fraction, message) => void progress.report(phaseProgress("chunk", fraction), message).catch(() => abort.abort()),
     });
     const { drafts } = chunked;
@@ -200,9 +200,9 @@ export async function runIngestion(services: Services, documentId: string, runId
     const embedding = await services.models.client(kb.tenantId, "embedding", kb.embeddingModel);
     const enrichment: EnrichmentContext = {
       chat: () => modelFor("chat", config.llm_id),
-      embed: async (texts) => (await embedding.embed(texts, { purpose: "document", signal })).vectors,
+      embed: async (texts) => (await embedding.embed(texts, { purpose: "document", signal: abort.signal })).vectors,
       language: kb.language,
-      signal,
+      signal: abort.signal,
       progress: (fraction, message) => void progress.report(0.5 + 0.1 * fraction, message).catch(() => abort.abort()),
     };
     const producedBy: Record<string, string> = {};
@@ -229,7 +229,7 @@ export async function runIngestion(services: Services, documentId: string, runId
     const finalRows: StoredChunk[] = [];
     for (let start = 0; start < drafts.length; start += EMBED_BATCH) {
       const batch = drafts.slice(start, start + EMBED_BATCH);
-      const embedded = await embedWithName(embedding, batch.map(embeddingInput), name, signal);
+      const embedded = await embedWithName(embedding, batch.map(embeddingInput), name, abort.signal);
       const batchVectors = embedded.vectors;
       name.vector = embedded.nameVector;
       if (!dimensionReady) {

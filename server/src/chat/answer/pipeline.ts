@@ -17,8 +17,8 @@ import { extractKeywords, judgeRelevance, refineQuestion, rewriteQuestion, type 
  * conversation, add keywords, retrieve with the assistant's settings, judge the hits and retry once
  * (self-RAG), answer with the empty response when nothing is found (no model call), else fill the system
  * prompt and stream the chat model's answer; citations repaired or added, usage and timings noted.
- * It knows nothing of storage or transport: ConversationService writes and publishes what it reports,
- * the OpenAI-compatible endpoint streams it directly.
+ * It knows nothing of storage or transport: ConversationService, behind every surface, writes and
+ * publishes what it reports. `generateAnswer` reads as the list of those steps.
  */
 
 export interface Turn {
