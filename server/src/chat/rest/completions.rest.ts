@@ -118,6 +118,7 @@ async function answer(services: Services, principal: SignedIn, chat: ChatAssista
 
   const events = pushedEvents<AnswerEvent>();
   let messageId: string | null = null;
+  let clientGone = false;
   const question = { question: String(body.question ?? ""), variables, documentIds, quote: quoteFlag(body.quote) };
   async function* frames(): AsyncGenerator<Json> {
     try {
@@ -132,7 +133,7 @@ async function answer(services: Services, principal: SignedIn, chat: ChatAssista
           const message = event.error ?? "failed";
           yield { code: 500, message, data: { answer: `**ERROR**: ${message}`, reference: [] } };
         } else if (event.status === "done" || event.status === "stopped") {
-          if (!withDatasets && !emptyResponse) continue;
+          if (clientGone || (!withDatasets && !emptyResponse)) continue;
           const row = await services.conversations.message({ principal }, messageId);
           yield {
             code: 0,
@@ -163,6 +164,7 @@ async function answer(services: Services, principal: SignedIn, chat: ChatAssista
   }
   // A client that goes away stops the answer, as the chat page's stop button does; what was written stays.
   const stop = () => {
+    clientGone = true;
     if (messageId) void services.conversations.stop({ principal }, messageId).catch(() => undefined);
   };
   await bridgeToSse(res, frames(), { onDisconnect: stop });

@@ -133,6 +133,7 @@ async function chatCompletions(context: RestContext): Promise<unknown> {
     });
     const events = pushedEvents<AnswerEvent>();
     let messageId: string | null = null;
+    let clientGone = false;
     async function* frames(): AsyncGenerator<unknown> {
       let raw = "";
       try {
@@ -146,6 +147,7 @@ async function chatCompletions(context: RestContext): Promise<unknown> {
             yield chunk({ content: event.delta });
           }
         }
+        if (clientGone) return; // nobody reads the last chunk
         const outcome = await services.conversations.message({ principal }, asked.answer.id);
         const { promptTokens, completionTokens } = usageOf(raw);
         const last: Json = {};
@@ -161,6 +163,7 @@ async function chatCompletions(context: RestContext): Promise<unknown> {
     }
     // A client that goes away stops the answer, as the chat page's stop button does; what was written stays.
     const stop = () => {
+      clientGone = true;
       if (messageId) void services.conversations.stop({ principal }, messageId).catch(() => undefined);
     };
     await bridgeToSse(res, frames(), { onDisconnect: stop });
