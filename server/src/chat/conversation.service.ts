@@ -10,6 +10,7 @@ import { englishMessage } from "../platform/messages";
 import type { Platform } from "../platform";
 import type { RetrievalService } from "../retrieval/retrieval.service";
 import type { ChatAssistant } from "./assistant.entity";
+import { CancellableRuns } from "../platform/runs/cancellable-runs";
 import { answerTopic, isFinal, resumableAnswer, STOP_TOPIC, type AnswerEvent } from "./answer-stream";
 import { AnswerWriter, HEARTBEAT_MS, type FinalAnswer } from "./answer/answer-writer";
 import { generateAnswer, isAbort, type Turn } from "./answer/pipeline";
@@ -45,6 +46,17 @@ export interface AskResult {
   finished: Promise<void>;
 }
 
+/** A conversation that arrives whole with its question (the OpenAI-compatible endpoint): stored, then answered. */
+export interface AskWithHistoryInput extends AskInput {
+  /** The earlier turns as the client sent them; the question follows them. */
+  history: Turn[];
+}
+
+export interface UpdateConversationInput {
+  name?: string;
+  userId?: string;
+}
+
 export interface CreateConversationInput {
   name?: string | null;
   /** The service API's `user_id` (§7); a signed-in user's own id otherwise, a visitor's id on a share page. */
@@ -73,11 +85,6 @@ export interface SessionQuery {
 
 const SESSION_ORDER: Record<string, string> = { create_time: "createdAt", update_time: "updatedAt", name: "name", create_date: "createdAt", update_date: "updatedAt" };
 
-interface Running {
-  controller: AbortController;
-  finished: Promise<void>;
-}
-
 /** A conversation as the policy sees it. */
 export const conversationResource = (c: Conversation): ConversationResource => ({ kind: "conversation", tenantId: c.tenantId, assistantId: c.assistantId, source: c.source, userId: c.userId });
 
@@ -90,8 +97,8 @@ function toTurns(messages: Message[]): Turn[] {
 
 export class ConversationService {
   private readonly writer: AnswerWriter;
-  private readonly running = new Map<string, Running>();
-  private stopListening: (() => void) | null = null;
+  /** The answers being generated: a stop, taken by any process, reaches the one generating it. */
+  private readonly runs: CancellableRuns;
   private sweepTimer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -99,6 +106,7 @@ export class ConversationService {
     private readonly deps: { models: ModelsService; retrieval: RetrievalService; assistants: AssistantService },
   ) {
     this.writer = new AnswerWriter(platform);
+    this.runs = CancellableRuns.on(platform.pubsub, STOP_TOPIC);
   }
 
   private get conversations() {
@@ -195,6 +203,11 @@ export class ConversationService {
       .getMany();
   }
 
+  /** The service API's session `sessionId` of an assistant (not a share page's), or null; the caller checks the chat. */
+  apiSession(assistantId: string, sessionId: string): Promise<Conversation | null> {
+    return this.conversations.findOneBy({ id: sessionId, assistantId, source: In(["web", "api"]) });
+  }
+
   async get(actor: ChatActor, id: string): Promise<Conversation> {
     return (await this.access(actor, await this.conversations.findOneBy({ id }), "read")).conversation;
   }
@@ -240,9 +253,17 @@ export class ConversationService {
     return this.conversations.findOneByOrFail({ id: conversation.id });
   }
 
-  async rename(actor: ChatActor, id: string, name: string): Promise<Conversation> {
+  rename(actor: ChatActor, id: string, name: string): Promise<Conversation> {
+    return this.update(actor, id, { name });
+  }
+
+  /** Renames a conversation and/or changes whose it is (the service API's `user_id`, §7.3). */
+  async update(actor: ChatActor, id: string, input: UpdateConversationInput): Promise<Conversation> {
     const { conversation } = await this.access(actor, await this.conversations.findOneBy({ id }), "manage");
-    await this.conversations.update({ id: conversation.id }, { name: this.checkName(name) });
+    const changes: Partial<Pick<Conversation, "name" | "userId">> = {};
+    if (input.name !== undefined) changes.name = this.checkName(input.name);
+    if (input.userId !== undefined) changes.userId = input.userId.slice(0, 255);
+    if (Object.keys(changes).length > 0) await this.conversations.update({ id: conversation.id }, changes);
     return this.conversations.findOneByOrFail({ id: conversation.id });
   }
 
@@ -259,7 +280,7 @@ export class ConversationService {
     }
     if (own.length === 0) return 0;
     const open = await this.messages.find({ where: { conversationId: In(own.map((c) => c.id)), status: In(["searching", "streaming"]) }, select: { id: true } });
-    for (const message of open) this.running.get(message.id)?.controller.abort();
+    for (const message of open) this.runs.cancel(message.id);
     await this.conversations.delete({ id: In(own.map((c) => c.id)) });
     return own.length;
   }
@@ -272,6 +293,35 @@ export class ConversationService {
    */
   async ask(actor: ChatActor, conversationId: string, input: AskInput, listen?: (event: AnswerEvent) => void): Promise<AskResult> {
     const { conversation, assistant } = await this.access(actor, await this.conversations.findOneBy({ id: conversationId }));
+    return this.askIn(conversation, assistant, input, null, listen);
+  }
+
+  /**
+   * A conversation that a client sends whole with each question (the OpenAI-compatible endpoint): stored as a
+   * new service API conversation named after the question, its earlier turns as they were sent, then asked
+   * like any other. The answer is generated from the turns as sent.
+   */
+  async askWithHistory(principal: SignedIn, assistantId: string, input: AskWithHistoryInput, listen?: (event: AnswerEvent) => void): Promise<AskResult> {
+    const actor: ChatActor = { principal };
+    const question = (input.question ?? "").trim();
+    new FieldChecks().check(question.length > 0, "question", "errors.conversation.questionRequired").throwIfAny();
+    const assistant = await this.usableAssistant(actor, assistantId);
+    // Refused before anything is stored, as ask refuses before it stores the question.
+    checkVariables(assistant.promptVariables, input.variables ?? {});
+    const conversation = await this.create(actor, assistant.id, { name: question.slice(0, AUTO_NAME_LENGTH), source: "api" });
+    const opened = assistant.opener ? 1 : 0;
+    if (input.history.length > 0) {
+      await this.messages.insert(
+        input.history.map((turn, i) =>
+          this.messages.create({ id: newId(), conversationId: conversation.id, position: opened + i, role: turn.role, content: turn.content, status: "done", seq: 0 }),
+        ),
+      );
+    }
+    return this.askIn(conversation, assistant, input, input.history, listen);
+  }
+
+  /** Stores the question and an answer to come, and generates it from `turns` (default: the stored conversation). */
+  private async askIn(conversation: Conversation, assistant: ChatAssistant, input: AskInput, turnsBefore: Turn[] | null, listen?: (event: AnswerEvent) => void): Promise<AskResult> {
     const question = (input.question ?? "").trim();
     new FieldChecks().check(question.length > 0, "question", "errors.conversation.questionRequired").throwIfAny();
     const variables = Object.fromEntries(
@@ -286,7 +336,7 @@ export class ConversationService {
 
     // Three round trips before the pipeline starts, since each delays the first token: the history, the two
     // rows with the conversation's touch in one statement, and the rows as stored.
-    const history = await this.messages.find({ where: { conversationId: conversation.id }, order: { position: "ASC" } });
+    const history = turnsBefore ? [] : await this.messages.find({ where: { conversationId: conversation.id }, order: { position: "ASC" } });
     const autoName = conversation.name === DEFAULT_CONVERSATION_NAME && conversation.source !== "api";
     const [questionId, answerId] = [newId(), newId()];
     for (let attempt = 0; ; attempt++) {
@@ -315,7 +365,7 @@ export class ConversationService {
     const stored = await this.messages.findBy({ id: In([questionId, answerId]) });
     const asked = stored.find((m) => m.id === questionId)!;
     const answer = stored.find((m) => m.id === answerId)!;
-    const turns = toTurns([...history.filter((m) => m.position < asked.position), asked]);
+    const turns = turnsBefore ? [...turnsBefore, { role: "user" as const, content: asked.content }] : toTurns([...history.filter((m) => m.position < asked.position), asked]);
     const finished = this.generate(assistant, answer, turns, options, listen);
     return { question: asked, answer, finished };
   }
@@ -328,9 +378,8 @@ export class ConversationService {
 
   /** Runs the pipeline for an answer row in status 'searching', writing and publishing as it goes. */
   private generate(assistant: ChatAssistant, answer: Message, turns: Turn[], options: AskOptions, listen?: (event: AnswerEvent) => void): Promise<void> {
-    this.listenForStops();
-    const controller = new AbortController();
-    const state = this.writer.begin(answer.id, () => controller.abort());
+    const run = this.runs.start(answer.id);
+    const state = this.writer.begin(answer.id, () => run.abort());
     const emit = (event: AnswerEvent | null) => {
       if (event && listen) listen(event);
     };
@@ -346,7 +395,7 @@ export class ConversationService {
             variables: options.variables ?? {},
             documentIds: options.documentIds,
             quote: options.quote,
-            signal: controller.signal,
+            signal: run.signal,
           },
           {
             reference: async (reference) => emit(await this.writer.reference(state, reference)),
@@ -364,7 +413,7 @@ export class ConversationService {
           durationMs: outcome.durationMs,
         };
       } catch (error) {
-        if (isAbort(error, controller.signal)) final = { status: "stopped", content: state.content };
+        if (isAbort(error, run.signal)) final = { status: "stopped", content: state.content };
         else {
           final = { status: "failed", content: state.content, error: messageForClient(`chat answer ${answer.id}`, error) };
         }
@@ -372,45 +421,20 @@ export class ConversationService {
       emit(await this.writer.finish(state, final));
     })()
       .catch((error) => console.error(`[chat] could not finish answer ${answer.id}:`, error))
-      .finally(() => this.running.delete(answer.id));
-    this.running.set(answer.id, { controller, finished });
+      .finally(() => run.end());
     return finished;
-  }
-
-  /** Stop requests published by other processes reach the generation running here. */
-  private listenForStops(): void {
-    if (this.stopListening) return;
-    const iterator = this.platform.pubsub.subscribe(STOP_TOPIC)[Symbol.asyncIterator]();
-    let listening = true;
-    this.stopListening = () => {
-      listening = false;
-      void iterator.return?.().catch(() => undefined);
-    };
-    void (async () => {
-      try {
-        while (listening) {
-          const next = await iterator.next();
-          if (next.done) break;
-          const { messageId } = next.value as { messageId: string };
-          this.running.get(messageId)?.controller.abort();
-        }
-      } catch {
-        // the pub/sub closed
-      }
-    })();
   }
 
   /** Stops an answer being written; what was written stays, with status 'stopped'. */
   async stop(actor: ChatActor, messageId: string): Promise<Message> {
     const { message } = await this.ownAnswer(actor, messageId);
     if (isFinal(message.status)) return message;
-    const local = this.running.get(message.id);
+    const local = this.runs.get(message.id);
+    this.runs.cancel(message.id);
     if (local) {
-      local.controller.abort();
-      await local.finished;
+      await local.ended;
       return this.messages.findOneByOrFail({ id: message.id });
     }
-    this.platform.pubsub.publish(STOP_TOPIC, { messageId: message.id });
     const deadline = Date.now() + (this.platform.config.redisUrl ? STOP_WAIT_MS : 0);
     for (;;) {
       const current = await this.messages.findOneBy({ id: message.id });
@@ -502,10 +526,9 @@ export class ConversationService {
   /** Stops every answer this process is writing (each keeps what was written, as 'stopped'). */
   async close(): Promise<void> {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
-    for (const { controller } of this.running.values()) controller.abort();
-    await Promise.all([...this.running.values()].map((r) => r.finished));
+    await this.runs.cancelAll();
     await this.writer.drain();
     this.writer.close();
-    this.stopListening?.();
+    await this.runs.close();
   }
 }

@@ -1,4 +1,5 @@
 import type { Platform } from "../platform";
+import { CancellableRuns } from "../platform/runs/cancellable-runs";
 import type { Document, DocumentFailure, ParseLogLine } from "./document.entity";
 
 /**
@@ -50,4 +51,7 @@ export function publishProgress(platform: Platform, event: Document | DocumentPr
 }
 
 /** Cancellation reaches the process running the job at once through this topic; the job also rechecks the database. */
-export const CANCEL_TOPIC = "knowledge.parse.cancel";
+const CANCEL_TOPIC = "knowledge.parse.cancel";
+
+/** The documents being parsed, by document id: cancelling one in any process aborts its job's signal. */
+export const parseRuns = (platform: Platform) => CancellableRuns.on(platform.pubsub, CANCEL_TOPIC);

@@ -12,7 +12,7 @@ import { documentsMatching, type MetadataCondition } from "./metadata-condition"
 import type { Platform } from "../platform";
 import { deleteChunks } from "./chunk-store";
 import { Document, RUN, type RunStatus } from "./document.entity";
-import { CANCEL_TOPIC, publishProgress } from "./document-events";
+import { parseRuns, publishProgress } from "./document-events";
 import { appendLogLine, logMessage } from "../ingestion/parse-log";
 import { KnowledgeBase } from "./knowledge-base.entity";
 import type { KnowledgeBaseService } from "./knowledge-base.service";
@@ -581,7 +581,7 @@ export class DocumentService {
         await manager.update(Document, { id: document.id }, { run: RUN.cancelled, runId: null, progress: 0, progressMsg: log.progressMsg, progressLog: log.progressLog as never });
         await deleteChunks(manager, document.id);
       });
-      this.platform.pubsub.publish(CANCEL_TOPIC, { documentId: document.id });
+      parseRuns(this.platform).cancel(document.id);
       publishProgress(this.platform, await this.repository.findOneByOrFail({ id: document.id }));
     }
     return this.repository.findBy({ id: In(documents.map((d) => d.id)) });

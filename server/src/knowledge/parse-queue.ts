@@ -1,4 +1,5 @@
 import type { Platform } from "../platform";
+import { snapshotThenLive } from "../platform/runs/event-stream";
 import { Document, RUN } from "./document.entity";
 import { progressEventOf, progressTopic, type DocumentProgressEvent } from "./document-events";
 
@@ -34,6 +35,7 @@ export async function progressEventsOf(platform: Platform, documents: Document[]
 
 /** The line of parse jobs moved (a job left it): the places of the documents behind it changed. */
 export const QUEUE_MOVED_TOPIC = "knowledge.parse.queue-moved";
+const LINE_MOVED = Symbol("the parse queue moved");
 
 /**
  * A knowledge base's progress events: first those of `current()` (its documents being parsed, read once the
@@ -42,27 +44,13 @@ export const QUEUE_MOVED_TOPIC = "knowledge.parse.queue-moved";
  */
 export async function progressWithPlaces(platform: Platform, knowledgeBaseId: string, current: () => Promise<Document[]>): Promise<AsyncGenerator<DocumentProgressEvent>> {
   const places = new PlaceFollower(platform, knowledgeBaseId);
-  const progress = platform.pubsub.subscribe(progressTopic(knowledgeBaseId))[Symbol.asyncIterator]();
-  const moves = platform.pubsub.subscribe(QUEUE_MOVED_TOPIC)[Symbol.asyncIterator]();
-  const now = await progressEventsOf(platform, await current());
+  const events = await snapshotThenLive<DocumentProgressEvent | typeof LINE_MOVED>(platform.pubsub, [progressTopic(knowledgeBaseId), QUEUE_MOVED_TOPIC], async () => progressEventsOf(platform, await current()), (topic, payload) =>
+    topic === QUEUE_MOVED_TOPIC ? LINE_MOVED : (payload as DocumentProgressEvent),
+  );
   return (async function* () {
-    try {
-      for (const event of now) yield places.saw(event);
-      let nextProgress = progress.next();
-      let nextMove = moves.next();
-      for (;;) {
-        const arrived = await Promise.race([nextProgress.then((result) => ({ moved: false, result })), nextMove.then((result) => ({ moved: true, result }))]);
-        if (arrived.result.done) return;
-        if (arrived.moved) {
-          nextMove = moves.next();
-          yield* await places.changed();
-        } else {
-          nextProgress = progress.next();
-          yield places.saw(arrived.result.value as DocumentProgressEvent);
-        }
-      }
-    } finally {
-      await Promise.all([progress.return?.(), moves.return?.()]);
+    for await (const event of events) {
+      if (event === LINE_MOVED) yield* await places.changed();
+      else yield places.saw(event);
     }
   })();
 }

@@ -5,7 +5,8 @@ import { ParseError } from "../ingestion/types";
 import { onLexiconPreparation } from "../models/builtin/lexicon";
 import { completeDocument, deleteChunks, ensureVectorIndex, insertChunks } from "./chunk-store";
 import { Document, RUN } from "./document.entity";
-import { CANCEL_TOPIC, publishProgress } from "./document-events";
+import type { Run } from "../platform/runs/cancellable-runs";
+import { parseRuns, publishProgress } from "./document-events";
 import { KnowledgeBase } from "./knowledge-base.entity";
 
 /**
@@ -26,20 +27,6 @@ export class ParseCancelled extends Error {
   }
 }
 
-/** Documents whose job in this process must stop: filled by the cancel topic. */
-const cancelledHere = new Set<string>();
-let listeningForCancels = false;
-
-function listenForCancels(services: Services): void {
-  if (listeningForCancels) return;
-  listeningForCancels = true;
-  void (async () => {
-    for await (const message of services.platform.pubsub.subscribe(CANCEL_TOPIC)) {
-      cancelledHere.add((message as { documentId: string }).documentId);
-    }
-  })().catch(() => (listeningForCancels = false));
-}
-
 /** Keeps the document's progress and log, publishes every change and writes it to the database now and then. */
 class Progress {
   private log: ParseLog;
@@ -49,6 +36,7 @@ class Progress {
     private readonly services: Services,
     private readonly document: Document,
     private readonly runId: string,
+    private readonly run: Run,
   ) {
     this.log = { progressMsg: document.progressMsg, progressLog: document.progressLog };
   }
@@ -70,13 +58,13 @@ class Progress {
         `UPDATE document SET progress = $3, progress_msg = $4, progress_log = $5 WHERE id = $1 AND run_id = $2 RETURNING id`,
         [this.document.id, this.runId, this.document.progress, this.log.progressMsg, JSON.stringify(this.log.progressLog)],
       );
-      if (rows.length === 0) cancelledHere.add(this.document.id);
+      if (rows.length === 0) this.run.abort();
     }
     this.throwIfCancelled();
   }
 
   throwIfCancelled(): void {
-    if (cancelledHere.has(this.document.id)) throw new ParseCancelled();
+    if (this.run.signal.aborted) throw new ParseCancelled();
   }
 }
 
@@ -120,7 +108,6 @@ function chunkTable(services: Services): ChunkSink {
 }
 
 export async function runParse(services: Services, documentId: string, runId: string): Promise<void> {
-  listenForCancels(services);
   const { db, storage } = services.platform;
   const taken = await documentOfRun(services, documentId, runId);
   if (!taken) return;
@@ -130,12 +117,15 @@ export async function runParse(services: Services, documentId: string, runId: st
     await failDocument(services, documentId, runId, ParseError.because("errors.parsing.tooManyAttempts", { attempts: PARSE_ATTEMPTS }));
     return;
   }
-  const progress = new Progress(services, document, runId);
+  // A cancel from any process aborts the run's signal, and with it the model calls in flight.
+  const run = parseRuns(services.platform).start(document.id);
+  const progress = new Progress(services, document, runId, run);
   // A parse that waits for the built-in models says why, step by step (only where the build did not prepare them).
   const stopFollowingModels = onLexiconPreparation(
     (preparation) => void progress.report(document.progress, logMessage("parseLog.preparingModels", { percent: Math.round(preparation.fraction * 100) })).catch(() => undefined),
   );
   const abort = new AbortController();
+  run.signal.addEventListener("abort", () => abort.abort(), { once: true });
   const startedAt = document.processBeginAt ? new Date(document.processBeginAt).getTime() : Date.now();
 
   try {
@@ -184,7 +174,7 @@ export async function runParse(services: Services, documentId: string, runId: st
     publishProgress(services.platform, document);
   } catch (error) {
     abort.abort();
-    if (error instanceof ParseCancelled) {
+    if (error instanceof ParseCancelled || run.signal.aborted) {
       // The user cancelled: whatever was stored meanwhile goes, and the document stays "cancelled".
       await deleteChunks(db.manager, document.id);
       return;
@@ -196,7 +186,7 @@ export async function runParse(services: Services, documentId: string, runId: st
     throw error;
   } finally {
     stopFollowingModels();
-    cancelledHere.delete(document.id);
+    run.end();
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Chunk } from "../../knowledge/chunk.entity";
 import type { RetrievalHit } from "../../retrieval/retrieval.service";
-import { pythonJson, pyFloat } from "../rest/sse";
+import { pythonJson, pyFloat } from "../../platform/runs/sse";
 import { finalAnswer, insertCitations, referenceOf, repairCitations } from "./citations";
 import { fillPrompt, formatKnowledge, systemPrompt, variableValues } from "./prompt";
 

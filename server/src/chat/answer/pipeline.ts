@@ -1,7 +1,7 @@
 import type { KnowledgeBase } from "../../knowledge/knowledge-base.entity";
 import { parseModelId, type ModelsService } from "../../models/models.service";
 import { BUILTIN_PROVIDER } from "../../models/providers/registry";
-import type { ChatMessage, TokenUsage } from "../../models/model-types";
+import type { ChatMessage, ChatModel, TokenUsage } from "../../models/model-types";
 import { countTokens } from "../../models/tokens";
 import type { RetrievalHit, RetrievalResult, RetrievalService } from "../../retrieval/retrieval.service";
 import type { ChatAssistant } from "../assistant.entity";
@@ -17,8 +17,8 @@ import { extractKeywords, judgeRelevance, refineQuestion, rewriteQuestion, type 
  * conversation, add keywords, retrieve with the assistant's settings, judge the hits and retry once
  * (self-RAG), answer with the empty response when nothing is found (no model call), else fill the system
  * prompt and stream the chat model's answer; citations repaired or added, usage and timings noted.
- * It knows nothing of storage or transport: ConversationService writes and publishes what it reports,
- * the OpenAI-compatible endpoint streams it directly.
+ * It knows nothing of storage or transport: ConversationService, behind every surface, writes and
+ * publishes what it reports. `generateAnswer` reads as the list of those steps.
  */
 
 export interface Turn {
@@ -96,110 +96,119 @@ function historyFor(turns: Turn[], budget: number): Turn[] {
   return kept;
 }
 
-export async function generateAnswer(services: AnswerServices, input: AnswerInput, sink: AnswerSink): Promise<AnswerOutcome> {
-  const started = performance.now();
-  const { assistant, signal } = input;
-  const tenantId = assistant.tenantId;
-  const quote = input.quote ?? assistant.showQuote;
-  const values = variableValues(assistant.promptVariables, input.variables);
-  const notes: string[] = [];
-  const timings: [string, number][] = [];
+/** What each step did and took, for the debug prompt. */
+class Trace {
+  readonly notes: string[] = [];
+  readonly timings: [string, number][] = [];
+  readonly started = performance.now();
 
-  const { chat: modelId, rerank: rerankModel } = await services.assistants.modelsOf(assistant);
-  const model = await services.models.client(tenantId, "chat", modelId);
-  const available = (await services.models.availableModels(tenantId, "chat")).find((m) => m.id === modelId);
-  const contextTokens = available?.maxTokens ?? DEFAULT_CONTEXT_TOKENS;
-  const q: QuestionModel = { model, builtin: parseModelId(modelId)?.provider === BUILTIN_PROVIDER, signal };
-  const question = input.turns.at(-1)?.content ?? "";
-
-  let hits: RetrievalHit[] = [];
-  let retrieval: Pick<RetrievalResult, "total"> = { total: 0 };
-  let knowledge: string | null = null;
-  let query = question;
-  if (input.knowledgeBases.length > 0) {
-    let step = performance.now();
-    if (assistant.multiTurnRefine) {
-      const refined = await refineQuestion(q, input.turns);
-      query = refined.question;
-      if (refined.note) notes.push(refined.note);
-      timings.push(["Refine question", since(step)]);
-    }
-    if (assistant.crossLanguages.length > 0) {
-      step = performance.now();
-      const translated = await translateQuestion(q, query, assistant.crossLanguages);
-      query = translated.question;
-      notes.push(translated.note);
-      timings.push(["Cross-language", since(step)]);
-    }
-    if (assistant.keywordExtraction) {
-      step = performance.now();
-      const keywords = await extractKeywords(q, query);
-      if (keywords.length > 0) {
-        query = `${query}, ${keywords.join(", ")}`;
-        notes.push(`Keywords${q.builtin ? " (built-in model: the question's key terms)" : ""}: ${keywords.join(", ")}`);
-      }
-      timings.push(["Keyword extraction", since(step)]);
-    }
-    const documentIds = await services.assistants.documentScope(assistant, input.knowledgeBases, input.documentIds);
-    const retrieve = async (text: string) =>
-      services.retrieval.search(input.knowledgeBases, {
-        question: text,
-        knowledgeBaseIds: input.knowledgeBases.map((kb) => kb.id),
-        documentIds,
-        similarityThreshold: assistant.similarityThreshold,
-        vectorSimilarityWeight: assistant.vectorSimilarityWeight,
-        topK: assistant.topK,
-        rerankModel,
-        page: 1,
-        pageSize: Math.max(1, assistant.topN),
-      });
-    step = performance.now();
-    let result = documentIds && documentIds.length === 0 ? null : await retrieve(query);
-    timings.push(["Retrieval", since(step)]);
-    if (assistant.selfRag && result) {
-      step = performance.now();
-      const relevant = await judgeRelevance(q, query, result.hits);
-      if (!relevant) {
-        const rewritten = await rewriteQuestion(q, query);
-        notes.push(`Self-RAG: the hits were judged not relevant; retrieved again with: ${rewritten}`);
-        query = rewritten;
-        result = await retrieve(rewritten);
-      } else notes.push("Self-RAG: the hits were judged relevant.");
-      timings.push(["Self-RAG", since(step)]);
-    }
-    if (result) {
-      retrieval = result;
-      const historyTokens = input.turns.reduce((sum, t) => sum + countTokens(t.content), 0);
-      const budget = Math.max(512, Math.floor(contextTokens * 0.97) - countTokens(assistant.systemPrompt) - Math.min(historyTokens, contextTokens * HISTORY_SHARE) - Math.min(assistant.maxTokens, contextTokens / 4));
-      hits = knowledgeChunks(result.hits, budget);
-    }
-    knowledge = formatKnowledge(hits);
-    await sink.reference(referenceOf(hits, retrieval));
-
-    if (hits.length === 0 && assistant.emptyResponse) {
-      sink.delta(assistant.emptyResponse);
-      return {
-        content: assistant.emptyResponse,
-        reference: referenceOf([], { total: 0 }),
-        prompt: debugPrompt("", question, query, notes, [...timings, ["Total", since(started)]], null),
-        promptTokens: 0,
-        completionTokens: 0,
-        firstTokenMs: since(started),
-        durationMs: since(started),
-        emptyResponse: true,
-        stopped: false,
-      };
+  async time<T>(step: string, work: () => Promise<T>): Promise<T> {
+    const start = performance.now();
+    try {
+      return await work();
+    } finally {
+      this.timings.push([step, since(start)]);
     }
   }
 
-  const system = systemPrompt({ template: assistant.systemPrompt, values, knowledge, quote });
-  const history = historyFor(input.turns, Math.floor(contextTokens * HISTORY_SHARE));
-  const messages: ChatMessage[] = [{ role: "system", content: system }, ...history];
-  let raw = "";
-  let usage: TokenUsage | undefined;
-  let firstTokenMs: number | null = null;
-  let stopped = false;
-  const generationStarted = performance.now();
+  elapsed(): number {
+    return since(this.started);
+  }
+}
+
+/** The assistant's chat model, its context size, and the same model for the question steps. */
+async function chatModelOf(services: AnswerServices, assistant: ChatAssistant, signal: AbortSignal) {
+  const { chat: modelId, rerank: rerankModel } = await services.assistants.modelsOf(assistant);
+  const model = await services.models.client(assistant.tenantId, "chat", modelId);
+  const available = (await services.models.availableModels(assistant.tenantId, "chat")).find((m) => m.id === modelId);
+  const questionModel: QuestionModel = { model, builtin: parseModelId(modelId)?.provider === BUILTIN_PROVIDER, signal };
+  return { model, rerankModel, contextTokens: available?.maxTokens ?? DEFAULT_CONTEXT_TOKENS, questionModel };
+}
+
+/** The retrieval query: the question refined from the conversation, translated, with keywords, as the assistant asks. */
+async function retrievalQuery(q: QuestionModel, assistant: ChatAssistant, turns: Turn[], question: string, trace: Trace): Promise<string> {
+  let query = question;
+  if (assistant.multiTurnRefine) {
+    const refined = await trace.time("Refine question", () => refineQuestion(q, turns));
+    query = refined.question;
+    if (refined.note) trace.notes.push(refined.note);
+  }
+  if (assistant.crossLanguages.length > 0) {
+    const translated = await trace.time("Cross-language", () => translateQuestion(q, query, assistant.crossLanguages));
+    query = translated.question;
+    trace.notes.push(translated.note);
+  }
+  if (assistant.keywordExtraction) {
+    const keywords = await trace.time("Keyword extraction", () => extractKeywords(q, query));
+    if (keywords.length > 0) {
+      query = `${query}, ${keywords.join(", ")}`;
+      trace.notes.push(`Keywords${q.builtin ? " (built-in model: the question's key terms)" : ""}: ${keywords.join(", ")}`);
+    }
+  }
+  return query;
+}
+
+interface Knowledge {
+  /** The query retrieval ended with (self-RAG may rewrite it). */
+  query: string;
+  hits: RetrievalHit[];
+  retrieval: Pick<RetrievalResult, "total">;
+}
+
+/** Retrieval with the assistant's settings, judged and retried once (self-RAG), cut to what the context holds. */
+async function retrieveKnowledge(
+  services: AnswerServices,
+  input: AnswerInput,
+  models: { questionModel: QuestionModel; rerankModel: string | null; contextTokens: number },
+  query: string,
+  trace: Trace,
+): Promise<Knowledge> {
+  const { assistant } = input;
+  const q = models.questionModel;
+  const documentIds = await services.assistants.documentScope(assistant, input.knowledgeBases, input.documentIds);
+  const retrieve = async (text: string) =>
+    services.retrieval.search(input.knowledgeBases, {
+      question: text,
+      knowledgeBaseIds: input.knowledgeBases.map((kb) => kb.id),
+      documentIds,
+      similarityThreshold: assistant.similarityThreshold,
+      vectorSimilarityWeight: assistant.vectorSimilarityWeight,
+      topK: assistant.topK,
+      rerankModel: models.rerankModel,
+      page: 1,
+      pageSize: Math.max(1, assistant.topN),
+    });
+  let result = await trace.time("Retrieval", async () => (documentIds && documentIds.length === 0 ? null : retrieve(query)));
+  if (assistant.selfRag && result) {
+    const judged = result;
+    result = await trace.time("Self-RAG", async () => {
+      if (await judgeRelevance(q, query, judged.hits)) {
+        trace.notes.push("Self-RAG: the hits were judged relevant.");
+        return judged;
+      }
+      const rewritten = await rewriteQuestion(q, query);
+      trace.notes.push(`Self-RAG: the hits were judged not relevant; retrieved again with: ${rewritten}`);
+      query = rewritten;
+      return retrieve(rewritten);
+    });
+  }
+  if (!result) return { query, hits: [], retrieval: { total: 0 } };
+  const { contextTokens } = models;
+  const historyTokens = input.turns.reduce((sum, t) => sum + countTokens(t.content), 0);
+  const budget = Math.max(512, Math.floor(contextTokens * 0.97) - countTokens(assistant.systemPrompt) - Math.min(historyTokens, contextTokens * HISTORY_SHARE) - Math.min(assistant.maxTokens, contextTokens / 4));
+  return { query, hits: knowledgeChunks(result.hits, budget), retrieval: result };
+}
+
+interface Generated {
+  raw: string;
+  usage: TokenUsage | undefined;
+  firstTokenMs: number | null;
+  stopped: boolean;
+}
+
+/** The chat model's answer, streamed to the sink until it ends or the signal fires. */
+async function streamModelAnswer(model: ChatModel, messages: ChatMessage[], assistant: ChatAssistant, signal: AbortSignal, sink: AnswerSink, trace: Trace): Promise<Generated> {
+  const generated: Generated = { raw: "", usage: undefined, firstTokenMs: null, stopped: false };
   try {
     for await (const event of model.stream(messages, {
       temperature: assistant.temperature,
@@ -210,33 +219,72 @@ export async function generateAnswer(services: AnswerServices, input: AnswerInpu
       signal,
     })) {
       if (signal.aborted) {
-        stopped = true;
+        generated.stopped = true;
         break;
       }
       if (event.type === "delta" && event.text) {
-        firstTokenMs ??= since(started);
-        raw += event.text;
+        generated.firstTokenMs ??= trace.elapsed();
+        generated.raw += event.text;
         sink.delta(event.text);
-      } else if (event.type === "usage") usage = event.usage;
+      } else if (event.type === "usage") generated.usage = event.usage;
     }
   } catch (error) {
     if (!isAbort(error, signal)) throw error;
-    stopped = true;
+    generated.stopped = true;
   }
-  timings.push(["Generate answer", since(generationStarted)], ["Total", since(started)]);
-  const content = input.knowledgeBases.length > 0 ? finalAnswer(raw, hits, quote) : raw;
-  const promptTokens = usage?.promptTokens || messages.reduce((sum, m) => sum + countTokens(m.content), 0);
-  const completionTokens = usage?.completionTokens || countTokens(raw);
+  return generated;
+}
+
+/** Nothing was retrieved and the assistant has an empty response: that is the answer, without a model call. */
+function emptyResponseOutcome(assistant: ChatAssistant, question: string, query: string, trace: Trace, sink: AnswerSink): AnswerOutcome {
+  sink.delta(assistant.emptyResponse);
+  return {
+    content: assistant.emptyResponse,
+    reference: referenceOf([], { total: 0 }),
+    prompt: debugPrompt("", question, query, trace.notes, [...trace.timings, ["Total", trace.elapsed()]], null),
+    promptTokens: 0,
+    completionTokens: 0,
+    firstTokenMs: trace.elapsed(),
+    durationMs: trace.elapsed(),
+    emptyResponse: true,
+    stopped: false,
+  };
+}
+
+export async function generateAnswer(services: AnswerServices, input: AnswerInput, sink: AnswerSink): Promise<AnswerOutcome> {
+  const trace = new Trace();
+  const { assistant, signal } = input;
+  const quote = input.quote ?? assistant.showQuote;
+  const values = variableValues(assistant.promptVariables, input.variables);
+  const models = await chatModelOf(services, assistant, signal);
+  const question = input.turns.at(-1)?.content ?? "";
+  const withKnowledge = input.knowledgeBases.length > 0;
+
+  let knowledge: Knowledge = { query: question, hits: [], retrieval: { total: 0 } };
+  if (withKnowledge) {
+    const query = await retrievalQuery(models.questionModel, assistant, input.turns, question, trace);
+    knowledge = await retrieveKnowledge(services, input, models, query, trace);
+    await sink.reference(referenceOf(knowledge.hits, knowledge.retrieval));
+    if (knowledge.hits.length === 0 && assistant.emptyResponse) return emptyResponseOutcome(assistant, question, knowledge.query, trace, sink);
+  }
+
+  const system = systemPrompt({ template: assistant.systemPrompt, values, knowledge: withKnowledge ? formatKnowledge(knowledge.hits) : null, quote });
+  const messages: ChatMessage[] = [{ role: "system", content: system }, ...historyFor(input.turns, Math.floor(models.contextTokens * HISTORY_SHARE))];
+  const generated = await trace.time("Generate answer", () => streamModelAnswer(models.model, messages, assistant, signal, sink, trace));
+  trace.timings.push(["Total", trace.elapsed()]);
+  const content = withKnowledge ? finalAnswer(generated.raw, knowledge.hits, quote) : generated.raw;
+  const promptTokens = generated.usage?.promptTokens || messages.reduce((sum, m) => sum + countTokens(m.content), 0);
+  const completionTokens = generated.usage?.completionTokens || countTokens(generated.raw);
   return {
     content,
-    reference: input.knowledgeBases.length > 0 ? referenceOf(hits, retrieval, content) : null,
-    prompt: input.knowledgeBases.length > 0 ? debugPrompt(system, question, query, notes, timings, { promptTokens, completionTokens }) : "",
+    reference: withKnowledge ? referenceOf(knowledge.hits, knowledge.retrieval, content) : null,
+    prompt: withKnowledge ? debugPrompt(system, question, knowledge.query, trace.notes, trace.timings, { promptTokens, completionTokens }) : "",
     promptTokens,
     completionTokens,
-    firstTokenMs,
-    durationMs: since(started),
+    firstTokenMs: generated.firstTokenMs,
+    durationMs: trace.elapsed(),
     emptyResponse: false,
-    stopped,
+    stopped: generated.stopped,
   };
 }
 

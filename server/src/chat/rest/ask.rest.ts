@@ -4,7 +4,8 @@ import { answering, pythonTruthy, refuse, usableDataset } from "../../knowledge/
 import { messageForClient } from "../../platform/errors";
 import { askKnowledgeBases } from "../ask";
 import { presentReference } from "./sessions.rest";
-import { openEventStream, writeFrame } from "./sse";
+import { pushedEvents } from "../../platform/runs/pushed-events";
+import { bridgeToSse } from "../../platform/runs/sse";
 
 /**
  * `POST /api/v1/sessions/ask` (contract §11): a question over datasets without an assistant, streamed as
@@ -22,20 +23,23 @@ async function ask({ services, principal, body, res }: AuthenticatedRestContext)
     knowledgeBases.push(kb);
   }
   const controller = new AbortController();
-  res.on("close", () => controller.abort());
-  openEventStream(res);
-  try {
-    const outcome = await askKnowledgeBases(services, principal.tenantId, knowledgeBases, String(body.question), {
-      reference: () => undefined,
-      delta: (text) => writeFrame(res, { code: 0, message: "", data: { answer: text, reference: {}, final: false } }),
-    }, controller.signal);
-    writeFrame(res, { code: 0, message: "", data: { answer: "", reference: presentReference(outcome.reference), final: true } });
-  } catch (error) {
-    const message = messageForClient("rest sessions ask", error);
-    writeFrame(res, { code: 500, message, data: { answer: `**ERROR**: ${message}`, reference: [] } });
-  }
-  writeFrame(res, { code: 0, message: "", data: true });
-  res.end();
+  const frames = pushedEvents<unknown>();
+  const answered = (async () => {
+    try {
+      const outcome = await askKnowledgeBases(services, principal.tenantId, knowledgeBases, String(body.question), {
+        reference: () => undefined,
+        delta: (text) => frames.push({ code: 0, message: "", data: { answer: text, reference: {}, final: false } }),
+      }, controller.signal);
+      frames.push({ code: 0, message: "", data: { answer: "", reference: presentReference(outcome.reference), final: true } });
+    } catch (error) {
+      const message = messageForClient("rest sessions ask", error);
+      frames.push({ code: 500, message, data: { answer: `**ERROR**: ${message}`, reference: [] } });
+    }
+    frames.push({ code: 0, message: "", data: true });
+    frames.end();
+  })();
+  await bridgeToSse(res, frames, { onDisconnect: () => controller.abort() });
+  await answered;
   return undefined;
 }
 

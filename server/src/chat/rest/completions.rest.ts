@@ -11,11 +11,12 @@ import { parseMetadataCondition } from "../../knowledge/metadata-condition";
 import type { Services } from "../../platform/services";
 import type { AnswerEvent } from "../answer-stream";
 import type { ChatAssistant } from "../assistant.entity";
-import { Conversation } from "../conversation.entity";
+import type { Conversation } from "../conversation.entity";
 import { audioEncoder } from "../speech";
 import type { Message } from "../message.entity";
 import { DEFAULT_SESSION_NAME, ownChat, presentReference } from "./sessions.rest";
-import { openEventStream, pyFloat, writeFrame } from "./sse";
+import { pushedEvents } from "../../platform/runs/pushed-events";
+import { bridgeToSse, openEventStream, pyFloat, writeFrame } from "../../platform/runs/sse";
 
 /**
  * RAGFlow's native chat completions (API contract §8): `POST /api/v1/chats/{chat_id}/completions`, SSE
@@ -68,7 +69,7 @@ async function completions(context: AuthenticatedRestContext): Promise<unknown> 
     const sessionId = body.session_id ? String(body.session_id) : "";
     let session: Conversation | null = null;
     if (sessionId) {
-      session = await services.platform.db.getRepository(Conversation).findOneBy({ id: sessionId, assistantId: chat.id });
+      session = await services.conversations.apiSession(chat.id, sessionId);
       if (!session || !can(principal, "use", conversationResource(session))) throw refuse(`You don't own the session ${sessionId}`);
     }
     if ("metadata_condition" in body && body.metadata_condition !== null && (typeof body.metadata_condition !== "object" || Array.isArray(body.metadata_condition))) {
@@ -117,69 +118,58 @@ async function answer(services: Services, principal: SignedIn, chat: ChatAssista
     }
   }
 
-  openEventStream(res);
-  const frames: AnswerEvent[] = [];
-  let wake: (() => void) | null = null;
-  let finished = false;
-  try {
-    const asked = await services.conversations.ask({ principal }, session.id, { question: String(body.question ?? ""), variables, documentIds, quote: quoteFlag(body.quote) }, (event) => {
-      frames.push(event);
-      wake?.();
-    });
-    void asked.finished.then(() => {
-      finished = true;
-      wake?.();
-    });
-    const messageId = asked.answer.id;
-    const createdAt = asked.answer.createdAt.getTime() / 1000;
-    // Nothing retrieved with an empty response set: one final frame with the empty response (§8.3).
-    let emptyResponse = false;
-    for (;;) {
-      const event = frames.shift();
-      if (!event) {
-        if (finished) break;
-        await new Promise<void>((resolve) => (wake = resolve));
-        wake = null;
-        continue;
+  const events = pushedEvents<AnswerEvent>();
+  let messageId: string | null = null;
+  let clientGone = false;
+  const question = { question: String(body.question ?? ""), variables, documentIds, quote: quoteFlag(body.quote) };
+  async function* frames(): AsyncGenerator<Json> {
+    try {
+      const asked = await services.conversations.ask({ principal }, session.id, question, events.push);
+      void asked.finished.then(events.end);
+      messageId = asked.answer.id;
+      const createdAt = asked.answer.createdAt.getTime() / 1000;
+      // Nothing retrieved with an empty response set: one final frame with the empty response (§8.3).
+      let emptyResponse = false;
+      for await (const event of events) {
+        if (event.status === "failed") {
+          const message = event.error ?? "failed";
+          yield { code: 500, message, data: { answer: `**ERROR**: ${message}`, reference: [] } };
+        } else if (event.status === "done" || event.status === "stopped") {
+          if (clientGone || (!withDatasets && !emptyResponse)) continue;
+          const row = await services.conversations.message({ principal }, messageId);
+          yield {
+            code: 0,
+            data: {
+              answer: emptyResponse ? row.content : "",
+              reference: presentReference(row.reference),
+              prompt: row.prompt ?? "",
+              created_at: pyFloat(createdAt),
+              final: true,
+              audio_binary: null,
+              id: messageId,
+              session_id: session.id,
+            },
+          };
+        } else if (event.delta === undefined) {
+          if (event.reference) emptyResponse = withDatasets && event.reference.chunks.length === 0 && chat.emptyResponse !== "";
+        } else if (!emptyResponse) {
+          const data: Json = { answer: event.delta, reference: { chunks: [] }, audio_binary: encodeAudio ? await encodeAudio(event.delta) : null };
+          if (!withDatasets) Object.assign(data, { prompt: "", created_at: pyFloat(createdAt) });
+          yield { code: 0, data: { ...data, final: false, id: messageId, session_id: session.id } };
+        }
       }
-      if (event.status === "failed") {
-        const message = event.error ?? "failed";
-        writeFrame(res, { code: 500, message, data: { answer: `**ERROR**: ${message}`, reference: [] } });
-        continue;
-      }
-      if (event.status === "done" || event.status === "stopped") {
-        if (!withDatasets && !emptyResponse) continue;
-        const row = await services.conversations.message({ principal }, messageId);
-        writeFrame(res, {
-          code: 0,
-          data: {
-            answer: emptyResponse ? row.content : "",
-            reference: presentReference(row.reference),
-            prompt: row.prompt ?? "",
-            created_at: pyFloat(createdAt),
-            final: true,
-            audio_binary: null,
-            id: messageId,
-            session_id: session.id,
-          },
-        });
-        continue;
-      }
-      if (event.delta === undefined) {
-        if (event.reference) emptyResponse = withDatasets && event.reference.chunks.length === 0 && chat.emptyResponse !== "";
-        continue;
-      }
-      if (emptyResponse) continue;
-      const data: Json = { answer: event.delta, reference: { chunks: [] }, audio_binary: encodeAudio ? await encodeAudio(event.delta) : null };
-      if (!withDatasets) Object.assign(data, { prompt: "", created_at: pyFloat(createdAt) });
-      writeFrame(res, { code: 0, data: { ...data, final: false, id: messageId, session_id: session.id } });
+    } catch (error) {
+      const message = errorText(error);
+      yield { code: 500, message, data: { answer: `**ERROR**: ${message}`, reference: [] } };
     }
-  } catch (error) {
-    const message = errorText(error);
-    writeFrame(res, { code: 500, message, data: { answer: `**ERROR**: ${message}`, reference: [] } });
+    yield { code: 0, data: true };
   }
-  writeFrame(res, { code: 0, data: true });
-  res.end();
+  // A client that goes away stops the answer, as the chat page's stop button does; what was written stays.
+  const stop = () => {
+    clientGone = true;
+    if (messageId) void services.conversations.stop({ principal }, messageId).catch(() => undefined);
+  };
+  await bridgeToSse(res, frames(), { onDisconnect: stop });
   return undefined;
 }
 

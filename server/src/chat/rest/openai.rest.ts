@@ -4,18 +4,22 @@ import { isSignedIn, type SignedIn } from "../../policies/principal";
 import { answering, refuse } from "../../knowledge/rest/scope";
 import { countTokens } from "../../models/tokens";
 import { messageForClient } from "../../platform/errors";
-import { generateAnswer, type Turn } from "../answer/pipeline";
+import { PythonException } from "../../rest/python-repr";
+import { pushedEvents } from "../../platform/runs/pushed-events";
+import type { Turn } from "../answer/pipeline";
+import type { AnswerEvent } from "../answer-stream";
 import type { MessageReference } from "../message.entity";
 import { documentsForCondition } from "./completions.rest";
 import { ownChat, presentReferenceChunk } from "./sessions.rest";
-import { openEventStream, writeFrame, writeRawFrame } from "./sse";
+import { bridgeToSse, rawFrame } from "../../platform/runs/sse";
 
 /**
  * The OpenAI-compatible chat completions of a chat assistant (API contract §9):
  * `POST /api/v1/chats_openai/{chat_id}/chat/completions`, streamed as `chat.completion.chunk` frames
- * ending with `data:[DONE]`, or one `chat.completion`. The conversation comes with the request and is
- * not stored; the answer runs through the same pipeline as every other surface. Required fields are
- * checked before authentication, as RAGFlow does.
+ * ending with `data:[DONE]`, or one `chat.completion`. The conversation comes whole with each request; it
+ * is stored as a new service API conversation and answered through ConversationService like every other
+ * surface's, so it is listed with the chat's sessions and can be stopped (a client that goes away stops
+ * it). Required fields are checked before authentication, as RAGFlow does.
  */
 
 type Json = Record<string, unknown>;
@@ -77,8 +81,8 @@ async function chatCompletions(context: RestContext): Promise<unknown> {
     const stream = body.stream === undefined || body.stream === null ? true : Boolean(body.stream);
     const id = `chatcmpl-${chat.id}`;
     const created = Math.floor(Date.now() / 1000);
-    const controller = new AbortController();
     const lastUser = turns.filter((t) => t.role === "user").at(-1)?.content ?? "";
+    const asking = { question: turns.at(-1)!.content, history: turns.slice(0, -1), documentIds };
     const usageOf = (answer: string) => {
       const promptTokens = countTokens(lastUser);
       const completionTokens = countTokens(answer);
@@ -92,7 +96,10 @@ async function chatCompletions(context: RestContext): Promise<unknown> {
     };
 
     if (!stream) {
-      const outcome = await generateAnswer(services, { assistant: chat, knowledgeBases: kbs, turns, variables: {}, documentIds, signal: controller.signal }, { reference: () => undefined, delta: () => undefined });
+      const asked = await services.conversations.askWithHistory(principal, chat.id, asking);
+      await asked.finished;
+      const outcome = await services.conversations.message({ principal }, asked.answer.id);
+      if (outcome.status === "failed") throw new PythonException("Exception", outcome.error ?? "failed");
       const { promptTokens, completionTokens } = usageOf(outcome.content);
       const message: Json = { role: "assistant", content: outcome.content };
       if (wantsReference) message.reference = referenceList(outcome.reference, metadata, await documentMeta(outcome.reference));
@@ -124,35 +131,42 @@ async function chatCompletions(context: RestContext): Promise<unknown> {
       system_fingerprint: "",
       usage,
     });
-    openEventStream(res);
-    res.on("close", () => {
-      if (!res.writableFinished) controller.abort();
-    });
-    let raw = "";
-    try {
-      const outcome = await generateAnswer(
-        services,
-        { assistant: chat, knowledgeBases: kbs, turns, variables: {}, documentIds, signal: controller.signal },
-        {
-          reference: () => undefined,
-          delta: (text) => {
-            raw += text;
-            writeFrame(res, chunk({ content: text }));
-          },
-        },
-      );
-      const { promptTokens, completionTokens } = usageOf(raw);
-      const last: Json = {};
-      if (wantsReference) {
-        last.reference = referenceList(outcome.reference, metadata, await documentMeta(outcome.reference));
-        last.final_content = outcome.content;
+    const events = pushedEvents<AnswerEvent>();
+    let messageId: string | null = null;
+    let clientGone = false;
+    async function* frames(): AsyncGenerator<unknown> {
+      let raw = "";
+      try {
+        const asked = await services.conversations.askWithHistory(principal, chat!.id, asking, events.push);
+        void asked.finished.then(events.end);
+        messageId = asked.answer.id;
+        for await (const event of events) {
+          if (event.status === "failed") throw new PythonException("Exception", event.error ?? "failed");
+          if (event.delta) {
+            raw += event.delta;
+            yield chunk({ content: event.delta });
+          }
+        }
+        if (clientGone) return; // nobody reads the last chunk
+        const outcome = await services.conversations.message({ principal }, asked.answer.id);
+        const { promptTokens, completionTokens } = usageOf(raw);
+        const last: Json = {};
+        if (wantsReference) {
+          last.reference = referenceList(outcome.reference, metadata, await documentMeta(outcome.reference));
+          last.final_content = outcome.content;
+        }
+        yield chunk(last, "stop", { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens });
+      } catch (error) {
+        yield chunk({ content: `**ERROR**: ${error instanceof PythonException ? error.message : messageForClient("openai completions", error)}` });
       }
-      writeFrame(res, chunk(last, "stop", { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens }));
-    } catch (error) {
-      writeFrame(res, chunk({ content: `**ERROR**: ${messageForClient("openai completions", error)}` }));
+      yield rawFrame("[DONE]");
     }
-    writeRawFrame(res, "[DONE]");
-    res.end();
+    // A client that goes away stops the answer, as the chat page's stop button does; what was written stays.
+    const stop = () => {
+      clientGone = true;
+      if (messageId) void services.conversations.stop({ principal }, messageId).catch(() => undefined);
+    };
+    await bridgeToSse(res, frames(), { onDisconnect: stop });
     return undefined;
   });
 }

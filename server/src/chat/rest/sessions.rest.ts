@@ -9,7 +9,7 @@ import { answering, pythonInt, refuse, uniqueIds } from "../../knowledge/rest/sc
 import { DomainError } from "../../platform/errors";
 import type { Services } from "../../platform/services";
 import type { ChatAssistant } from "../assistant.entity";
-import { Conversation } from "../conversation.entity";
+import type { Conversation } from "../conversation.entity";
 import type { Message, MessageReference, ReferenceChunk } from "../message.entity";
 
 /**
@@ -112,8 +112,8 @@ const UPDATABLE = new Set(["name", "user_id"]);
 
 async function updateSession({ services, principal, params, body }: AuthenticatedRestContext) {
   return answering(async () => {
-    const conversation = await services.platform.db.getRepository(Conversation).findOneBy({ id: params.sessionId, assistantId: params.chatId });
-    if (!conversation || conversation.source === "share") throw refuse("Session does not exist");
+    const conversation = await services.conversations.apiSession(params.chatId, params.sessionId);
+    if (!conversation) throw refuse("Session does not exist");
     const chat = await ownChat(services, principal, params.chatId);
     if (!chat || !can(principal, "manage", conversationResource(conversation))) throw refuse("You do not own the session");
     if ("message" in body || "messages" in body) throw refuse("`message` can not be change");
@@ -121,8 +121,10 @@ async function updateSession({ services, principal, params, body }: Authenticate
     if ("name" in body && text(body.name).trim() === "") throw refuse("`name` can not be empty.");
     const unknown = Object.keys(body).find((key) => !UPDATABLE.has(key));
     if (unknown) throw new PythonException("ValueError", `Unknown field '${unknown}' of the session`);
-    if ("name" in body) await services.conversations.rename({ principal }, conversation.id, text(body.name));
-    if ("user_id" in body) await services.platform.db.getRepository(Conversation).update({ id: conversation.id }, { userId: text(body.user_id).slice(0, 255) });
+    await services.conversations.update({ principal }, conversation.id, {
+      ...("name" in body ? { name: text(body.name) } : {}),
+      ...("user_id" in body ? { userId: text(body.user_id) } : {}),
+    });
     return success();
   });
 }

@@ -6,7 +6,7 @@ import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } fro
 import { answering, refuse } from "../../knowledge/rest/scope";
 import { DomainError, messageForClient } from "../../platform/errors";
 import { spokenText, ttsModelOf } from "../speech";
-import { openEventStream, writeFrame } from "./sse";
+import { openEventStream, writeFrame } from "../../platform/runs/sse";
 
 /**
  * The service API's speech endpoints (contract §11): `POST /api/v1/tts` reads a text aloud with the

@@ -1,4 +1,5 @@
 import type { Platform } from "../../platform";
+import { CancellableRuns } from "../../platform/runs/cancellable-runs";
 import type { KbTask } from "./kb-task.entity";
 
 /**
@@ -17,7 +18,10 @@ export type KbTaskEvent = Omit<KbTask, "beginAt" | "finishedAt" | "createdAt" | 
 export const kbTaskTopic = (knowledgeBaseId: string) => `knowledge.kb-task.${knowledgeBaseId}`;
 
 /** Cancellation reaches the process running the task at once through this topic; the task also rechecks the database. */
-export const KB_TASK_CANCEL_TOPIC = "knowledge.kb-task.cancel";
+const KB_TASK_CANCEL_TOPIC = "knowledge.kb-task.cancel";
+
+/** The RAPTOR and GraphRAG tasks being run, by task id: cancelling one in any process aborts its signal. */
+export const kbTaskRuns = (platform: Platform) => CancellableRuns.on(platform.pubsub, KB_TASK_CANCEL_TOPIC);
 
 const iso = (date: Date | string | null) => (date ? new Date(date).toISOString() : null);
 

@@ -4,7 +4,7 @@ import { failureOf } from "../../ingestion/pipeline";
 import { appendLogLine, logMessage, type LogMessage } from "../../ingestion/parse-log";
 import { KnowledgeBase } from "../knowledge-base.entity";
 import { ACTIVE_STATUSES, KbTask, KbTaskKind, KbTaskStatus } from "./kb-task.entity";
-import { KB_TASK_CANCEL_TOPIC, publishKbTask } from "./kb-task-events";
+import { kbTaskRuns, publishKbTask } from "./kb-task-events";
 import type { KbTaskOutput, KbTaskRun } from "./kb-task-run";
 import { runGraphRag } from "./graphrag-task";
 import { runRaptor } from "./raptor-task";
@@ -22,26 +22,6 @@ const WORK: Record<KbTaskKind, (run: KbTaskRun) => Promise<KbTaskOutput>> = {
 
 const PROGRESS_WRITE_INTERVAL_MS = 1000;
 
-class KbTaskCancelled extends Error {
-  constructor() {
-    super("The task was cancelled");
-  }
-}
-
-/** The tasks running in this process, to abort at once when the cancel topic names one. */
-const runningHere = new Map<string, AbortController>();
-let listeningForCancels = false;
-
-function listenForCancels(services: Services): void {
-  if (listeningForCancels) return;
-  listeningForCancels = true;
-  void (async () => {
-    for await (const message of services.platform.pubsub.subscribe(KB_TASK_CANCEL_TOPIC)) {
-      runningHere.get((message as { taskId: string }).taskId)?.abort(new KbTaskCancelled());
-    }
-  })().catch(() => (listeningForCancels = false));
-}
-
 const secondsSince = (start: Date | null) => (start ? (Date.now() - new Date(start).getTime()) / 1000 : 0);
 
 /**
@@ -51,7 +31,6 @@ const secondsSince = (start: Date | null) => (start ? (Date.now() - new Date(sta
  * leaves the previous output untouched.
  */
 export async function runKbTask(services: Services, taskId: string): Promise<void> {
-  listenForCancels(services);
   const { db } = services.platform;
   const repository = db.getRepository(KbTask);
   const found = await repository.findOneBy({ id: taskId });
@@ -69,8 +48,8 @@ export async function runKbTask(services: Services, taskId: string): Promise<voi
   if (!claimed.affected) return;
   publishKbTask(services.platform, task);
 
-  const abort = new AbortController();
-  runningHere.set(task.id, abort);
+  // A cancel from any process aborts this signal, and with it the model calls in flight.
+  const taskRun = kbTaskRuns(services.platform).start(task.id);
   let lastWrite = Date.now();
   const report = async (fraction: number, message?: LogMessage) => {
     if (message) Object.assign(task, appendLogLine(task, message));
@@ -87,9 +66,9 @@ export async function runKbTask(services: Services, taskId: string): Promise<voi
         processDuration: task.processDuration,
       });
       // Cancelled by a process that could not reach this one through the topic.
-      if (!written.affected) abort.abort(new KbTaskCancelled());
+      if (!written.affected) taskRun.abort();
     }
-    abort.signal.throwIfAborted();
+    taskRun.signal.throwIfAborted();
   };
 
   try {
@@ -105,13 +84,13 @@ export async function runKbTask(services: Services, taskId: string): Promise<voi
         model: await services.models.client(knowledgeBase.tenantId, "chat", config.llm_id),
         id: config.llm_id || (await services.models.defaults(knowledgeBase.tenantId)).chat,
       }),
-      embed: async (texts) => (await embedding.embed(texts, { purpose: "document", signal: abort.signal })).vectors,
-      signal: abort.signal,
+      embed: async (texts) => (await embedding.embed(texts, { purpose: "document", signal: taskRun.signal })).vectors,
+      signal: taskRun.signal,
       report,
     };
     await report(0.01, logMessage(task.kind === KbTaskKind.RAPTOR ? "kbTaskLog.raptorStarted" : "kbTaskLog.graphStarted"));
     const output = await WORK[task.kind](run);
-    abort.signal.throwIfAborted();
+    taskRun.signal.throwIfAborted();
     const finished = await db.transaction(async (manager) => {
       const [rows]: [unknown[], number] = await manager.query(`UPDATE kb_task SET status = 'running' WHERE id = $1 AND status = 'running' RETURNING id`, [task.id]);
       if (rows.length === 0) return false;
@@ -136,10 +115,10 @@ export async function runKbTask(services: Services, taskId: string): Promise<voi
     });
     if (finished) publishKbTask(services.platform, task);
   } catch (error) {
-    if (abort.signal.aborted || error instanceof KbTaskCancelled) return;
+    if (taskRun.signal.aborted) return;
     await failKbTask(services, task.id, error instanceof Error ? error : new Error(String(error)));
   } finally {
-    runningHere.delete(task.id);
+    taskRun.end();
   }
 }
 

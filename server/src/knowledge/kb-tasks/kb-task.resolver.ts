@@ -1,6 +1,7 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver, Root, Subscription } from "type-graphql";
 import type { SubscribeResolverData } from "type-graphql";
 import { signedIn, type GraphQLContext } from "../../graphql/context";
+import { snapshotThenLive } from "../../platform/runs/event-stream";
 import { KbTask, KbTaskKind } from "./kb-task.entity";
 import { kbTaskEventOf, kbTaskOf, kbTaskTopic, type KbTaskEvent } from "./kb-task-events";
 
@@ -28,12 +29,10 @@ export class KbTaskResolver {
   @Subscription(() => KbTask, {
     description: "RAPTOR and GraphRAG progress of a knowledge base: first its latest tasks as they are now, then every change.",
     subscribe: async ({ args, context }: SubscribeResolverData<unknown, { knowledgeBaseId: string }, GraphQLContext>) => {
-      const latest = await context.services.kbTasks.latest(signedIn(context), args.knowledgeBaseId);
-      const live = context.services.platform.pubsub.subscribe(kbTaskTopic(args.knowledgeBaseId));
-      return (async function* () {
-        for (const task of latest) yield kbTaskEventOf(task);
-        yield* live as AsyncIterable<KbTaskEvent>;
-      })();
+      const principal = signedIn(context);
+      return snapshotThenLive<KbTaskEvent>(context.services.platform.pubsub, kbTaskTopic(args.knowledgeBaseId), async () =>
+        (await context.services.kbTasks.latest(principal, args.knowledgeBaseId)).map(kbTaskEventOf),
+      );
     },
   })
   knowledgeBaseTaskProgress(@Root() event: KbTaskEvent, @Arg("knowledgeBaseId", () => ID) _knowledgeBaseId: string): KbTask {

@@ -8,7 +8,7 @@ import type { KnowledgeBaseService } from "../knowledge-base.service";
 import { deleteGraph } from "../knowledge-graph";
 import { KB_TASK_JOB } from "./kb-task.job";
 import { ACTIVE_STATUSES, KbTask, KbTaskKind, KbTaskStatus } from "./kb-task.entity";
-import { KB_TASK_CANCEL_TOPIC, publishKbTask } from "./kb-task-events";
+import { kbTaskRuns, publishKbTask } from "./kb-task-events";
 
 /** Python's repr of a float, as RAGFlow's messages interpolate a task's progress ("0.0", "0.25"). */
 export function pythonFloat(value: number): string {
@@ -107,7 +107,7 @@ export class KbTaskService {
       .execute();
     const current = await this.repository.findOneByOrFail({ id: task.id });
     if (result.affected) {
-      this.platform.pubsub.publish(KB_TASK_CANCEL_TOPIC, { taskId: task.id });
+      kbTaskRuns(this.platform).cancel(task.id);
       publishKbTask(this.platform, current);
     }
     return current;
