@@ -6,6 +6,9 @@ module.exports = {
   roots: ["<rootDir>/src", "<rootDir>/../tests/hostile", "<rootDir>/../tests/first-run", "<rootDir>/../tests/i18n"],
   testMatch: ["**/*.test.ts"],
   setupFiles: ["reflect-metadata"],
+  // One migrated database for the run, which every test server copies (server/src/testing/database-template.ts).
+  globalSetup: "<rootDir>/src/testing/global-setup.ts",
+  globalTeardown: "<rootDir>/src/testing/global-teardown.ts",
   testTimeout: 60000,
   transform: {
     "^.+\\.ts$": ["@swc/jest", {

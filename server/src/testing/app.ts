@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { startServer, type RunningServer } from "../app";
 import { loadConfig, type Config } from "../platform/config";
+import { copyDatabaseTemplate } from "./database-template";
 
 export interface TestServer extends RunningServer {
   dataDir: string;
@@ -28,9 +29,13 @@ const UNTHROTTLED_ADDRESSES = {
   SIGNIN_NETWORK_FREE_ATTEMPTS: "100000",
 };
 
-/** A whole server on a free port with a fresh embedded database in a temporary DATA_DIR. */
+/**
+ * A whole server on a free port with a fresh embedded database in a temporary DATA_DIR (a copy of the run's migrated
+ * template, when there is one). A DATA_DIR or DATABASE_URL given in `env` is used as it is.
+ */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-test-"));
+  if (env.DATA_DIR === undefined && env.DATABASE_URL === undefined) copyDatabaseTemplate(dataDir);
   const config: Config = loadConfig({ DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", CLIENT_DIR: path.join(dataDir, "no-client"), ...UNTHROTTLED_ADDRESSES, ...env });
   const server = await startServer(config);
   return {
