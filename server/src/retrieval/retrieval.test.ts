@@ -1,8 +1,8 @@
 import type { SignedIn } from "../policies/principal";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
-import { RUN } from "../knowledge/document.entity";
 import { ReanalyseSearchTerms1764200000000 } from "../platform/migrations/1764200000000-reanalyse-search-terms";
 import { signUpAndIn, startTestServer, type TestServer } from "../testing/app";
+import { parsedKnowledgeBase as parsedFixture } from "../testing/knowledge-bases";
 
 /** Retrieval through the real server: embedded database, built-in embedding, the parse pipeline. */
 
@@ -34,19 +34,7 @@ beforeAll(async () => {
 
 /** A new knowledge base of the owner's with `files` uploaded and parsed. */
 async function parsedKnowledgeBase(name: string, files: Record<string, string>): Promise<KnowledgeBase> {
-  const created = await server.services.knowledgeBases.create(owner, { name });
-  const { documents } = await server.services.documents.upload(
-    owner,
-    created.id,
-    Object.entries(files).map(([file, text]) => ({ name: file, data: Buffer.from(text) })),
-  );
-  await server.services.documents.runParsing(owner, documents.map((d) => d.id));
-  for (;;) {
-    const { items } = await server.services.documents.list(owner, created.id);
-    if (items.every((d) => d.run === RUN.done)) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return server.services.knowledgeBases.accessible(owner, created.id);
+  return (await parsedFixture(server, owner, files, { name })).knowledgeBase;
 }
 
 afterAll(() => server?.close());

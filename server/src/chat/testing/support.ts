@@ -1,4 +1,5 @@
-import { apiUser, createDataset, uploadDocuments, waitForParsing, type ApiUser, type FilePart } from "../../testing/rest-support";
+import { apiUser, type ApiUser, type FilePart } from "../../testing/rest-support";
+import { parsedDataset } from "../../testing/knowledge-bases";
 import { newId } from "../../platform/ids";
 import type { TestServer } from "../../testing/app";
 import { ChatAssistant, type PromptConfig, type StoredLlmSetting } from "../assistant.entity";
@@ -35,15 +36,9 @@ export async function addFakeModel(server: TestServer, user: ChatUser, fake: Fak
   return added.data.addModelEntry.modelId;
 }
 
-/** A knowledge base with these files, parsed. */
-export async function parsedKnowledgeBase(server: TestServer, user: ChatUser, files: FilePart[]): Promise<{ datasetId: string; documentIds: string[] }> {
-  const datasetId = await createDataset(server, user);
-  const documentIds = await uploadDocuments(server, user, datasetId, files);
-  await server.rest("POST", `/api/v1/datasets/${datasetId}/chunks`, { token: user.key, body: { document_ids: documentIds } });
-  const docs = await waitForParsing(server, user, datasetId, 110_000);
-  if (docs.some((d) => d.run !== "DONE")) throw new Error(`parsing failed: ${JSON.stringify(docs)}`);
-  return { datasetId, documentIds };
-}
+/** A knowledge base with these files, parsed (the shared fixture, enrichment off). */
+export const parsedKnowledgeBase = (server: TestServer, user: ChatUser, files: FilePart[]): Promise<{ datasetId: string; documentIds: string[] }> =>
+  parsedDataset(server, user, files);
 
 export interface AssistantFields {
   name?: string;
