@@ -1,7 +1,7 @@
 import type { SignedIn } from "../policies/principal";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import { RUN } from "../knowledge/document.entity";
-import type { TestServer } from "./app";
+import type { HttpTestServer, TestServer } from "./app";
 import { createDataset, uploadDocuments, waitForParsing, type ApiUser, type FilePart } from "./rest-support";
 
 /**
@@ -75,7 +75,7 @@ export async function parsedKnowledgeBase(
  * that hold an API key; it needs nothing but HTTP, so it works on a shared server too. `body` is the create request's.
  */
 export async function parsedDataset(
-  server: TestServer,
+  server: HttpTestServer,
   user: ApiUser,
   files: Files,
   options: ParsedFixtureOptions & { body?: Record<string, unknown> } = {},

@@ -1,10 +1,10 @@
 import { closeTesseract } from "../../models/builtin/tesseract-ocr";
-import { startTestServer, type TestServer } from "../../testing/app";
+import { sharedTestServer, type HttpTestServer } from "../../testing/app";
 import { manualChunkId } from "../chunk.service";
 import { apiUser, createDataset, uploadDocuments, type ApiUser } from "../../testing/rest-support";
 import { parsedDataset } from "../../testing/knowledge-bases";
 
-let server: TestServer;
+let server: HttpTestServer;
 let owner: ApiUser;
 let stranger: ApiUser;
 let datasetId: string;
@@ -16,7 +16,7 @@ const addChunk = (body: unknown, user = owner, path = chunksPath()) => server.re
 
 /** RAGFlow's chunk fixture: one parsed document with the test sentence, then chunks added by hand. */
 beforeAll(async () => {
-  server = await startTestServer({ MODEL_CACHE_DIR: "/tmp/cairn-model-cache" });
+  server = await sharedTestServer();
   [owner, stranger] = [await apiUser(server), await apiUser(server)];
   ({ datasetId, documentIds: [documentId] } = await parsedDataset(server, owner, { "ragflow_test.txt": "This is the content of a test TXT file." }));
 }, 120_000);
