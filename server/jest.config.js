@@ -7,7 +7,6 @@ const project = {
   roots: ["<rootDir>/src", "<rootDir>/../tests/hostile", "<rootDir>/../tests/first-run", "<rootDir>/../tests/i18n"],
   testMatch: ["**/*.test.ts"],
   setupFiles: ["reflect-metadata"],
-  testTimeout: 60000,
   transform: {
     "^.+\\.ts$": ["@swc/jest", {
       jsc: {
@@ -29,6 +28,8 @@ const SERIAL = ["tests/hostile/hostile.test.ts", "tests/first-run/first-run.test
 const pathPattern = (file) => `/${file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}$`;
 
 module.exports = {
+  // a global option: Jest reads it here, not in a project
+  testTimeout: 60000,
   // One migrated database for the run, which every test server copies (server/src/testing/database-template.ts).
   globalSetup: "<rootDir>/src/testing/global-setup.ts",
   globalTeardown: "<rootDir>/src/testing/global-teardown.ts",

@@ -104,7 +104,25 @@ export async function sharedTestServer(): Promise<HttpTestServer> {
   const start = globalThis.cairnSharedServer;
   if (!start) throw new Error("sharedTestServer() needs the Jest environment testing/shared-server-environment.cjs (server/jest.config.js)");
   const { url, dataDir } = await start();
+  await dropStaleConnections(url);
   return { url, dataDir, ...httpCalls(url), close: async () => undefined };
+}
+
+/**
+ * fetch keeps connections to the shared server open from one suite to the next, and the server closes idle ones
+ * after a few seconds, maybe while the worker is busy loading the next suite and cannot notice: the first request
+ * on such a connection fails ("other side closed"). Each failed health check drops one; one that answers means
+ * the connections left are sound.
+ */
+async function dropStaleConnections(url: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await (await fetch(`${url}/healthz`)).arrayBuffer();
+      return;
+    } catch (error) {
+      if (attempt >= 16) throw error;
+    }
+  }
 }
 
 export const REGISTER = `mutation Register($input: RegisterInput!) { register(input: $input) { token expiresAt user { id email nickname } } }`;

@@ -12,6 +12,8 @@ const SERVER_DIR = path.resolve(__dirname, "../..");
 
 /** @type {Promise<{ url: string, dataDir: string }> | undefined} */
 let shared;
+/** Held for the worker's life: were the process object collected, its channel would close and the server stop. */
+let sharedProcess;
 
 function startSharedServer() {
   const child = spawn(process.execPath, ["--enable-source-maps", "-r", path.join(__dirname, "register-ts.cjs"), path.join(__dirname, "shared-server.child.ts")], {
@@ -19,15 +21,18 @@ function startSharedServer() {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR ?? "/tmp", CAIRN_TEST_DATABASE_TEMPLATE: process.env.CAIRN_TEST_DATABASE_TEMPLATE ?? "" },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
+  sharedProcess = child;
   // Neither the process nor its channel keeps the worker alive; when the worker exits, the channel closes and
   // the server closes (its data directory with it).
   child.unref();
   child.channel?.unref();
   return new Promise((resolve, reject) => {
-    child.once("message", (message) => resolve(message));
+    child.once("message", resolve);
     child.once("exit", (code, signal) => {
-      shared = undefined;
-      reject(new Error(`the shared test server exited (code ${code}, signal ${signal}) before it was ready`));
+      if (sharedProcess === child) [shared, sharedProcess] = [undefined, undefined];
+      const message = `the shared test server exited (code ${code}, signal ${signal})`;
+      process.stderr.write(`${message}\n`);
+      reject(new Error(message));
     });
   });
 }
