@@ -1,4 +1,3 @@
-import { closeTesseract } from "../../models/builtin/tesseract-ocr";
 import { sharedTestServer, type HttpTestServer } from "../../testing/app";
 import { manualChunkId } from "../chunk.service";
 import { apiUser, createDataset, uploadDocuments, type ApiUser } from "../../testing/rest-support";
@@ -20,10 +19,7 @@ beforeAll(async () => {
   [owner, stranger] = [await apiUser(server), await apiUser(server)];
   ({ datasetId, documentIds: [documentId] } = await parsedDataset(server, owner, { "ragflow_test.txt": "This is the content of a test TXT file." }));
 }, 120_000);
-afterAll(async () => {
-  await server?.close();
-  await closeTesseract();
-});
+afterAll(() => server?.close());
 
 describe("adding chunks", () => {
   it("answers the chunk with RAGFlow's id, times and lists, and counts it at once", async () => {

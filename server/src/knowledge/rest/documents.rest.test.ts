@@ -1,6 +1,5 @@
 import fs from "node:fs";
 import path from "node:path";
-import { closeTesseract } from "../../models/builtin/tesseract-ocr";
 import { englishMessage } from "../../platform/messages";
 import { sharedTestServer, type HttpTestServer } from "../../testing/app";
 import { MAX_FILE_BYTES } from "../document.service";
@@ -14,10 +13,7 @@ beforeAll(async () => {
   server = await sharedTestServer();
   [owner, stranger] = [await apiUser(server), await apiUser(server)];
 }, 60_000);
-afterAll(async () => {
-  await server?.close();
-  await closeTesseract();
-});
+afterAll(() => server?.close());
 
 const TXT = "This is the content of a test TXT file.";
 const documentsPath = (datasetId: string) => `/api/v1/datasets/${datasetId}/documents`;
