@@ -26,6 +26,13 @@ export interface GraphQLResponse<T> {
 }
 
 /**
+ * A test's fetch keeps connections to its server open. Should the server close an idle one just as the test sends
+ * on it (a busy machine delays both timers alike), that request fails with ECONNRESET or "other side closed": the
+ * server waits longer than fetch's own few seconds instead, so that the client always closes first.
+ */
+const KEEP_ALIVE = { HTTP_KEEP_ALIVE_SECONDS: "600" };
+
+/**
  * Every test signs its accounts up and in from 127.0.0.1: the limits per address and per network would stop a test
  * file after a few accounts. The tests of those limits set them again, and send their own client addresses.
  */
@@ -43,7 +50,7 @@ const UNTHROTTLED_ADDRESSES = {
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-test-"));
   if (env.DATA_DIR === undefined && env.DATABASE_URL === undefined) copyDatabaseTemplate(dataDir);
-  const config: Config = loadConfig({ DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", CLIENT_DIR: path.join(dataDir, "no-client"), ...UNTHROTTLED_ADDRESSES, ...env });
+  const config: Config = loadConfig({ DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", CLIENT_DIR: path.join(dataDir, "no-client"), ...UNTHROTTLED_ADDRESSES, ...KEEP_ALIVE, ...env });
   const server = await startServer(config);
   return {
     ...server,
@@ -104,25 +111,7 @@ export async function sharedTestServer(): Promise<HttpTestServer> {
   const start = globalThis.cairnSharedServer;
   if (!start) throw new Error("sharedTestServer() needs the Jest environment testing/shared-server-environment.cjs (server/jest.config.js)");
   const { url, dataDir } = await start();
-  await dropStaleConnections(url);
   return { url, dataDir, ...httpCalls(url), close: async () => undefined };
-}
-
-/**
- * fetch keeps connections to the shared server open from one suite to the next, and the server closes idle ones
- * after a few seconds, maybe while the worker is busy loading the next suite and cannot notice: the first request
- * on such a connection fails ("other side closed"). Each failed health check drops one; one that answers means
- * the connections left are sound.
- */
-async function dropStaleConnections(url: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await (await fetch(`${url}/healthz`)).arrayBuffer();
-      return;
-    } catch (error) {
-      if (attempt >= 16) throw error;
-    }
-  }
 }
 
 export const REGISTER = `mutation Register($input: RegisterInput!) { register(input: $input) { token expiresAt user { id email nickname } } }`;
