@@ -19,12 +19,10 @@ export async function createDatabaseTemplate(): Promise<string> {
   return path.join(dataDir, "pg");
 }
 
-/** The template's embedded database copied into `dataDir`; false when this run has none (then the server makes its own). */
-export function copyDatabaseTemplate(dataDir: string): boolean {
+/** The template's embedded database copied into `dataDir`; nothing when this run has none (the server then makes its own). */
+export function copyDatabaseTemplate(dataDir: string): void {
   const template = process.env[TEMPLATE_VARIABLE];
-  if (!template || !fs.existsSync(template)) return false;
-  fs.cpSync(template, path.join(dataDir, "pg"), { recursive: true });
-  return true;
+  if (template && fs.existsSync(template)) fs.cpSync(template, path.join(dataDir, "pg"), { recursive: true });
 }
 
 export function removeDatabaseTemplate(): void {
