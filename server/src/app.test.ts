@@ -2,6 +2,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { loadConfig } from "./platform/config";
 import { startTestServer, type TestServer } from "./testing/app";
 
 /** How the built client is cached by browsers: a release must reach every page, and every website embedding the widget. */
@@ -58,5 +59,14 @@ describe("the built client", () => {
   it("revalidates the other files whose names do not change between releases", async () => {
     expect((await get("/favicon.svg")).headers.get("cache-control")).toBe("no-cache");
     expect((await get("/chat/share?shared_id=x")).headers.get("cache-control")).toBe("no-cache");
+  });
+});
+
+describe("idle connections", () => {
+  it("stay open as long as HTTP_KEEP_ALIVE_SECONDS says: Node's 5 s by default, 600 s on the test servers", async () => {
+    expect(loadConfig({}).httpKeepAliveSeconds).toBe(5);
+    const response = await get("/healthz");
+    await response.arrayBuffer();
+    expect(response.headers.get("keep-alive")).toBe("timeout=600");
   });
 });

@@ -145,6 +145,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     }),
   );
   const httpServer = http.createServer(app);
+  httpServer.keepAliveTimeout = config.httpKeepAliveSeconds * 1000;
 
   const wsServer = new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH, maxPayload: MAX_WEBSOCKET_MESSAGE_BYTES });
   const revocableSockets = new RevocableSockets(platform.pubsub);

@@ -8,6 +8,11 @@ import path from "node:path";
 export interface Config {
   port: number;
   host: string;
+  /**
+   * How long an idle keep-alive connection stays open. Behind a load balancer it must outlast the balancer's own idle
+   * timeout, or a request sent as the server closes the connection fails; the tests' clients need the same.
+   */
+  httpKeepAliveSeconds: number;
   dataDir: string;
   /** Where the built-in models keep what they derive from WordNet (built once, ~25 s). */
   modelCacheDir: string;
@@ -214,6 +219,7 @@ export function loadConfig(env: Env = process.env): Config {
   const config: Config = {
     port: reader.integer("PORT", 9380, 0, 65535),
     host: reader.string("HOST", "0.0.0.0"),
+    httpKeepAliveSeconds: reader.integer("HTTP_KEEP_ALIVE_SECONDS", 5, 1, 3600),
     dataDir: path.resolve(reader.string("DATA_DIR", "./data")),
     modelCacheDir: path.resolve(reader.string("MODEL_CACHE_DIR", path.join(reader.string("DATA_DIR", "./data"), "cache", "models"))),
     clientDir: path.resolve(reader.string("CLIENT_DIR", path.join(__dirname, "../../../client/dist"))),

@@ -1,6 +1,6 @@
 import type { SignedIn } from "../policies/principal";
-import { RUN } from "../knowledge/document.entity";
 import { signUpAndIn, startTestServer, type TestServer } from "../testing/app";
+import { parsedKnowledgeBase } from "../testing/knowledge-bases";
 
 /**
  * One tenant's flood of heavy requests cannot hold another tenant's simple one: the embedded database runs one
@@ -41,20 +41,12 @@ beforeAll(async () => {
   flooder = await signUpAndIn(server);
   bystander = await signUpAndIn(server);
   const owner = await principal(flooder.token);
-  const kb = await server.services.knowledgeBases.create(owner, { name: "Turbines", parserConfig: { chunk_token_num: 48 } });
-  knowledgeBaseId = kb.id;
-  const { documents } = await server.services.documents.upload(owner, kb.id, [{ name: "turbines.txt", data: Buffer.from(corpus(3000)) }]);
-  const parseStarted = performance.now();
-  await server.services.documents.runParsing(owner, documents.map((d) => d.id));
-  for (;;) {
-    const { items } = await server.services.documents.list(owner, kb.id);
-    if (items.every((d) => d.run === RUN.done || d.run === RUN.failed)) {
-      console.log(`parsed in ${Math.round(performance.now() - parseStarted)} ms: ${items.map((d) => `${d.run} ${d.chunkCount}`).join()}`);
-      expect(items.map((d) => [d.run, d.progressMsg])).toEqual([[RUN.done, expect.anything()]]);
-      break;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  const { knowledgeBase } = await parsedKnowledgeBase(server, owner, { "turbines.txt": corpus(3000) }, {
+    name: "Turbines",
+    parserConfig: { chunk_token_num: 48 },
+    timeoutMs: 280_000,
+  });
+  knowledgeBaseId = knowledgeBase.id;
 }, 300_000);
 afterAll(() => server?.close());
 

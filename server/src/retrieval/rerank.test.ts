@@ -1,9 +1,9 @@
 import type http from "node:http";
 import type { SignedIn } from "../policies/principal";
-import { RUN } from "../knowledge/document.entity";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import { BuiltinLexicalRerank } from "../models/builtin/lexical-rerank";
 import { signUpAndIn, startTestServer, type TestServer } from "../testing/app";
+import { parsedKnowledgeBase } from "../testing/knowledge-bases";
 import { sendJson, startVendorServer, type RecordedRequest, type VendorServer } from "../testing/vendor-servers";
 import type { RetrievalHit } from "./retrieval.service";
 
@@ -120,18 +120,7 @@ beforeAll(async () => {
   const principal = await server.services.principalFor(`Bearer ${token}`);
   if (principal.kind === "anonymous" || principal.kind === "share") throw new Error("not signed in");
   owner = principal;
-  kb = await server.services.knowledgeBases.create(owner, { name: "Rerank" });
-  const { documents } = await server.services.documents.upload(
-    owner,
-    kb.id,
-    Object.entries(FILES).map(([name, text]) => ({ name, data: Buffer.from(text) })),
-  );
-  await server.services.documents.runParsing(owner, documents.map((d) => d.id));
-  for (;;) {
-    const { items } = await server.services.documents.list(owner, kb.id);
-    if (items.every((d) => d.run === RUN.done)) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  ({ knowledgeBase: kb } = await parsedKnowledgeBase(server, owner, FILES, { name: "Rerank" }));
 }, 120_000);
 
 afterAll(() => server?.close());

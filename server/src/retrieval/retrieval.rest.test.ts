@@ -1,7 +1,8 @@
 import type { SignedIn } from "../policies/principal";
 import { closeTesseract } from "../models/builtin/tesseract-ocr";
-import { apiUser, createDataset, rawRequest, uploadDocuments, waitForParsing, type ApiUser } from "../testing/rest-support";
+import { apiUser, createDataset, rawRequest, type ApiUser } from "../testing/rest-support";
 import { startTestServer, type TestServer } from "../testing/app";
+import { parsedDataset } from "../testing/knowledge-bases";
 
 /** RAGFlow's retrieval endpoints through the real server: embedded database, built-in embedding, the parse pipeline. */
 
@@ -27,11 +28,6 @@ const retrieve = (body: unknown, user = owner) => server.rest("POST", "/api/v1/r
 const dify = (body: unknown, key = owner.key) => server.rest("POST", "/api/v1/dify/retrieval", { token: key, body });
 const contents = (chunks: { content: string }[]) => chunks.map((c) => c.content).sort();
 
-async function parse(user: ApiUser, dataset: string, documents: string[]) {
-  await server.rest("POST", `/api/v1/datasets/${dataset}/chunks`, { token: user.key, body: { document_ids: documents } });
-  await waitForParsing(server, user, dataset, 110_000);
-}
-
 async function principalOf(user: ApiUser): Promise<SignedIn> {
   const principal = await server.services.principalFor(`Bearer ${user.key}`);
   if (principal.kind === "anonymous" || principal.kind === "share") throw new Error("not signed in");
@@ -41,17 +37,14 @@ async function principalOf(user: ApiUser): Promise<SignedIn> {
 beforeAll(async () => {
   server = await startTestServer({ MODEL_CACHE_DIR: "/tmp/cairn-model-cache" });
   [owner, stranger] = [await apiUser(server), await apiUser(server)];
-  datasetId = await createDataset(server, owner);
-  [documentId] = await uploadDocuments(server, owner, datasetId, [{ name: "ragflow_test.txt", data: "This is the content of a test TXT file." }]);
-  await parse(owner, datasetId, [documentId]);
+  ({ datasetId, documentIds: [documentId] } = await parsedDataset(server, owner, { "ragflow_test.txt": "This is the content of a test TXT file." }));
   for (const content of ADDED) {
     const added = await server.rest("POST", `/api/v1/datasets/${datasetId}/documents/${documentId}/chunks`, { token: owner.key, body: { content } });
     if (added.body.code !== 0) throw new Error(JSON.stringify(added.body));
   }
-  miscId = await createDataset(server, owner);
-  const ids = await uploadDocuments(server, owner, miscId, Object.entries(MISC).map(([name, data]) => ({ name, data })));
-  miscDocs = Object.fromEntries(Object.keys(MISC).map((name, i) => [name, ids[i]]));
-  await parse(owner, miscId, ids);
+  const misc = await parsedDataset(server, owner, MISC);
+  miscId = misc.datasetId;
+  miscDocs = Object.fromEntries(Object.keys(MISC).map((name, i) => [name, misc.documentIds[i]]));
 }, 240_000);
 
 afterAll(async () => {
@@ -254,9 +247,7 @@ describe("POST /api/v1/retrieval over Cairn's own texts", () => {
   });
 
   it("datasets with different embedding models are searched together (a deliberate difference from RAGFlow)", async () => {
-    const other = await createDataset(server, owner, { embedding_model: "cairn-embedding@Builtin" });
-    const [doc] = await uploadDocuments(server, owner, other, [{ name: "volcano.txt", data: "Volcanoes erupt molten rock called lava." }]);
-    await parse(owner, other, [doc]);
+    const { datasetId: other } = await parsedDataset(server, owner, { "volcano.txt": "Volcanoes erupt molten rock called lava." }, { body: { embedding_model: "cairn-embedding@Builtin" } });
     const answer = await retrieve({ question: "chunk lava", dataset_ids: [datasetId, other], similarity_threshold: 0 });
     expect(answer.body.code).toBe(0);
     expect(answer.body.data.doc_aggs.map((d: { doc_name: string }) => d.doc_name).sort()).toEqual(["ragflow_test.txt", "volcano.txt"]);

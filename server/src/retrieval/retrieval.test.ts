@@ -1,8 +1,8 @@
 import type { SignedIn } from "../policies/principal";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
-import { RUN } from "../knowledge/document.entity";
-import { ReanalyseSearchTerms1764200000000 } from "../migrations/1764200000000-reanalyse-search-terms";
+import { SEARCH_TERMS_VERSION, upgradeSearchTerms } from "../knowledge/search-terms-upgrade";
 import { signUpAndIn, startTestServer, type TestServer } from "../testing/app";
+import { parsedKnowledgeBase as parsedFixture } from "../testing/knowledge-bases";
 
 /** Retrieval through the real server: embedded database, built-in embedding, the parse pipeline. */
 
@@ -34,19 +34,7 @@ beforeAll(async () => {
 
 /** A new knowledge base of the owner's with `files` uploaded and parsed. */
 async function parsedKnowledgeBase(name: string, files: Record<string, string>): Promise<KnowledgeBase> {
-  const created = await server.services.knowledgeBases.create(owner, { name });
-  const { documents } = await server.services.documents.upload(
-    owner,
-    created.id,
-    Object.entries(files).map(([file, text]) => ({ name: file, data: Buffer.from(text) })),
-  );
-  await server.services.documents.runParsing(owner, documents.map((d) => d.id));
-  for (;;) {
-    const { items } = await server.services.documents.list(owner, created.id);
-    if (items.every((d) => d.run === RUN.done)) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return server.services.knowledgeBases.accessible(owner, created.id);
+  return (await parsedFixture(server, owner, files, { name })).knowledgeBase;
 }
 
 afterAll(() => server?.close());
@@ -168,18 +156,17 @@ describe("retrieval", () => {
     expect(hit.highlight).toContain("<em>IFN</em>-<em>γ</em>");
   });
 
-  test("the re-analysis migration gives chunks indexed by an older analysis their current terms", async () => {
+  test("the search-terms upgrade gives chunks indexed by an older analysis their current terms, once", async () => {
     const { db } = server.services.platform;
     const [chunk] = (await retrieve("sepsis")).hits.map((h) => h.chunk);
-    // As the analysis before the migration left it: "IL6" and "α" as written, no joined compounds.
+    // As the analysis before ReanalyseSearchTerms1764200000000 left it: "IL6" and "α" as written, no joined compounds.
     await db.query(`UPDATE chunk SET terms = '{"serum": 1, "il6": 1, "tnf": 1, "α": 1, "sepsi": 1}', term_count = 5 WHERE id = $1`, [chunk.id]);
     expect((await retrieve("TNF-α", { similarityThreshold: 0 })).hits.find((h) => h.chunk.id === chunk.id)?.termSimilarity).toBeLessThan(0.5);
-    const runner = db.createQueryRunner();
-    try {
-      await new ReanalyseSearchTerms1764200000000().up(runner);
-    } finally {
-      await runner.release();
-    }
+    expect(await db.query(`SELECT version FROM search_terms_analysis`)).toEqual([{ version: SEARCH_TERMS_VERSION }]);
+    await db.query(`UPDATE search_terms_analysis SET version = 0`);
+    expect(await upgradeSearchTerms(db)).toBe(1);
+    expect(await db.query(`SELECT version FROM search_terms_analysis`)).toEqual([{ version: SEARCH_TERMS_VERSION }]);
+    expect(await upgradeSearchTerms(db)).toBe(0);
     const [{ term_count }] = await db.query(`SELECT term_count FROM chunk WHERE id = $1`, [chunk.id]);
     expect(term_count).toBe(10);
     const postings = await db.query(`SELECT term FROM chunk_term WHERE chunk_id = $1 ORDER BY term`, [chunk.id]);

@@ -1,4 +1,4 @@
-import { signUpAndIn, type TestServer } from "./app";
+import { signUpAndIn, type HttpTestServer } from "./app";
 
 /** A REST client of the knowledge endpoints as RAGFlow's SDK tests use them: an account, its API key, its tenant. */
 export interface ApiUser {
@@ -8,7 +8,7 @@ export interface ApiUser {
 }
 
 /** Signs up, issues an API key and picks the defaults RAGFlow's suite picks (BAAI/bge-small-en-v1.5@Builtin). */
-export async function apiUser(server: TestServer): Promise<ApiUser> {
+export async function apiUser(server: HttpTestServer): Promise<ApiUser> {
   const { token, userId } = await signUpAndIn(server);
   const issued = await server.rest("POST", "/v1/system/new_token", { authorization: token });
   await server.rest("POST", "/v1/user/set_tenant_info", {
@@ -19,7 +19,7 @@ export async function apiUser(server: TestServer): Promise<ApiUser> {
 }
 
 /** Sends a raw body with a content type of one's choosing. */
-export async function rawRequest(server: TestServer, method: string, path: string, key: string, contentType: string | null, body: string) {
+export async function rawRequest(server: HttpTestServer, method: string, path: string, key: string, contentType: string | null, body: string) {
   const response = await fetch(`${server.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(contentType ? { "content-type": contentType } : {}) },
@@ -34,7 +34,7 @@ export interface FilePart {
 }
 
 /** A multipart upload: each file as a `file` part, plus text fields. */
-export async function multipart(server: TestServer, path: string, authorization: string, files: FilePart[], fields: Record<string, string> = {}) {
+export async function multipart(server: HttpTestServer, path: string, authorization: string, files: FilePart[], fields: Record<string, string> = {}) {
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
   for (const file of files) form.append("file", new Blob([typeof file.data === "string" ? file.data : new Uint8Array(file.data)]), file.name);
@@ -43,20 +43,20 @@ export async function multipart(server: TestServer, path: string, authorization:
   return { status: response.status, body: JSON.parse(text) };
 }
 
-export async function createDataset(server: TestServer, user: ApiUser, body: Record<string, unknown> = {}): Promise<string> {
+export async function createDataset(server: HttpTestServer, user: ApiUser, body: Record<string, unknown> = {}): Promise<string> {
   const created = await server.rest("POST", "/api/v1/datasets", { token: user.key, body: { name: `kb-${Math.random().toString(36).slice(2)}`, ...body } });
   if (created.body.code !== 0) throw new Error(JSON.stringify(created.body));
   return created.body.data.id;
 }
 
-export async function uploadDocuments(server: TestServer, user: ApiUser, datasetId: string, files: FilePart[]): Promise<string[]> {
+export async function uploadDocuments(server: HttpTestServer, user: ApiUser, datasetId: string, files: FilePart[]): Promise<string[]> {
   const uploaded = await multipart(server, `/api/v1/datasets/${datasetId}/documents`, `Bearer ${user.key}`, files);
   if (uploaded.body.code !== 0) throw new Error(JSON.stringify(uploaded.body));
   return uploaded.body.data.map((d: { id: string }) => d.id);
 }
 
 /** Polls the document list, as RAGFlow's suite does, until no document is being parsed. */
-export async function waitForParsing(server: TestServer, user: ApiUser, datasetId: string, timeoutMs = 60000) {
+export async function waitForParsing(server: HttpTestServer, user: ApiUser, datasetId: string, timeoutMs = 60000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const listed = await server.rest("GET", `/api/v1/datasets/${datasetId}/documents?page_size=100`, { token: user.key });

@@ -1,11 +1,11 @@
-import { startTestServer, type TestServer } from "../../testing/app";
+import { sharedTestServer, type HttpTestServer } from "../../testing/app";
 import { startFakeChatServer, type FakeChatServer } from "../testing/fake-chat-server";
 import { createDataset } from "../../testing/rest-support";
 import { addFakeModel, chatUser, parsedKnowledgeBase, type ChatUser } from "../testing/support";
 
 /** The sessions' tools of contract §11: `/api/v1/sessions/related_questions` and `/api/v1/sessions/ask`. */
 
-let server: TestServer;
+let server: HttpTestServer;
 let fake: FakeChatServer;
 let withModel: ChatUser;
 let builtin: ChatUser;
@@ -15,7 +15,7 @@ let tents: string;
 const ask = (user: ChatUser | null, body: unknown) => server.rest("POST", "/api/v1/sessions/related_questions", { token: user?.key ?? "ragflow-invalid", body });
 
 beforeAll(async () => {
-  server = await startTestServer({ MODEL_CACHE_DIR: "/tmp/cairn-model-cache" });
+  server = await sharedTestServer();
   fake = await startFakeChatServer({ reply: () => "Related search terms:\n1. Tent prices\n2. Tent sizes\nA line without a number\n10. Two digits are not RAGFlow's form" });
   [withModel, builtin, empty] = [await chatUser(server), await chatUser(server), await chatUser(server)];
   const model = await addFakeModel(server, withModel, fake);

@@ -1,11 +1,11 @@
-import { startTestServer, type TestServer } from "../../testing/app";
+import { sharedTestServer, type HttpTestServer } from "../../testing/app";
 import { multipart } from "../../testing/rest-support";
 import { FAKE_AUDIO, FAKE_TRANSCRIPT, startFakeChatServer, type FakeChatServer } from "../testing/fake-chat-server";
 import { addFakeModel, chatUser, type ChatUser } from "../testing/support";
 
 /** The service API's speech endpoints (contract §11): `/api/v1/tts` and `/api/v1/sequence2txt`. */
 
-let server: TestServer;
+let server: HttpTestServer;
 let fake: FakeChatServer;
 let speaking: ChatUser;
 let silent: ChatUser;
@@ -14,7 +14,7 @@ const transcribe = (user: ChatUser, name: string, fields: Record<string, string>
   multipart(server, "/api/v1/sequence2txt", `Bearer ${user.key}`, name ? [{ name, data: Buffer.from("RIFF-fake-wav") }] : [], fields);
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await sharedTestServer();
   fake = await startFakeChatServer();
   [speaking, silent] = [await chatUser(server), await chatUser(server)];
   const [tts, asr] = [await addFakeModel(server, speaking, fake, "tts"), await addFakeModel(server, speaking, fake, "sequence2txt")];

@@ -1,6 +1,7 @@
-import { apiUser, createDataset, uploadDocuments, waitForParsing, type ApiUser, type FilePart } from "../../testing/rest-support";
+import { apiUser, type ApiUser, type FilePart } from "../../testing/rest-support";
+import { parsedDataset } from "../../testing/knowledge-bases";
 import { newId } from "../../platform/ids";
-import type { TestServer } from "../../testing/app";
+import type { HttpTestServer, TestServer } from "../../testing/app";
 import { ChatAssistant, type PromptConfig, type StoredLlmSetting } from "../assistant.entity";
 import type { ChatActor } from "../conversation.service";
 import { ASSISTANT_RETRIEVAL_DEFAULTS, DEFAULT_EMPTY_RESPONSE, DEFAULT_LLM_SETTING, DEFAULT_OPENER, DEFAULT_SWITCHES, DEFAULT_SYSTEM_PROMPT, DEFAULT_VARIABLES } from "../prompt-defaults";
@@ -12,10 +13,10 @@ const ADD_MODEL = `mutation Add($input: ModelEntryInput!) { addModelEntry(input:
 
 export type ChatUser = ApiUser;
 
-export const chatUser = (server: TestServer): Promise<ChatUser> => apiUser(server);
+export const chatUser = (server: HttpTestServer): Promise<ChatUser> => apiUser(server);
 
 /** A model of the tenant served by the fake server; returns its id (name@OpenAI-API-Compatible). */
-export async function addFakeModel(server: TestServer, user: ChatUser, fake: FakeChatServer, modelType: "chat" | "tts" | "sequence2txt" = "chat", modelName = `paced-${modelType}`): Promise<string> {
+export async function addFakeModel(server: HttpTestServer, user: ChatUser, fake: FakeChatServer, modelType: "chat" | "tts" | "sequence2txt" = "chat", modelName = `paced-${modelType}`): Promise<string> {
   const added = await server.graphql<{ addModelEntry: { modelId: string } }>(
     ADD_MODEL,
     {
@@ -35,15 +36,9 @@ export async function addFakeModel(server: TestServer, user: ChatUser, fake: Fak
   return added.data.addModelEntry.modelId;
 }
 
-/** A knowledge base with these files, parsed. */
-export async function parsedKnowledgeBase(server: TestServer, user: ChatUser, files: FilePart[]): Promise<{ datasetId: string; documentIds: string[] }> {
-  const datasetId = await createDataset(server, user);
-  const documentIds = await uploadDocuments(server, user, datasetId, files);
-  await server.rest("POST", `/api/v1/datasets/${datasetId}/chunks`, { token: user.key, body: { document_ids: documentIds } });
-  const docs = await waitForParsing(server, user, datasetId, 110_000);
-  if (docs.some((d) => d.run !== "DONE")) throw new Error(`parsing failed: ${JSON.stringify(docs)}`);
-  return { datasetId, documentIds };
-}
+/** A knowledge base with these files, parsed (the shared fixture, enrichment off). */
+export const parsedKnowledgeBase = (server: HttpTestServer, user: ChatUser, files: FilePart[]): Promise<{ datasetId: string; documentIds: string[] }> =>
+  parsedDataset(server, user, files);
 
 export interface AssistantFields {
   name?: string;

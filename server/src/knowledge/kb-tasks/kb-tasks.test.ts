@@ -2,7 +2,7 @@ import type { SignedIn } from "../../policies/principal";
 import { newId } from "../../platform/ids";
 import { BuiltinProducers1764450000001 } from "../../migrations/1764450000001-builtin-producers";
 import { startTestServer, type TestServer } from "../../testing/app";
-import { RUN } from "../document.entity";
+import { parsedKnowledgeBase as parsedFixture } from "../../testing/knowledge-bases";
 import { englishText, localizedText, type ParseLogEntry } from "../../ingestion/parse-log";
 import { apiUser, type ApiUser } from "../../testing/rest-support";
 import { KbTask, KbTaskKind, KbTaskStatus } from "./kb-task.entity";
@@ -34,22 +34,12 @@ async function principal(token: string): Promise<SignedIn> {
   return p;
 }
 
-/** A knowledge base with the General method's defaults (use_raptor: true), small chunks, and its documents parsed. */
+/** A knowledge base with the General method's defaults (use_raptor: true, the tasks' subject), small chunks, and its documents parsed. */
 async function parsedKnowledgeBase(texts: string[]): Promise<{ kbId: string; documentIds: string[] }> {
-  const kb = await server.services.knowledgeBases.create(owner, { name: `kb-${newId()}` });
-  expect(kb.parserConfig.raptor?.use_raptor).toBe(true);
-  await server.services.knowledgeBases.update(owner, kb.id, { parserConfig: { chunk_token_num: 48 } });
-  const { documents } = await server.services.documents.upload(owner, kb.id, texts.map((body, i) => ({ name: `notes-${i}.txt`, data: Buffer.from(body) })));
-  await server.services.documents.runParsing(owner, documents.map((d) => d.id));
-  for (const document of documents) {
-    for (;;) {
-      const current = await server.services.documents.accessible(owner, document.id);
-      if (current.run === RUN.done) break;
-      if (current.run !== RUN.running) throw new Error(`parse ended ${current.run}: ${current.progressMsg}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  return { kbId: kb.id, documentIds: documents.map((d) => d.id) };
+  const files = texts.map((body, i) => ({ name: `notes-${i}.txt`, data: body }));
+  const { knowledgeBase, documentIds } = await parsedFixture(server, owner, files, { enrichment: true, parserConfig: { chunk_token_num: 48 } });
+  expect(knowledgeBase.parserConfig.raptor?.use_raptor).toBe(true);
+  return { kbId: knowledgeBase.id, documentIds };
 }
 
 async function chunkKinds(kbId: string): Promise<Record<string, number>> {

@@ -1,9 +1,9 @@
-import { closeTesseract } from "../../models/builtin/tesseract-ocr";
-import { startTestServer, type TestServer } from "../../testing/app";
+import { sharedTestServer, type HttpTestServer } from "../../testing/app";
 import { manualChunkId } from "../chunk.service";
-import { apiUser, createDataset, uploadDocuments, waitForParsing, type ApiUser } from "../../testing/rest-support";
+import { apiUser, createDataset, uploadDocuments, type ApiUser } from "../../testing/rest-support";
+import { parsedDataset } from "../../testing/knowledge-bases";
 
-let server: TestServer;
+let server: HttpTestServer;
 let owner: ApiUser;
 let stranger: ApiUser;
 let datasetId: string;
@@ -15,17 +15,11 @@ const addChunk = (body: unknown, user = owner, path = chunksPath()) => server.re
 
 /** RAGFlow's chunk fixture: one parsed document with the test sentence, then chunks added by hand. */
 beforeAll(async () => {
-  server = await startTestServer({ MODEL_CACHE_DIR: "/tmp/cairn-model-cache" });
+  server = await sharedTestServer();
   [owner, stranger] = [await apiUser(server), await apiUser(server)];
-  datasetId = await createDataset(server, owner);
-  [documentId] = await uploadDocuments(server, owner, datasetId, [{ name: "ragflow_test.txt", data: "This is the content of a test TXT file." }]);
-  await server.rest("POST", `/api/v1/datasets/${datasetId}/chunks`, { token: owner.key, body: { document_ids: [documentId] } });
-  await waitForParsing(server, owner, datasetId, 110_000);
+  ({ datasetId, documentIds: [documentId] } = await parsedDataset(server, owner, { "ragflow_test.txt": "This is the content of a test TXT file." }));
 }, 120_000);
-afterAll(async () => {
-  await server?.close();
-  await closeTesseract();
-});
+afterAll(() => server?.close());
 
 describe("adding chunks", () => {
   it("answers the chunk with RAGFlow's id, times and lists, and counts it at once", async () => {
@@ -71,10 +65,7 @@ describe("listing chunks", () => {
   let listed: string;
   let listedDocument: string;
   beforeAll(async () => {
-    listed = await createDataset(server, owner);
-    [listedDocument] = await uploadDocuments(server, owner, listed, [{ name: "ragflow_test.txt", data: "This is the content of a test TXT file." }]);
-    await server.rest("POST", `/api/v1/datasets/${listed}/chunks`, { token: owner.key, body: { document_ids: [listedDocument] } });
-    await waitForParsing(server, owner, listed, 50_000);
+    ({ datasetId: listed, documentIds: [listedDocument] } = await parsedDataset(server, owner, { "ragflow_test.txt": "This is the content of a test TXT file." }, { timeoutMs: 50_000 }));
     for (let i = 0; i < 4; i++) await addChunk({ content: `chunk test ${i}` }, owner, chunksPath(listed, listedDocument));
   }, 60_000);
   const list = (query = "") => server.rest("GET", `${chunksPath(listed, listedDocument)}${query}`, { token: owner.key });

@@ -1,13 +1,13 @@
-import { startTestServer, type TestServer } from "../../testing/app";
+import { sharedTestServer, type HttpTestServer } from "../../testing/app";
 import { DEFAULT_RAPTOR_PROMPT } from "../parser-config";
 import { apiUser, createDataset, rawRequest, type ApiUser } from "../../testing/rest-support";
 
-let server: TestServer;
+let server: HttpTestServer;
 let owner: ApiUser;
 let stranger: ApiUser;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await sharedTestServer();
   [owner, stranger] = [await apiUser(server), await apiUser(server)];
 });
 afterAll(() => server.close());

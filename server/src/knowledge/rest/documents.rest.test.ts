@@ -1,23 +1,19 @@
 import fs from "node:fs";
 import path from "node:path";
-import { closeTesseract } from "../../models/builtin/tesseract-ocr";
 import { englishMessage } from "../../platform/messages";
-import { startTestServer, type TestServer } from "../../testing/app";
+import { sharedTestServer, type HttpTestServer } from "../../testing/app";
 import { MAX_FILE_BYTES } from "../document.service";
 import { apiUser, createDataset, multipart, uploadDocuments, waitForParsing, type ApiUser } from "../../testing/rest-support";
 
-let server: TestServer;
+let server: HttpTestServer;
 let owner: ApiUser;
 let stranger: ApiUser;
 
 beforeAll(async () => {
-  server = await startTestServer({ MODEL_CACHE_DIR: "/tmp/cairn-model-cache" });
+  server = await sharedTestServer();
   [owner, stranger] = [await apiUser(server), await apiUser(server)];
 }, 60_000);
-afterAll(async () => {
-  await server?.close();
-  await closeTesseract();
-});
+afterAll(() => server?.close());
 
 const TXT = "This is the content of a test TXT file.";
 const documentsPath = (datasetId: string) => `/api/v1/datasets/${datasetId}/documents`;

@@ -1,9 +1,9 @@
-import { startTestServer, type TestServer } from "../../testing/app";
+import { sharedTestServer, type HttpTestServer } from "../../testing/app";
 import { apiUser, createDataset, uploadDocuments, type ApiUser } from "../../testing/rest-support";
 
 /** Document metadata over the REST facade (contract §2.8, §3.3, §3.5 and the web route of §13 row 8). */
 
-let server: TestServer;
+let server: HttpTestServer;
 let owner: ApiUser;
 let stranger: ApiUser;
 let datasetId: string;
@@ -18,7 +18,7 @@ const metaOf = async () => Object.fromEntries((await listDocuments("?page_size=1
 const condition = (value: unknown) => `?metadata_condition=${encodeURIComponent(JSON.stringify(value))}`;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await sharedTestServer();
   [owner, stranger] = [await apiUser(server), await apiUser(server)];
   datasetId = await createDataset(server, owner);
   ids = await uploadDocuments(server, owner, datasetId, [

@@ -1,0 +1,5 @@
+import { removeDatabaseTemplate } from "./database-template";
+
+export default function globalTeardown(): void {
+  removeDatabaseTemplate();
+}
