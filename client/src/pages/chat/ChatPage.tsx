@@ -18,7 +18,7 @@ import {
   type AssistantCardFragment,
   type ConversationRowFragment,
 } from "../../graphql/gql/graphql";
-import { TextFieldsDialog } from "../knowledge/TextFieldsDialog";
+import { TextFieldsDialog } from "../../components/TextFieldsDialog";
 import { AssistantAvatar } from "./assistant/AssistantAvatar";
 import { AssistantList, type AssistantAction } from "./assistant/AssistantList";
 import { AssistantSettingsDialog } from "./assistant/AssistantSettingsDialog";

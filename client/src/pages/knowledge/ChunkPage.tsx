@@ -22,7 +22,7 @@ import {
 import { ChunkEditDialog } from "./chunk/ChunkEditDialog";
 import { KnowledgeGraphView } from "./chunk/KnowledgeGraphView";
 import { MindMapView } from "./chunk/MindMapView";
-import { RUN_COLORS, RUN_KEYS } from "./dataset/runStatus";
+import { RUN_COLORS, RUN_KEYS } from "../../documents/runStatus";
 import { KnowledgeBaseLayout } from "./KnowledgeBaseLayout";
 import { Pager } from "./Pager";
 

@@ -41,14 +41,14 @@ import {
 import { useCurrentUser } from "../../session/useCurrentUser";
 import { ParserSettingsDialog } from "./dataset/ParserSettingsDialog";
 import { ParsingStatus } from "./dataset/ParsingStatus";
-import { RUN, RUN_KEYS, RUN_STATUSES } from "./dataset/runStatus";
+import { RUN, RUN_KEYS, RUN_STATUSES } from "../../documents/runStatus";
 import { UploadDialog } from "./dataset/UploadDialog";
 import { useDocumentProgress } from "./dataset/useDocumentProgress";
-import { describeTransferError, downloadDocument, formatBytes } from "./documentTransfer";
+import { describeTransferError, downloadDocument, formatBytes } from "../../documents/documentTransfer";
 import { KnowledgeBaseLayout } from "./KnowledgeBaseLayout";
 import { Pager } from "./Pager";
 import { SectionHeading } from "./SectionHeading";
-import { TextFieldsDialog } from "./TextFieldsDialog";
+import { TextFieldsDialog } from "../../components/TextFieldsDialog";
 
 const PAGE_SIZE = 20;
 

@@ -11,8 +11,8 @@ import { describeError } from "../../errors";
 import { useFormatters } from "../../format";
 import { DeleteKnowledgeBaseDocument, KnowledgeBasesDocument, type KnowledgeBaseCardFragment } from "../../graphql/gql/graphql";
 import { useCurrentUser } from "../../session/useCurrentUser";
-import { CreateKnowledgeBaseDialog } from "./CreateKnowledgeBaseDialog";
-import { KnowledgeAvatar } from "./KnowledgeAvatar";
+import { CreateKnowledgeBaseDialog } from "../../components/CreateKnowledgeBaseDialog";
+import { KnowledgeAvatar } from "../../components/KnowledgeAvatar";
 import { Pager } from "./Pager";
 
 const PAGE_SIZE = 24;

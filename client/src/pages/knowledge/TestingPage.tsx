@@ -12,8 +12,8 @@ import { CrossLanguageChoicesDocument, RerankModelsDocument, RetrieveDocument, t
 import { KnowledgeBaseLayout } from "./KnowledgeBaseLayout";
 import { SectionHeading } from "./SectionHeading";
 import { EmptyState, PAGE_SIZE, RetrievalResults, type DocumentChoice } from "./testing/RetrievalResults";
-import { round2, WeightSlider } from "./WeightSlider";
-import { useFixed } from "./useFixed";
+import { round2, WeightSlider } from "../../components/WeightSlider";
+import { useFixed } from "../../hooks/useFixed";
 
 const TOP_K_MAX = 2048;
 

@@ -7,11 +7,11 @@ import { CopyButton } from "../../components/CopyButton";
 import { describeError } from "../../errors";
 import { useFormatters } from "../../format";
 import { useCurrentUser } from "../../session/useCurrentUser";
-import { CreatedTokenDialog } from "./CreatedTokenDialog";
+import { CreatedTokenDialog } from "../../components/CreatedTokenDialog";
 import { CreateTokenDialog } from "./CreateTokenDialog";
 import type { ApiTokenRowFragment } from "../../graphql/gql/graphql";
 import { SettingsCard } from "./SettingsCard";
-import { useApiTokens } from "./useApiTokens";
+import { useApiTokens } from "../../hooks/useApiTokens";
 
 function ServiceAddress() {
   const { t } = useTranslation();

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState, type DragEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { LuCloudUpload, LuFile, LuX } from "react-icons/lu";
 import { useFormatters } from "../../../format";
-import { describeTransferError, formatBytes, MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD, uploadDocuments } from "../documentTransfer";
+import { describeTransferError, formatBytes, MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD, uploadDocuments } from "../../../documents/documentTransfer";
 
 interface UploadDialogProps {
   open: boolean;
