@@ -1,0 +1,51 @@
+import { Box, Button, Center, Skeleton, Stack, Text } from "@chakra-ui/react";
+import { useTranslation } from "react-i18next";
+import { LuFileText, LuRefreshCw, LuUpload } from "react-icons/lu";
+import { describeError } from "../../../errors";
+
+/** Placeholder rows while the first page of documents loads. */
+export function DocumentsLoading() {
+  return (
+    <Stack p="6" gap="3">
+      <Skeleton height="8" />
+      <Skeleton height="8" />
+      <Skeleton height="8" />
+    </Stack>
+  );
+}
+
+/** The first page could not be read: why, and a retry. */
+export function DocumentsFailed({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <Center py="12" flexDirection="column" gap="3" role="alert">
+      <Text color="fg.muted">{describeError(error, i18n)}</Text>
+      <Button size="sm" variant="outline" onClick={onRetry}>
+        <LuRefreshCw /> {t("common.retry")}
+      </Button>
+    </Center>
+  );
+}
+
+/** No document to show: none matches the filters, or the knowledge base has none yet (then an upload button). */
+export function DocumentsEmpty({ filtered, onUpload }: { filtered: boolean; onUpload: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Center py="16" px="6" flexDirection="column" gap="3" textAlign="center" data-testid="documents-empty">
+      <Box rounded="full" bg="brand.subtle" color="brand.fg" p="4">
+        <LuFileText size="26" />
+      </Box>
+      <Text fontWeight="semibold">{filtered ? t("kb.dataset.noMatch") : t("kb.dataset.emptyTitle")}</Text>
+      {!filtered && (
+        <>
+          <Text fontSize="sm" color="fg.muted" maxWidth="md">
+            {t("kb.dataset.emptyBody")}
+          </Text>
+          <Button colorPalette="brand" size="sm" onClick={onUpload}>
+            <LuUpload /> {t("kb.dataset.upload")}
+          </Button>
+        </>
+      )}
+    </Center>
+  );
+}
