@@ -19,7 +19,8 @@ import {
   type FieldProblems,
 } from "../../errors";
 import { LoginDocument, MeDocument, RegisterDocument, SignUpPolicyDocument, type SignedInUserFragment } from "../../graphql/gql/graphql";
-import { currentLanguage, isLanguage } from "../../i18n";
+import { currentLanguage } from "../../i18n";
+import { isLanguage } from "../../languages";
 import { authStore } from "../../session/authStore";
 import { RETURN_TO_PARAM, safeReturnTo } from "../../session/returnTo";
 import { BrandPanel } from "./BrandPanel";

@@ -6,7 +6,7 @@ import { LuExternalLink, LuKeyRound, LuLink2Off, LuShare2 } from "react-icons/lu
 import { ConfirmDeleteDialog } from "../../../components/ConfirmDeleteDialog";
 import { notify } from "../../../components/toaster";
 import { describeError, messageKeyOf } from "../../../errors";
-import { LANGUAGES } from "../../../i18n";
+import { LANGUAGES } from "../../../languages";
 import { AssistantShareDocument, RevokeAssistantShareDocument, ShareAssistantDocument } from "../../../graphql/gql/graphql";
 import { extensionFiles, iframeSnippet, shareUrl, widgetSnippet } from "./snippets";
 import { SnippetBlock } from "./SnippetBlock";
