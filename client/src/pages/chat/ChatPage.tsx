@@ -1,8 +1,8 @@
-import { Button, Center, HStack, Text } from "@chakra-ui/react";
+import { Button, HStack } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
-import { LuChartLine, LuKeyRound, LuPlus, LuRefreshCw } from "react-icons/lu";
+import { LuChartLine, LuKeyRound, LuPlus } from "react-icons/lu";
+import { LoadFailed } from "../../components/LoadFailed";
 import { PageHeader } from "../../components/PageHeader";
-import { describeError } from "../../errors";
 import { EmptyAssistants } from "./assistant/EmptyAssistants";
 import { useAssistants } from "./assistant/useAssistants";
 import { ChatDialogs } from "./ChatDialogs";
@@ -41,7 +41,7 @@ export default function ChatPage() {
       />
 
       {assistants.failure ? (
-        <AssistantsFailed error={assistants.failure} onRetry={() => void assistants.refetch()} />
+        <LoadFailed error={assistants.failure} onRetry={() => void assistants.refetch()} />
       ) : assistants.noneAtAll ? (
         <EmptyAssistants onCreate={dialogs.createAssistant} />
       ) : (
@@ -50,17 +50,5 @@ export default function ChatPage() {
 
       <ChatDialogs dialogs={dialogs} selection={selection} assistants={assistants} conversations={conversations} />
     </>
-  );
-}
-
-function AssistantsFailed({ error, onRetry }: { error: unknown; onRetry: () => void }) {
-  const { t, i18n } = useTranslation();
-  return (
-    <Center py="16" flexDirection="column" gap="3" role="alert">
-      <Text color="fg.muted">{describeError(error, i18n)}</Text>
-      <Button size="sm" variant="outline" onClick={onRetry}>
-        <LuRefreshCw /> {t("common.retry")}
-      </Button>
-    </Center>
   );
 }

@@ -1,11 +1,12 @@
 import { Box } from "@chakra-ui/react";
 import { useState } from "react";
 import { ConfirmDeleteDialog } from "../../components/ConfirmDeleteDialog";
+import { LoadFailed } from "../../components/LoadFailed";
 import { useFormatters } from "../../format";
 import type { DocumentRowFragment, KnowledgeBaseSettingsFragment } from "../../graphql/gql/graphql";
 import { AddFileMenu } from "./dataset/AddFileMenu";
 import { DocumentDialogs, type DocumentDialog } from "./dataset/DocumentDialogs";
-import { DocumentsEmpty, DocumentsFailed, DocumentsLoading } from "./dataset/DocumentListStatus";
+import { DocumentsEmpty, DocumentsLoading } from "./dataset/DocumentListStatus";
 import type { DocumentRowHandlers } from "./dataset/DocumentRowActions";
 import { DocumentTable } from "./dataset/DocumentTable";
 import { DocumentToolbar } from "./dataset/DocumentToolbar";
@@ -62,7 +63,7 @@ function Dataset({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
 /** The table, or what stands in for it: loading, a failure, or no document. */
 function DocumentListBody({ knowledgeBaseId, list, handlers, onUpload }: { knowledgeBaseId: string; list: DocumentList; handlers: DocumentRowHandlers; onUpload: () => void }) {
   if (list.loading && !list.loaded) return <DocumentsLoading />;
-  if (list.error && !list.loaded) return <DocumentsFailed error={list.error} onRetry={() => void list.refetch()} />;
+  if (list.error && !list.loaded) return <LoadFailed py="12" error={list.error} onRetry={() => void list.refetch()} />;
   if (list.documents.length === 0) return <DocumentsEmpty filtered={list.filtered} onUpload={onUpload} />;
   return <DocumentTable knowledgeBaseId={knowledgeBaseId} list={list} handlers={handlers} />;
 }

@@ -1,8 +1,7 @@
-import { Box, Button, Center, Flex, Spinner, Stack, Text } from "@chakra-ui/react";
+import { Box, Center, Flex, Spinner, Stack, Text } from "@chakra-ui/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { LuRefreshCw } from "react-icons/lu";
-import { describeError } from "../../../errors";
+import { LoadFailed } from "../../../components/LoadFailed";
 import { AssistantAvatar } from "../assistant/AssistantAvatar";
 import { Composer } from "./Composer";
 import { MessageItem, type AssistantLook } from "./MessageItem";
@@ -19,7 +18,6 @@ interface ChatPanelProps {
 
 /** The messages of one conversation and the question box: ask, watch the answer stream, stop, regenerate. */
 export function ChatPanel({ conversationId, assistant, linkDocuments, createConversation }: ChatPanelProps) {
-  const { t, i18n } = useTranslation();
   const scroll = useStickToBottom();
   const conversation = useChatConversation({ conversationId, createConversation, onFollow: scroll.stick });
   const tail = conversation.messages.at(-1);
@@ -33,12 +31,7 @@ export function ChatPanel({ conversationId, assistant, linkDocuments, createConv
             <Spinner color="brand.solid" />
           </Center>
         ) : conversation.failure ? (
-          <Center py="16" flexDirection="column" gap="3" role="alert">
-            <Text color="fg.muted">{describeError(conversation.failure, i18n)}</Text>
-            <Button size="sm" variant="outline" onClick={() => void conversation.refetch()}>
-              <LuRefreshCw /> {t("common.retry")}
-            </Button>
-          </Center>
+          <LoadFailed error={conversation.failure} onRetry={() => void conversation.refetch()} />
         ) : (
           <MessageList conversationId={conversationId} assistant={assistant} linkDocuments={linkDocuments} conversation={conversation} />
         )}

@@ -1,9 +1,9 @@
-import { Button, Center, Icon, Skeleton, Stack, Text } from "@chakra-ui/react";
+import { Center, Icon, Skeleton, Stack, Text } from "@chakra-ui/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { LuLayers, LuRefreshCw } from "react-icons/lu";
+import { LuLayers } from "react-icons/lu";
 import { ConfirmDeleteDialog } from "../../../components/ConfirmDeleteDialog";
-import { describeError } from "../../../errors";
+import { LoadFailed } from "../../../components/LoadFailed";
 import type { ChunkCardFragment } from "../../../graphql/gql/graphql";
 import { Pager } from "../Pager";
 import { ChunkCard, type ChunkView } from "./ChunkCard";
@@ -42,7 +42,7 @@ interface ChunkCardsProps {
 
 /** The cards and the pager, or what stands in for them: loading, a failure, or no chunk. */
 function ChunkCards({ list, view, onToggle, onEdit }: ChunkCardsProps) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   if (list.loading && !list.loaded) {
     return (
       <Stack gap="3">
@@ -51,16 +51,7 @@ function ChunkCards({ list, view, onToggle, onEdit }: ChunkCardsProps) {
       </Stack>
     );
   }
-  if (list.error && !list.loaded) {
-    return (
-      <Center py="12" flexDirection="column" gap="3" role="alert">
-        <Text color="fg.muted">{describeError(list.error, i18n)}</Text>
-        <Button size="sm" variant="outline" onClick={() => void list.refetch()}>
-          <LuRefreshCw /> {t("common.retry")}
-        </Button>
-      </Center>
-    );
-  }
+  if (list.error && !list.loaded) return <LoadFailed py="12" error={list.error} onRetry={() => void list.refetch()} />;
   if (list.chunks.length === 0) {
     return (
       <Center py="14" flexDirection="column" gap="2" bg="bg.panel" borderWidth="1px" borderStyle="dashed" rounded="l3" textAlign="center" data-testid="chunks-empty">

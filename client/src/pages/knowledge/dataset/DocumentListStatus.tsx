@@ -1,7 +1,6 @@
 import { Box, Button, Center, Skeleton, Stack, Text } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
-import { LuFileText, LuRefreshCw, LuUpload } from "react-icons/lu";
-import { describeError } from "../../../errors";
+import { LuFileText, LuUpload } from "react-icons/lu";
 
 /** Placeholder rows while the first page of documents loads. */
 export function DocumentsLoading() {
@@ -11,19 +10,6 @@ export function DocumentsLoading() {
       <Skeleton height="8" />
       <Skeleton height="8" />
     </Stack>
-  );
-}
-
-/** The first page could not be read: why, and a retry. */
-export function DocumentsFailed({ error, onRetry }: { error: unknown; onRetry: () => void }) {
-  const { t, i18n } = useTranslation();
-  return (
-    <Center py="12" flexDirection="column" gap="3" role="alert">
-      <Text color="fg.muted">{describeError(error, i18n)}</Text>
-      <Button size="sm" variant="outline" onClick={onRetry}>
-        <LuRefreshCw /> {t("common.retry")}
-      </Button>
-    </Center>
   );
 }
 
