@@ -1,6 +1,8 @@
 import { Button, Checkbox, CloseButton, Dialog, Portal, Stack, Text } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
-import { DropZone, UploadFileList, UploadStatus } from "./UploadParts";
+import { DropZone } from "./DropZone";
+import { UploadFileList } from "./UploadFileList";
+import { UploadStatus } from "./UploadStatus";
 import { useUpload } from "./useUpload";
 
 interface UploadDialogProps {

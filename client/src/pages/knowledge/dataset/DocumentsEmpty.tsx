@@ -1,17 +1,6 @@
-import { Box, Button, Center, Skeleton, Stack, Text } from "@chakra-ui/react";
+import { Box, Button, Center, Text } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
 import { LuFileText, LuUpload } from "react-icons/lu";
-
-/** Placeholder rows while the first page of documents loads. */
-export function DocumentsLoading() {
-  return (
-    <Stack p="6" gap="3">
-      <Skeleton height="8" />
-      <Skeleton height="8" />
-      <Skeleton height="8" />
-    </Stack>
-  );
-}
 
 /** No document to show: none matches the filters, or the knowledge base has none yet (then an upload button). */
 export function DocumentsEmpty({ filtered, onUpload }: { filtered: boolean; onUpload: () => void }) {
