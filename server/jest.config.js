@@ -3,8 +3,8 @@ const project = {
   // Node's, plus one test server per worker that suites may share (src/testing/app.ts, sharedTestServer)
   testEnvironment: "<rootDir>/src/testing/shared-server-environment.cjs",
   // tests/hostile drives a whole server process through the hostile-input corpus; tests/first-run starts the build;
-  // tests/i18n reads the locales and both packages
-  roots: ["<rootDir>/src", "<rootDir>/../tests/hostile", "<rootDir>/../tests/first-run", "<rootDir>/../tests/i18n"],
+  // tests/i18n reads the locales and both packages; client/src holds the client's unit tests, beside the code
+  roots: ["<rootDir>/src", "<rootDir>/../tests/hostile", "<rootDir>/../tests/first-run", "<rootDir>/../tests/i18n", "<rootDir>/../client/src"],
   testMatch: ["**/*.test.ts"],
   setupFiles: ["reflect-metadata"],
   transform: {

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { DEFAULT_LANGUAGE, INTL_LOCALES, isLanguage } from "./i18n";
+import { DEFAULT_LANGUAGE, INTL_LOCALES, isLanguage } from "./languages";
 
 function localeOf(language: string): string {
   return INTL_LOCALES[isLanguage(language) ? language : DEFAULT_LANGUAGE];

@@ -1,34 +1,9 @@
 import i18n, { type BackendModule, type ReadCallback, type ResourceKey } from "i18next";
 import LanguageDetector from "i18next-browser-languagedetector";
 import { initReactI18next } from "react-i18next";
+import { DEFAULT_LANGUAGE, INTL_LOCALES, isLanguage, LANGUAGES, toInterfaceLanguage, type Language } from "./languages";
 
-export const LANGUAGES = ["en", "zh", "zh-TRADITIONAL", "id", "es"] as const;
-export type Language = (typeof LANGUAGES)[number];
-export const DEFAULT_LANGUAGE: Language = "en";
 const LANGUAGE_STORAGE_KEY = "lng";
-
-export function isLanguage(value: string | undefined | null): value is Language {
-  return (LANGUAGES as readonly string[]).includes(value ?? "");
-}
-
-/** Browser and user-typed codes (zh-TW, zh-Hant-HK, en-GB, in) mapped onto the five interface languages. */
-export function toInterfaceLanguage(code: string): string {
-  const lower = code.trim().replace(/_/g, "-").toLowerCase();
-  if (lower === "zh-traditional") return "zh-TRADITIONAL";
-  if (lower.startsWith("zh")) return /(^|-)(tw|hk|mo|hant)(-|$)/.test(lower) ? "zh-TRADITIONAL" : "zh";
-  const primary = lower.split("-")[0];
-  if (primary === "in") return "id";
-  return isLanguage(primary) ? primary : code;
-}
-
-/** The BCP 47 locale Intl uses for dates and numbers in each interface language. */
-export const INTL_LOCALES: Record<Language, string> = {
-  en: "en-US",
-  zh: "zh-CN",
-  "zh-TRADITIONAL": "zh-TW",
-  id: "id-ID",
-  es: "es-ES",
-};
 
 export function currentLanguage(): Language {
   const language = i18n.resolvedLanguage ?? i18n.language;

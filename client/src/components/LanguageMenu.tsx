@@ -1,7 +1,8 @@
 import { Button, Menu, Portal, Text } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
 import { LuLanguages } from "react-icons/lu";
-import { LANGUAGES, currentLanguage, type Language } from "../i18n";
+import { currentLanguage } from "../i18n";
+import { LANGUAGES, type Language } from "../languages";
 
 interface LanguageMenuProps {
   /** Called after the interface language changed, e.g. to store it in the signed-in user's profile. */

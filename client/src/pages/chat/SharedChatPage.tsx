@@ -8,7 +8,7 @@ import { LanguageMenu } from "../../components/LanguageMenu";
 import { ThemeMenu } from "../../components/ThemeMenu";
 import { describeError } from "../../errors";
 import { ConversationsDocument, CreateConversationDocument, SharedAssistantDocument } from "../../graphql/gql/graphql";
-import { isLanguage, toInterfaceLanguage } from "../../i18n";
+import { isLanguage, toInterfaceLanguage } from "../../languages";
 import { visitorId } from "../../session/visitorId";
 import { AssistantAvatar } from "./assistant/AssistantAvatar";
 import { ChatPanel } from "./conversation/ChatPanel";

@@ -16,13 +16,13 @@ import {
 } from "../../graphql/gql/graphql";
 import { ChunkMethodGuide } from "./configuration/ChunkMethodGuide";
 import { KnowledgeBaseTasks } from "./configuration/KnowledgeBaseTasks";
-import { PhotoPicker } from "./configuration/PhotoPicker";
+import { PhotoPicker } from "../../components/PhotoPicker";
 import { ChunkMethodSelect, FieldGroup, ParserFields } from "./configuration/ParserFields";
 import { checkParserDraft, parserConfigPatch, parserDraftOf, type ParserDraft } from "./configuration/parserSettings";
-import { KnowledgeAvatar } from "./KnowledgeAvatar";
+import { KnowledgeAvatar } from "../../components/KnowledgeAvatar";
 import { KnowledgeBaseLayout } from "./KnowledgeBaseLayout";
 import { SectionHeading } from "./SectionHeading";
-import { round2, WeightSlider } from "./WeightSlider";
+import { round2, WeightSlider } from "../../components/WeightSlider";
 
 interface Draft {
   name: string;

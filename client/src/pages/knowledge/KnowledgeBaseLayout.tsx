@@ -8,7 +8,7 @@ import { Link as RouterLink, NavLink, useSearchParams } from "react-router-dom";
 import { describeError } from "../../errors";
 import { useFormatters } from "../../format";
 import { KnowledgeBaseDocument, type KnowledgeBaseSettingsFragment } from "../../graphql/gql/graphql";
-import { KnowledgeAvatar } from "./KnowledgeAvatar";
+import { KnowledgeAvatar } from "../../components/KnowledgeAvatar";
 
 export type KnowledgeSection = "dataset" | "testing" | "configuration";
 

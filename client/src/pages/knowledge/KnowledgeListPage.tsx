@@ -2,17 +2,18 @@ import { Badge, Box, Button, Center, Flex, HStack, IconButton, Input, InputGroup
 import { useMutation, useQuery } from "@apollo/client/react";
 import { useDeferredValue, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { LuEllipsis, LuFileText, LuLayers, LuLibrary, LuPlus, LuRefreshCw, LuSearch, LuSettings2, LuTrash2, LuUsers } from "react-icons/lu";
+import { LuEllipsis, LuFileText, LuLayers, LuLibrary, LuPlus, LuSearch, LuSettings2, LuTrash2, LuUsers } from "react-icons/lu";
 import { Link as RouterLink } from "react-router-dom";
 import { ConfirmDeleteDialog } from "../../components/ConfirmDeleteDialog";
+import { LoadFailed } from "../../components/LoadFailed";
 import { PageHeader } from "../../components/PageHeader";
 import { notify } from "../../components/toaster";
 import { describeError } from "../../errors";
 import { useFormatters } from "../../format";
 import { DeleteKnowledgeBaseDocument, KnowledgeBasesDocument, type KnowledgeBaseCardFragment } from "../../graphql/gql/graphql";
 import { useCurrentUser } from "../../session/useCurrentUser";
-import { CreateKnowledgeBaseDialog } from "./CreateKnowledgeBaseDialog";
-import { KnowledgeAvatar } from "./KnowledgeAvatar";
+import { CreateKnowledgeBaseDialog } from "../../components/CreateKnowledgeBaseDialog";
+import { KnowledgeAvatar } from "../../components/KnowledgeAvatar";
 import { Pager } from "./Pager";
 
 const PAGE_SIZE = 24;
@@ -154,12 +155,7 @@ export default function KnowledgeListPage() {
           ))}
         </SimpleGrid>
       ) : error && !data ? (
-        <Center py="16" flexDirection="column" gap="3" role="alert">
-          <Text color="fg.muted">{describeError(error, i18n)}</Text>
-          <Button size="sm" variant="outline" onClick={() => void refetch()}>
-            <LuRefreshCw /> {t("common.retry")}
-          </Button>
-        </Center>
+        <LoadFailed error={error} onRetry={() => void refetch()} />
       ) : items.length === 0 ? (
         <Center py="16" px="6" flexDirection="column" gap="3" textAlign="center" bg="bg.panel" borderWidth="1px" borderStyle="dashed" rounded="l3" data-testid="kb-empty">
           <Box rounded="full" bg="brand.subtle" color="brand.fg" p="4">

@@ -1,17 +1,17 @@
 import { Badge, Box, Button, Center, Code, Flex, HStack, Icon, IconButton, Skeleton, Stack, Table, Text } from "@chakra-ui/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { LuKeyRound, LuPlus, LuRefreshCw, LuTrash2 } from "react-icons/lu";
+import { LuKeyRound, LuPlus, LuTrash2 } from "react-icons/lu";
 import { ConfirmDeleteDialog } from "../../components/ConfirmDeleteDialog";
 import { CopyButton } from "../../components/CopyButton";
-import { describeError } from "../../errors";
+import { LoadFailed } from "../../components/LoadFailed";
 import { useFormatters } from "../../format";
 import { useCurrentUser } from "../../session/useCurrentUser";
-import { CreatedTokenDialog } from "./CreatedTokenDialog";
+import { CreatedTokenDialog } from "../../components/CreatedTokenDialog";
 import { CreateTokenDialog } from "./CreateTokenDialog";
 import type { ApiTokenRowFragment } from "../../graphql/gql/graphql";
 import { SettingsCard } from "./SettingsCard";
-import { useApiTokens } from "./useApiTokens";
+import { useApiTokens } from "../../hooks/useApiTokens";
 
 function ServiceAddress() {
   const { t } = useTranslation();
@@ -95,7 +95,7 @@ function TokenExpiry({ expiresAt, format }: { expiresAt: string | null | undefin
 }
 
 export default function ApiPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { data, tokens, loading, error, refetch, creating, create, remove, createdToken, setCreatedToken, deleting, setDeleting } = useApiTokens();
   const [choosingExpiry, setChoosingExpiry] = useState(false);
   const format = useFormatters();
@@ -128,12 +128,7 @@ export default function ApiPage() {
             <Skeleton height="6" />
           </Stack>
         ) : error && !data ? (
-          <Center py="10" flexDirection="column" gap="3" role="alert">
-            <Text color="fg.muted">{describeError(error, i18n)}</Text>
-            <Button size="sm" variant="outline" onClick={() => void refetch()}>
-              <LuRefreshCw /> {t("common.retry")}
-            </Button>
-          </Center>
+          <LoadFailed py="10" error={error} onRetry={() => void refetch()} />
         ) : tokens.length === 0 ? (
           <Center py="12" px="6" flexDirection="column" gap="2" textAlign="center" data-testid="api-token-empty">
             <Box rounded="full" bg="bg.muted" p="3" color="fg.muted">

@@ -3,7 +3,7 @@ import type { ChangeEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { FormField } from "../../../components/FormField";
 import type { AssistantFormChoicesQuery } from "../../../graphql/gql/graphql";
-import { PhotoPicker } from "../../knowledge/configuration/PhotoPicker";
+import { PhotoPicker } from "../../../components/PhotoPicker";
 import { AssistantAvatar } from "./AssistantAvatar";
 import type { AssistantDraft } from "./assistantDraft";
 import { KnowledgeBasePicker } from "./KnowledgeBasePicker";

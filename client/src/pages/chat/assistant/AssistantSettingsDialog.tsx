@@ -12,8 +12,9 @@ import {
   type AssistantFormChoicesQuery,
   type AssistantSettingsFragment,
 } from "../../../graphql/gql/graphql";
-import { checkDraft, draftOf, inLanguage, inputOf, newDraft, tabOfField, type AssistantDraft, type AssistantTab } from "./assistantDraft";
+import { checkDraft, draftOf, inputOf, newDraft, type AssistantDraft, type AssistantTab } from "./assistantDraft";
 import { AssistantSettingTab } from "./AssistantSettingTab";
+import { firstProblemTab, tabsWithProblems, withEdit, withoutProblemsOf } from "./draftEditor";
 import { ModelSettingTab } from "./ModelSettingTab";
 import { PromptEngineTab } from "./PromptEngineTab";
 
@@ -39,18 +40,17 @@ function AssistantForm({ assistant, choices, onClose, onSaved, busy, setBusy }: 
   const [updateAssistant] = useMutation(UpdateAssistantDocument);
 
   function edit<K extends keyof AssistantDraft>(key: K, value: AssistantDraft[K]) {
-    // a new assistant's untouched texts follow its language
-    setDraft((current) => (key === "language" && !assistant ? inLanguage(current, value as string, choices) : { ...current, [key]: value }));
-    setProblems((current) => Object.fromEntries(Object.entries(current).filter(([field]) => field !== key && !field.startsWith(`${key}.`))));
+    setDraft((current) => withEdit(current, key, value, !assistant, choices));
+    setProblems((current) => withoutProblemsOf(current, key));
   }
   const reportProblem = (field: string, problem: Problem) => setProblems((current) => ({ ...current, [field]: problem }));
   const error = (field: string) => problemText(i18n, problems[field]);
-  const problemTabs = new Set(Object.entries(problems).filter(([, problem]) => problem).map(([field]) => tabOfField(field)));
+  const problemTabs = tabsWithProblems(problems);
 
   function showProblems(found: FieldProblems) {
     setProblems(found);
-    const first = Object.keys(found).find((field) => found[field]);
-    if (first) setTab(tabOfField(first));
+    const first = firstProblemTab(found);
+    if (first) setTab(first);
   }
 
   async function save(event: FormEvent) {

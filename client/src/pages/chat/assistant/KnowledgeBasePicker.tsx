@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { LuSearch } from "react-icons/lu";
 import { useFormatters } from "../../../format";
 import type { AssistantFormChoicesQuery } from "../../../graphql/gql/graphql";
-import { KnowledgeAvatar } from "../../knowledge/KnowledgeAvatar";
+import { KnowledgeAvatar } from "../../../components/KnowledgeAvatar";
 
 type KnowledgeBaseChoice = AssistantFormChoicesQuery["knowledgeBases"]["items"][number];
 

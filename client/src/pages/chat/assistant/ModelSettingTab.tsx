@@ -2,7 +2,7 @@ import { Alert, Input, NativeSelect, Stack } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
 import { FormField } from "../../../components/FormField";
 import type { AssistantFormChoicesQuery } from "../../../graphql/gql/graphql";
-import { WeightSlider } from "../../knowledge/WeightSlider";
+import { WeightSlider } from "../../../components/WeightSlider";
 import { CUSTOM_FREEDOM, FREEDOMS, freedomOf, type AssistantDraft } from "./assistantDraft";
 import type { DraftEditor } from "./draftEditor";
 import { isBuiltinChatModel, ModelOptionSelect } from "./ModelOptionSelect";

@@ -6,8 +6,8 @@ import { ConfirmDeleteDialog } from "../../../components/ConfirmDeleteDialog";
 import { describeError } from "../../../errors";
 import { useFormatters } from "../../../format";
 import { useCurrentUser } from "../../../session/useCurrentUser";
-import { CreatedTokenDialog } from "../../user-setting/CreatedTokenDialog";
-import { useApiTokens } from "../../user-setting/useApiTokens";
+import { CreatedTokenDialog } from "../../../components/CreatedTokenDialog";
+import { useApiTokens } from "../../../hooks/useApiTokens";
 
 /** The workspace's API keys, as on the settings' API page: sharing an assistant needs one (§5). */
 export function ApiKeyDialog({ open, onClose }: { open: boolean; onClose: () => void }) {

@@ -4,7 +4,7 @@ import { LuHourglass } from "react-icons/lu";
 import { useFormatters } from "../../../format";
 import type { DocumentRowFragment } from "../../../graphql/gql/graphql";
 import { logLines, logText, say } from "./parseLog";
-import { RUN, RUN_COLORS, RUN_KEYS } from "./runStatus";
+import { RUN, RUN_COLORS, RUN_KEYS } from "../../../documents/runStatus";
 
 /** A document's parsing status: a badge, a live bar while parsing, the log's last line; the whole log on click. */
 export function ParsingStatus({ document }: { document: DocumentRowFragment }) {

@@ -1,7 +1,7 @@
 import { useApolloClient, useSubscription } from "@apollo/client/react";
 import { useCallback, useState } from "react";
 import { DocumentProgressDocument, DocumentProgressFieldsFragmentDoc, KnowledgeBaseDocument, type DocumentProgressFieldsFragment } from "../../../graphql/gql/graphql";
-import { RUN } from "./runStatus";
+import { RUN } from "../../../documents/runStatus";
 
 type Progress = Omit<DocumentProgressFieldsFragment, "__typename">;
 

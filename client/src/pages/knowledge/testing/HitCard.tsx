@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { LuExternalLink, LuFileText } from "react-icons/lu";
 import { Link as RouterLink } from "react-router-dom";
 import type { RetrievalHitCardFragment } from "../../../graphql/gql/graphql";
-import { useFixed } from "../useFixed";
+import { useFixed } from "../../../hooks/useFixed";
 
 /** Past this many characters a hit starts folded to a few lines. */
 const FOLD_AFTER = 900;

@@ -6,7 +6,7 @@ import { Link } from "react-router-dom";
 import { useFormatters } from "../../../format";
 import { AssistantsDocument, ConversationsDocument, KnowledgeBasesDocument, type AssistantCardFragment, type KnowledgeBaseCardFragment } from "../../../graphql/gql/graphql";
 import { useCurrentUser } from "../../../session/useCurrentUser";
-import { KnowledgeAvatar } from "../../knowledge/KnowledgeAvatar";
+import { KnowledgeAvatar } from "../../../components/KnowledgeAvatar";
 import { nextStep } from "./nextStep";
 import { NextStepCard } from "./NextStepCard";
 

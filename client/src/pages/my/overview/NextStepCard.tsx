@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { IconType } from "react-icons";
 import { LuArrowRight, LuBot, LuFileUp, LuLibrary, LuMessagesSquare, LuScanText, LuSearch } from "react-icons/lu";
 import { Link } from "react-router-dom";
-import { CreateKnowledgeBaseDialog } from "../../knowledge/CreateKnowledgeBaseDialog";
+import { CreateKnowledgeBaseDialog } from "../../../components/CreateKnowledgeBaseDialog";
 import type { NextStep } from "./nextStep";
 
 const ICONS: Record<NextStep["kind"], IconType> = {

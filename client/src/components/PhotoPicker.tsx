@@ -2,7 +2,7 @@ import { Button, HStack } from "@chakra-ui/react";
 import { useRef, type ChangeEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { LuImageUp, LuX } from "react-icons/lu";
-import type { Problem } from "../../../errors";
+import type { Problem } from "../errors";
 import { photoDataUrl, PHOTO_TYPES } from "./imageToDataUrl";
 
 /**

@@ -1,5 +1,5 @@
 import { HStack, Slider, Text } from "@chakra-ui/react";
-import { useFixed } from "./useFixed";
+import { useFixed } from "../hooks/useFixed";
 
 export const round2 = (value: number) => Math.round(value * 100) / 100;
 

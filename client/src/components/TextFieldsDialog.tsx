@@ -1,8 +1,8 @@
 import { Button, CloseButton, Dialog, Input, Portal, Stack } from "@chakra-ui/react";
 import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { FormField } from "../../components/FormField";
-import { fieldProblemsOf, hasNoProblems, problemText, type FieldProblems, type Problem } from "../../errors";
+import { FormField } from "./FormField";
+import { fieldProblemsOf, hasNoProblems, problemText, type FieldProblems, type Problem } from "../errors";
 
 export interface TextField {
   /** The input's name, and the field the server names in its problems. */

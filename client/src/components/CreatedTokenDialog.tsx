@@ -1,6 +1,6 @@
 import { Alert, Box, Button, CloseButton, Code, Dialog, HStack, Portal, Stack, Text } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
-import { CopyButton } from "../../components/CopyButton";
+import { CopyButton } from "./CopyButton";
 
 /** Shows a new API key the one time the server hands it out. */
 export function CreatedTokenDialog({ token, onClose }: { token: string | null; onClose: () => void }) {

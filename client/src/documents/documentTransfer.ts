@@ -1,4 +1,4 @@
-import { authStore } from "../../session/authStore";
+import { authStore } from "../session/authStore";
 
 /** §9: a file up to 10 MB and at most 128 files in one upload; the server refuses more with HTTP 413. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;

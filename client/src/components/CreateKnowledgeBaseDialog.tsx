@@ -1,9 +1,9 @@
 import { useMutation } from "@apollo/client/react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
-import { notify } from "../../components/toaster";
-import { describeError } from "../../errors";
-import { CreateKnowledgeBaseDocument } from "../../graphql/gql/graphql";
+import { notify } from "./toaster";
+import { describeError } from "../errors";
+import { CreateKnowledgeBaseDocument } from "../graphql/gql/graphql";
 import { TextFieldsDialog } from "./TextFieldsDialog";
 
 interface CreateKnowledgeBaseDialogProps {

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { DEFAULT_LANGUAGE, INTL_LOCALES, isLanguage } from "../../i18n";
+import { DEFAULT_LANGUAGE, INTL_LOCALES, isLanguage } from "../languages";
 
 /**
  * Similarities and weights always with two decimals (0.50, 1.00): `useFormatters().number` drops the

@@ -1,9 +1,9 @@
 import { useMutation, useQuery } from "@apollo/client/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { notify } from "../../components/toaster";
-import { describeError } from "../../errors";
-import { ApiTokensDocument, CreateApiTokenDocument, DeleteApiTokenDocument, type ApiTokenRowFragment } from "../../graphql/gql/graphql";
+import { notify } from "../components/toaster";
+import { describeError } from "../errors";
+import { ApiTokensDocument, CreateApiTokenDocument, DeleteApiTokenDocument, type ApiTokenRowFragment } from "../graphql/gql/graphql";
 
 /**
  * The workspace's API keys with their create and delete actions, for the settings' API page and the chat's

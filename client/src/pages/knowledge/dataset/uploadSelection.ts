@@ -1,0 +1,16 @@
+import { MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD } from "../../../documents/documentTransfer";
+
+/** A file picked twice (same name and size) is listed once. */
+export const fileKey = (file: Pick<File, "name" | "size">) => `${file.name}:${file.size}`;
+
+export function withAdded<F extends Pick<File, "name" | "size">>(files: F[], added: F[]): F[] {
+  const known = new Set(files.map(fileKey));
+  return [...files, ...added.filter((file) => !known.has(fileKey(file)))];
+}
+
+/** §9's limits, checked before anything is sent: each file up to 10 MB, at most 128 files at once. */
+export function uploadLimitsOf<F extends Pick<File, "name" | "size">>(files: F[]) {
+  const tooLarge = files.filter((file) => file.size > MAX_FILE_BYTES);
+  const tooMany = files.length > MAX_FILES_PER_UPLOAD;
+  return { tooLarge, tooMany, blocked: tooLarge.length > 0 || tooMany || files.length === 0 };
+}
