@@ -10,6 +10,7 @@ import { Conflict, DomainError, FieldChecks, NotFound, Unauthenticated } from ".
 import { newId } from "../platform/ids";
 import { escapeLike } from "../platform/sql";
 import type { Platform } from "../platform";
+import { TOP_K } from "../knowledge/retrieval-params";
 import { crossLanguagesOf } from "../retrieval/cross-languages";
 import { ChatAssistant, type PromptConfig, type StoredLlmSetting } from "./assistant.entity";
 import { chatStatistics, type ChatStatisticsResult, type StatisticsRange } from "./statistics";
@@ -31,7 +32,7 @@ const LONG_TEXT_MAX_LENGTH = 65535;
 /** A photo as a data URL; about 2 MB of image. */
 const AVATAR_MAX_LENGTH = 2_800_000;
 export const TOP_N_RANGE = [1, 30] as const;
-export const TOP_K_RANGE = [1, 2048] as const;
+export const TOP_K_RANGE = [TOP_K.min!, TOP_K.max!] as const;
 /** Rerank models RAGFlow's chat API accepts without any tenant configuration (API contract §6.3, §14). */
 export const RAGFLOW_RERANK_ALLOW_LIST = ["BAAI/bge-reranker-v2-m3", "maidalun1020/bce-reranker-base_v1"];
 

@@ -9,6 +9,7 @@ import { escapeLike } from "../platform/sql";
 import { RETRIEVAL_DEFAULTS } from "../retrieval/retrieval.service";
 import type { Platform } from "../platform";
 import { KnowledgeBase } from "./knowledge-base.entity";
+import { TOP_K } from "./retrieval-params";
 import { chunkMethodDefaults, deepMerge, initialParserConfig, parserConfigViolations, type Violation } from "./parser-config";
 
 export const KNOWLEDGE_BASE_LANGUAGES = ["English", "Chinese", "Traditional Chinese", "Indonesian", "Spanish", "Vietnamese", "Japanese", "Korean", "Portuguese (Brazil)", "German", "French", "Italian", "Russian", "Arabic"];
@@ -114,7 +115,7 @@ export class KnowledgeBaseService {
       ["pagerank", input.pagerank, 0, 100],
       ["similarityThreshold", input.similarityThreshold, 0, 1],
       ["vectorSimilarityWeight", input.vectorSimilarityWeight, 0, 1],
-      ["topK", input.topK, 1, 2048],
+      ["topK", input.topK, TOP_K.min!, TOP_K.max!],
     ] as const) {
       if (value !== undefined) checks.check(Number.isFinite(value) && value >= min && value <= max, field, "errors.knowledge.between", { min, max });
     }

@@ -12,6 +12,7 @@ import { progressWithPlaces } from "./parse-queue";
 import { KnowledgeBase } from "./knowledge-base.entity";
 import { KNOWLEDGE_BASE_LANGUAGES } from "./knowledge-base.service";
 import { readGraph } from "./knowledge-graph";
+import { RETRIEVAL_PARAMS } from "./retrieval-params";
 
 @InputType({ description: "Settings of a knowledge base; on update only the fields given change." })
 class KnowledgeBaseInput {
@@ -233,6 +234,11 @@ export class KnowledgeResolver {
   @Query(() => [ChunkMethodInfo])
   chunkMethods(): ChunkMethodInfo[] {
     return chunkMethods.map((m) => ({ name: m.name, fileTypes: m.fileTypes, params: m.params.map(presentParamSpec) }));
+  }
+
+  @Query(() => [ParamSpecType], { description: "Retrieval settings shared by knowledge bases, assistants and retrieval tests (top-K), with their limits." })
+  retrievalParams(): ParamSpecType[] {
+    return RETRIEVAL_PARAMS.map(presentParamSpec);
   }
 
   @Mutation(() => KnowledgeBase)

@@ -18,6 +18,8 @@ import { ChunkMethodGuide } from "./configuration/ChunkMethodGuide";
 import { KnowledgeBaseTasks } from "./configuration/KnowledgeBaseTasks";
 import { PhotoPicker } from "./configuration/PhotoPicker";
 import { ChunkMethodSelect, FieldGroup, ParserFields } from "./configuration/ParserFields";
+import { topKProblem } from "../../components/topKRange";
+import { useTopKRange } from "../../components/useTopKRange";
 import { checkParserDraft, PARSER_PROBLEM_PREFIX, parserConfigPatch, parserDraftOf } from "./configuration/parserSettings";
 import type { ParamDraft } from "../../components/paramForm.logic";
 import { KnowledgeAvatar } from "./KnowledgeAvatar";
@@ -88,6 +90,7 @@ function ConfigurationForm({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
 
   const languages = choices?.knowledgeBaseLanguages ?? [kb.language];
   const methods = choices?.chunkMethods ?? [];
+  const topKRange = useTopKRange();
   const parserSpecs = methods.find((method) => method.name === draft.chunkMethod)?.params ?? [];
   const models = choices?.availableModels ?? [];
   const embeddingLocked = kb.chunkCount > 0;
@@ -102,8 +105,8 @@ function ConfigurationForm({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
     const found: FieldProblems = { ...checkParserDraft(parserSpecs, parser) };
     if (!draft.name.trim()) found.name = { key: "errors.knowledge.nameRequired" };
     if (!draft.language) found.language = { key: "errors.knowledge.languageRequired" };
-    const topK = Number(draft.topK);
-    if (!/^\d+$/.test(draft.topK.trim()) || topK < 1 || topK > 2048) found.topK = { key: "errors.knowledge.between", params: { min: 1, max: 2048 } };
+    const topKFault = topKProblem(draft.topK, topKRange, "errors.knowledge.between");
+    if (topKFault) found.topK = topKFault;
     return found;
   }
 
@@ -243,7 +246,7 @@ function ConfigurationForm({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
               <WeightSlider value={keywordWeight} onChange={(value) => edit("vectorSimilarityWeight", round2(1 - value))} label={t("kb.field.keywordWeight")} testId="kb-keyword-weight" />
             </FormField>
             <FormField label={t("kb.field.topK")} required error={error("topK")} helper={t("kb.help.topK")}>
-              <Input type="number" name="topK" min={1} max={2048} width={{ base: "full", md: "40" }} value={draft.topK} onChange={(event) => edit("topK", event.target.value)} />
+              <Input type="number" name="topK" min={topKRange.min} max={topKRange.max} width={{ base: "full", md: "40" }} value={draft.topK} onChange={(event) => edit("topK", event.target.value)} />
             </FormField>
           </FieldGroup>
 

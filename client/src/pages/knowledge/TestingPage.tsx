@@ -7,6 +7,8 @@ import { Link as RouterLink } from "react-router-dom";
 import { CrossLanguagesField } from "../../components/CrossLanguagesField";
 import { FormField } from "../../components/FormField";
 import { notify } from "../../components/toaster";
+import { topKProblem } from "../../components/topKRange";
+import { useTopKRange } from "../../components/useTopKRange";
 import { describeError, fieldProblemsOf, hasNoProblems, problemText, type FieldProblems } from "../../errors";
 import { CrossLanguageChoicesDocument, RerankModelsDocument, RetrieveDocument, type KnowledgeBaseSettingsFragment, type RetrievalInput } from "../../graphql/gql/graphql";
 import { KnowledgeBaseLayout } from "./KnowledgeBaseLayout";
@@ -15,7 +17,6 @@ import { EmptyState, PAGE_SIZE, RetrievalResults, type DocumentChoice } from "./
 import { round2, WeightSlider } from "./WeightSlider";
 import { useFixed } from "./useFixed";
 
-const TOP_K_MAX = 2048;
 
 interface Settings {
   similarityThreshold: number;
@@ -51,6 +52,7 @@ const isMac = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigat
 function RetrievalTest({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
   const { t, i18n } = useTranslation();
   const fixed = useFixed();
+  const topKRange = useTopKRange();
   const defaults = defaultsOf(kb);
   const [question, setQuestion] = useState("");
   const [settings, setSettings] = useState<Settings>(defaults);
@@ -80,8 +82,8 @@ function RetrievalTest({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
   function check(): FieldProblems {
     const found: FieldProblems = {};
     if (!question.trim()) found.question = { key: "retrievalTest.questionRequired" };
-    const topK = Number(settings.topK);
-    if (!/^\d+$/.test(settings.topK.trim()) || topK < 1 || topK > TOP_K_MAX) found.topK = { key: "errors.knowledge.between", params: { min: 1, max: TOP_K_MAX } };
+    const topKFault = topKProblem(settings.topK, topKRange, "errors.knowledge.between");
+    if (topKFault) found.topK = topKFault;
     return found;
   }
 
@@ -213,7 +215,7 @@ function RetrievalTest({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
                 </NativeSelect.Root>
               </FormField>
               <FormField label={t("retrievalTest.topK")} required helper={t("retrievalTest.topKHelp")} error={error("topK")}>
-                <Input size="sm" type="number" name="topK" min={1} max={TOP_K_MAX} value={settings.topK} onChange={(event) => edit("topK", event.target.value)} data-testid="retrieval-topk" />
+                <Input size="sm" type="number" name="topK" min={topKRange.min} max={topKRange.max} value={settings.topK} onChange={(event) => edit("topK", event.target.value)} data-testid="retrieval-topk" />
               </FormField>
               <CrossLanguagesField value={settings.crossLanguages} languages={languageData?.knowledgeBaseLanguages ?? []} onChange={(languages) => edit("crossLanguages", languages)} testId="retrieval-cross-languages" />
             </Stack>
