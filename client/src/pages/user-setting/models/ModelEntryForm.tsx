@@ -1,17 +1,16 @@
-import { Alert, Box, Button, Code, Dialog, Flex, HStack, Input, NativeSelect, Separator, SimpleGrid, Stack, Switch, Text } from "@chakra-ui/react";
+import { Alert, Button, Dialog, Flex, HStack, Separator, Stack, Text } from "@chakra-ui/react";
 import { useMutation } from "@apollo/client/react";
 import { useMemo, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { LuPlugZap } from "react-icons/lu";
-import { FormField } from "../../../components/FormField";
 import { ParamForm } from "../../../components/ParamForm";
 import { notify } from "../../../components/toaster";
 import { fieldProblemsOf, hasNoProblems, messageKeyOf, messageParamsOf, type FieldProblems } from "../../../errors";
 import { AddModelEntryDocument, ModelSettingsDocument, TestModelConnectionDocument, UpdateModelEntryDocument, type ModelEntryRowFragment, type ModelProviderInfoFragment } from "../../../graphql/gql/graphql";
 import { ConnectionResult, type ConnectionTest } from "./ConnectionResult";
 import { checkDraft, FORM_FIELDS, initialDraft, inputOf, sameAddress, type Draft } from "./modelEntryDraft";
-import { ModelNameInput } from "./ModelNameInput";
-import { canHaveVision, describeModelError, modelProblemText, typeLabel } from "./modelText";
+import { ModelIdentityFields, ModelLimitFields } from "./ModelEntryFields";
+import { canHaveVision, describeModelError, modelProblemText } from "./modelText";
 
 /**
  * Adds a model of a provider or edits an added one: model type and name, the provider's credentials
@@ -152,45 +151,15 @@ export function ModelEntryForm({ provider, entry, onDone, onBusyChange }: ModelE
             </Alert.Root>
           )}
 
-          {entry ? (
-            <HStack gap="3" bg="bg.subtle" rounded="l2" px="3" py="2.5" borderWidth="1px" flexWrap="wrap">
-              <Text fontSize="sm" color="fg.muted">
-                {typeLabel(t, entry.modelType)}
-              </Text>
-              <Code variant="plain" fontSize="sm" wordBreak="break-all" data-testid="edited-model-id">
-                {entry.modelId}
-              </Code>
-            </HStack>
-          ) : (
-            <SimpleGrid columns={{ base: 1, sm: 3 }} gap="4">
-              <FormField label={t("models.dialog.modelType")} error={problem("modelType")} required>
-                <NativeSelect.Root>
-                  <NativeSelect.Field
-                    name="modelType"
-                    value={draft.modelType}
-                    onChange={(event) => edit({ modelType: event.target.value, vision: canHaveVision(event.target.value) && draft.vision }, ["modelType"])}
-                  >
-                    {provider.modelTypes.map((type) => (
-                      <option key={type} value={type}>
-                        {typeLabel(t, type)}
-                      </option>
-                    ))}
-                  </NativeSelect.Field>
-                  <NativeSelect.Indicator />
-                </NativeSelect.Root>
-              </FormField>
-              <Box gridColumn={{ sm: "span 2" }}>
-                <FormField
-                  label={t("models.dialog.modelName")}
-                  error={problem("modelName")}
-                  helper={suggestions.length > 0 ? t("models.dialog.modelNameHelp") : t("models.dialog.modelNameFree")}
-                  required
-                >
-                  <ModelNameInput value={draft.modelName} onChange={editName} suggestions={suggestions} placeholder={t("models.dialog.modelNamePlaceholder", { model: suggestions[0] ?? "my-model" })} />
-                </FormField>
-              </Box>
-            </SimpleGrid>
-          )}
+          <ModelIdentityFields
+            provider={provider}
+            entry={entry}
+            draft={draft}
+            suggestions={suggestions}
+            problem={problem}
+            onTypeChange={(modelType) => edit({ modelType, vision: canHaveVision(modelType) && draft.vision }, ["modelType"])}
+            onNameChange={editName}
+          />
 
           {provider.credentialFields.length > 0 && (
             <Stack gap="4">
@@ -213,40 +182,18 @@ export function ModelEntryForm({ provider, entry, onDone, onBusyChange }: ModelE
             </Stack>
           )}
 
-          <SimpleGrid columns={{ base: 1, sm: 2 }} gap="4" alignItems="start">
-            <FormField label={t("models.dialog.maxTokens")} error={problem("maxTokens")} helper={t("models.dialog.maxTokensHelp")}>
-              <Input
-                name="maxTokens"
-                type="number"
-                inputMode="numeric"
-                min={1}
-                step={1}
-                value={draft.maxTokens}
-                placeholder="8192"
-                onChange={(event) => {
-                  userSet.current.add("maxTokens");
-                  edit({ maxTokens: event.target.value }, ["maxTokens"]);
-                }}
-              />
-            </FormField>
-            {canHaveVision(draft.modelType) && (
-              <Stack gap="1.5" pt={{ sm: "7" }}>
-                <Switch.Root checked={draft.vision} onCheckedChange={(details) => {
-                    userSet.current.add("vision");
-                    edit({ vision: details.checked }, ["vision"]);
-                  }} colorPalette="brand">
-                  <Switch.HiddenInput name="vision" />
-                  <Switch.Control>
-                    <Switch.Thumb />
-                  </Switch.Control>
-                  <Switch.Label>{t("models.dialog.vision")}</Switch.Label>
-                </Switch.Root>
-                <Text fontSize="xs" color="fg.muted">
-                  {t("models.dialog.visionHelp")}
-                </Text>
-              </Stack>
-            )}
-          </SimpleGrid>
+          <ModelLimitFields
+            draft={draft}
+            problem={problem}
+            onMaxTokensChange={(maxTokens) => {
+              userSet.current.add("maxTokens");
+              edit({ maxTokens }, ["maxTokens"]);
+            }}
+            onVisionChange={(vision) => {
+              userSet.current.add("vision");
+              edit({ vision }, ["vision"]);
+            }}
+          />
 
           {testResult && <ConnectionResult result={testResult} />}
         </Stack>
