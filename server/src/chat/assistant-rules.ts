@@ -5,6 +5,7 @@ import type { ModelType } from "../models/model-types";
 import type { FieldProblem } from "../platform/errors";
 import type { ChatAssistant, PromptConfig, StoredLlmSetting } from "./assistant.entity";
 import { FREEDOM_NAMES, KNOWLEDGE_VARIABLE, type PromptVariable } from "./prompt-defaults";
+import { TOP_K } from "../knowledge/retrieval-params";
 
 /**
  * The rules an assistant's settings obey, each a small function with one job, and the one list of them
@@ -17,7 +18,7 @@ const LONG_TEXT_MAX_LENGTH = 65535;
 /** A photo as a data URL; about 2 MB of image. */
 const AVATAR_MAX_LENGTH = 2_800_000;
 export const TOP_N_RANGE = [1, 30] as const;
-export const TOP_K_RANGE = [1, 2048] as const;
+export const TOP_K_RANGE = [TOP_K.min!, TOP_K.max!] as const;
 /** Rerank models RAGFlow's chat API accepts without any tenant configuration (API contract §6.3, §14). */
 export const RAGFLOW_RERANK_ALLOW_LIST = ["BAAI/bge-reranker-v2-m3", "maidalun1020/bce-reranker-base_v1"];
 

@@ -1,5 +1,6 @@
 import type { ChatModel, Img2TxtModel, ImageInput, Sequence2TxtModel } from "../models/model-types";
 import { englishText, type LogMessage } from "./parse-log";
+import type { ParamSpec } from "../platform/param-spec";
 
 /**
  * The contract between the three stages of ingestion: a file parser turns bytes into a ParsedDocument
@@ -239,5 +240,9 @@ export interface ChunkMethod {
    * holds the server.
    */
   usesModels?: boolean;
+  /** The parser settings it reads, in the order the settings form shows them (see chunkers/parser-params.ts). */
+  params: readonly ParamSpec[];
+  /** The parser_config a knowledge base or document starts from with this method (RAGFlow's get_parser_config). */
+  defaults: ParserConfig;
   chunk(document: ParsedDocument, context: ChunkContext): Promise<ChunkingResult>;
 }

@@ -8,6 +8,7 @@ import { newId } from "../platform/ids";
 import { escapeLike } from "../platform/sql";
 import type { Platform } from "../platform";
 import { KnowledgeBase } from "./knowledge-base.entity";
+import { TOP_K } from "./retrieval-params";
 import { chunkMethodDefaults, deepMerge, initialParserConfig, parserConfigViolations, type Violation } from "./parser-config";
 
 /** Retrieval settings of a knowledge base or a request that sets none (RAGFlow's defaults). */
@@ -110,7 +111,7 @@ export class KnowledgeBaseService {
       ["pagerank", input.pagerank, 0, 100],
       ["similarityThreshold", input.similarityThreshold, 0, 1],
       ["vectorSimilarityWeight", input.vectorSimilarityWeight, 0, 1],
-      ["topK", input.topK, 1, 2048],
+      ["topK", input.topK, TOP_K.min!, TOP_K.max!],
     ] as const) {
       if (value !== undefined) checks.check(Number.isFinite(value) && value >= min && value <= max, field, "errors.knowledge.between", { min, max });
     }

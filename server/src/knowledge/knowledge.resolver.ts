@@ -2,6 +2,7 @@ import { GraphQLJSONObject } from "graphql-scalars";
 import { Arg, Ctx, Field, Float, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, Root, Subscription } from "type-graphql";
 import type { SubscribeResolverData } from "type-graphql";
 import { signedIn, type GraphQLContext } from "../graphql/context";
+import { presentParamSpec, ParamSpecType } from "../graphql/param-spec.type";
 import { chunkMethods } from "../ingestion/chunkers/registry";
 import { Chunk } from "./chunk.entity";
 import { CHUNK_ORIGINS } from "./chunk.service";
@@ -11,6 +12,7 @@ import { progressWithPlaces } from "./parse-queue";
 import { KnowledgeBase } from "./knowledge-base.entity";
 import { KNOWLEDGE_BASE_LANGUAGES } from "./knowledge-base.service";
 import { readGraph } from "./knowledge-graph";
+import { RETRIEVAL_PARAMS } from "./retrieval-params";
 
 @InputType({ description: "Settings of a knowledge base; on update only the fields given change." })
 class KnowledgeBaseInput {
@@ -109,6 +111,9 @@ class ChunkMethodInfo {
 
   @Field(() => [String], { description: "Extensions it is meant for." })
   fileTypes: string[];
+
+  @Field(() => [ParamSpecType], { description: "The parser settings it reads, in the order the settings form shows them." })
+  params: ParamSpecType[];
 }
 
 @ObjectType({ description: "A change in a document's parsing, as it happens." })
@@ -228,7 +233,12 @@ export class KnowledgeResolver {
 
   @Query(() => [ChunkMethodInfo])
   chunkMethods(): ChunkMethodInfo[] {
-    return chunkMethods.map((m) => ({ name: m.name, fileTypes: m.fileTypes }));
+    return chunkMethods.map((m) => ({ name: m.name, fileTypes: m.fileTypes, params: m.params.map(presentParamSpec) }));
+  }
+
+  @Query(() => [ParamSpecType], { description: "Retrieval settings shared by knowledge bases, assistants and retrieval tests (top-K), with their limits." })
+  retrievalParams(): ParamSpecType[] {
+    return RETRIEVAL_PARAMS.map(presentParamSpec);
   }
 
   @Mutation(() => KnowledgeBase)

@@ -2,6 +2,7 @@ import { MaxLength } from "class-validator";
 import { GraphQLJSONObject } from "graphql-scalars";
 import { Arg, Ctx, Field, Float, ID, InputType, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
 import { signedIn, type GraphQLContext } from "../graphql/context";
+import { presentParamSpec, ParamSpecType } from "../graphql/param-spec.type";
 import type { ModelEntry } from "./model-entry.entity";
 import { MODEL_TYPES, type ModelType } from "./model-types";
 import type { ProviderDefinition } from "./provider";
@@ -16,24 +17,6 @@ class BuiltinModelsPreparationType {
 
   @Field(() => Float, { description: "0 to 1" })
   fraction: number;
-}
-
-@ObjectType({ description: "A credential or setting a provider needs; the label is `models.fields.<name>` in locales." })
-class CredentialFieldType {
-  @Field()
-  name: string;
-
-  @Field({ description: "text, secret, url, select or base64" })
-  kind: string;
-
-  @Field()
-  required: boolean;
-
-  @Field(() => [String])
-  options: string[];
-
-  @Field(() => String, { nullable: true })
-  default: string | null;
 }
 
 @ObjectType()
@@ -62,8 +45,8 @@ class ModelProvider {
   @Field(() => [String])
   modelTypes: string[];
 
-  @Field(() => [CredentialFieldType])
-  credentialFields: CredentialFieldType[];
+  @Field(() => [ParamSpecType], { description: "The credentials and settings an entry of this provider needs; labels are `models.fields.<key>.label`." })
+  credentialFields: ParamSpecType[];
 
   @Field(() => [CatalogueModelType])
   catalogue: CatalogueModelType[];
@@ -253,13 +236,7 @@ function presentProvider(provider: ProviderDefinition): ModelProvider {
     name: provider.name,
     builtin: provider.name === BUILTIN_PROVIDER,
     modelTypes: [...provider.modelTypes],
-    credentialFields: provider.credentialFields.map((f) => ({
-      name: f.name,
-      kind: f.kind,
-      required: f.required,
-      options: [...(f.options ?? [])],
-      default: f.default ?? null,
-    })),
+    credentialFields: provider.credentialFields.map(presentParamSpec),
     catalogue: (provider.catalogue ?? []).map((m) => ({ name: m.name, type: m.type, maxTokens: m.maxTokens ?? null, vision: m.vision ?? false })),
   };
 }

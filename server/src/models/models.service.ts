@@ -5,13 +5,14 @@ import { Tenant } from "../auth/tenant.entity";
 import { Conflict, DomainError, FieldChecks, Invalid, NotFound, type FieldProblem } from "../platform/errors";
 import { checkUrl, OutboundRefused, type OutboundPolicy } from "../platform/outbound";
 import { newId } from "../platform/ids";
+import { validate, type ParamSpec } from "../platform/param-spec";
 import type { Platform } from "../platform";
 import { maskSecret, SecretBox } from "../platform/secret-box";
 import { ModelEntry } from "./model-entry.entity";
 import { UsageLog } from "./usage-log";
 import { MODEL_TYPES, isModelType, type ModelClients, type ModelType, type TokenUsage } from "./model-types";
 import { modelOutboundPolicy } from "./http";
-import { isDestinationField, isSecretField, type CredentialField, type ModelSpec, type ProviderDefinition } from "./provider";
+import { isDestinationField, isSecretField, type ModelSpec, type ProviderDefinition } from "./provider";
 import { BUILTIN_PROVIDER, findProvider, providers } from "./providers/registry";
 import { probeModel } from "./probe";
 
@@ -106,8 +107,8 @@ export class ModelsService {
     const secrets = this.openSecrets(entry);
     return (provider?.credentialFields ?? []).map((field) =>
       isSecretField(field)
-        ? { name: field.name, value: maskSecret(secrets[field.name] ?? ""), secret: true }
-        : { name: field.name, value: entry.settings[field.name] ?? "", secret: false },
+        ? { name: field.key, value: maskSecret(secrets[field.key] ?? ""), secret: true }
+        : { name: field.key, value: entry.settings[field.key] ?? "", secret: false },
     );
   }
 
@@ -134,24 +135,30 @@ export class ModelsService {
 
     const settings: Record<string, string> = {};
     const secrets: Record<string, string> = {};
-    const givenValue = (field: CredentialField) => (input.credentials?.[field.name] ?? "").trim() || (isSecretField(field) ? "" : (field.default ?? ""));
+    const givenValue = (field: ParamSpec) => (input.credentials?.[field.key] ?? "").trim() || (isSecretField(field) ? "" : defaultText(field));
     const previousSecrets = stored ? this.openSecrets(stored) : {};
     const moved = stored !== undefined && definition.credentialFields.some((f) => isDestinationField(f) && !sameUrl(givenValue(f), storedSetting(stored, f)));
+    const problems: FieldProblem[] = [];
     for (const field of definition.credentialFields) {
-      const value = givenValue(field) || (isSecretField(field) && !moved ? (previousSecrets[field.name] ?? "") : "");
+      const value = givenValue(field) || (isSecretField(field) && !moved ? (previousSecrets[field.key] ?? "") : "");
       // A stored secret goes only where it was stored for: a new address needs it typed again.
-      checks.check(!(moved && isSecretField(field) && value === "" && previousSecrets[field.name]), field.name, "errors.model.secretForNewAddress", { field: field.name });
-      checks.check(!field.required || value !== "", field.name, "errors.model.fieldRequired", { field: field.name });
-      if (value !== "" && field.kind === "url") checks.check(isHttpUrl(value), field.name, "errors.model.urlInvalid");
-      if (value !== "" && isDestinationField(field) && isHttpUrl(value)) {
-        const refused = this.refusedAddress(value);
-        checks.check(refused === undefined, field.name, "errors.model.addressNotAllowed", { host: refused });
-      }
-      if (value !== "" && field.kind === "base64") checks.check(isBase64(value), field.name, "errors.model.base64Invalid");
-      if (value !== "" && field.kind === "select") checks.check((field.options ?? []).includes(value), field.name, "errors.model.optionInvalid");
-      if (isSecretField(field)) secrets[field.name] = value;
-      else settings[field.name] = value;
+      if (moved && isSecretField(field) && value === "" && previousSecrets[field.key]) problems.push({ field: field.key, messageKey: "errors.model.secretForNewAddress", params: { field: field.key } });
+      if (isSecretField(field)) secrets[field.key] = value;
+      else settings[field.key] = value;
     }
+    const given = Object.fromEntries(Object.entries({ ...settings, ...secrets }).filter(([, value]) => value !== ""));
+    for (const problem of validate(definition.credentialFields, given)) {
+      const required = problem.code === "required";
+      problems.push({ field: problem.path, messageKey: CREDENTIAL_MESSAGES[problem.code] ?? problem.messageKey, params: required ? { field: problem.path } : undefined });
+    }
+    for (const field of definition.credentialFields.filter(isDestinationField)) {
+      const value = given[field.key];
+      const refused = value !== undefined && isHttpUrl(value) ? this.refusedAddress(value) : undefined;
+      if (refused !== undefined) problems.push({ field: field.key, messageKey: "errors.model.addressNotAllowed", params: { host: refused } });
+    }
+    // Field by field as the form lists them; the first problem of a field is the one shown.
+    const position = (field: string) => definition.credentialFields.findIndex((f) => f.key === field);
+    for (const problem of problems.sort((a, b) => position(a.field) - position(b.field))) checks.check(false, problem.field, problem.messageKey, problem.params);
     checks.throwIfAny();
     const extra: FieldProblem[] = definition.validate?.({ ...settings, ...secrets }) ?? [];
     for (const problem of extra) checks.check(false, problem.field, problem.messageKey, problem.params);
@@ -418,9 +425,20 @@ function withUsageRecording<T extends ModelType>(type: T, client: ModelClients[T
 }
 
 /** What an entry has stored in a field that is not secret; an entry saved before the field existed has its default. */
-function storedSetting(entry: ModelEntry, field: CredentialField): string {
-  return entry.settings[field.name] ?? field.default ?? "";
+function storedSetting(entry: ModelEntry, field: ParamSpec): string {
+  return entry.settings[field.key] ?? defaultText(field);
 }
+
+function defaultText(field: ParamSpec): string {
+  return typeof field.default === "string" ? field.default : "";
+}
+
+/** The settings page's words for the credential checks that ParamSpec validation makes. */
+const CREDENTIAL_MESSAGES: Record<string, string> = {
+  required: "errors.model.fieldRequired",
+  url: "errors.model.urlInvalid",
+  option: "errors.model.optionInvalid",
+};
 
 /** Two spellings of one address (`http://Host:11434/v1` and `http://host:11434/v1/`) are the same destination. */
 function sameUrl(a: string, b: string): boolean {
@@ -441,9 +459,4 @@ function isHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
-}
-
-function isBase64(value: string): boolean {
-  const compact = value.replace(/\s+/g, "");
-  return compact.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(compact) && Buffer.from(compact, "base64").length > 0;
 }

@@ -1,31 +1,50 @@
 import type { FieldProblem } from "../platform/errors";
+import type { ParamSpec } from "../platform/param-spec";
 import type { OutboundPolicy } from "../platform/outbound";
 import type { ModelClients, ModelType } from "./model-types";
 
 /**
- * A credential or setting a provider needs, described so that the settings page can draw its form and
- * the service can check it. Labels and help are `models.fields.<name>` in locales.
+ * A provider's credentials and settings are ParamSpecs (platform/param-spec.ts), so that the settings page
+ * draws their form with ParamForm and the service checks them with `validate`. Their labels and help are
+ * `models.fields.<key>.label` and `.help` in locales. Of the types a provider uses:
  * - "secret": stored encrypted, never returned in full;
- * - "url": must be an http(s) URL;
- * - "base64": must decode as base64 when given;
- * - "select": one of `options`.
+ * - "url": an http(s) URL, and the destination of the secrets (changing it means entering them again);
+ * - "select": one of `options`; "string": any text.
  */
-export interface CredentialField {
-  name: string;
-  kind: "text" | "secret" | "url" | "select" | "base64";
-  required: boolean;
-  options?: readonly string[];
-  default?: string;
+export function credential(
+  key: string,
+  type: "string" | "secret" | "url" | "select",
+  options: { required?: boolean; default?: string; options?: readonly string[]; help?: string } = {},
+): ParamSpec {
+  return {
+    key,
+    type,
+    label: `models.fields.${key}.label`,
+    help: options.help ?? `models.fields.${key}.help`,
+    required: options.required ?? false,
+    ...(options.default !== undefined && { default: options.default }),
+    ...(options.options && { options: options.options.map((value) => ({ value })) }),
+  };
 }
 
-/** Secrets are sealed at rest and shown masked: API keys, and base64 service-account keys, which hold a private key. */
-export function isSecretField(field: CredentialField): boolean {
-  return field.kind === "secret" || field.kind === "base64";
+/** A secret typed as base64 text: service-account keys, which hold a private key. */
+export function base64Credential(key: string, options: { required?: boolean } = {}): ParamSpec {
+  return { ...credential(key, "secret", options), widget: "multiline", check: (value) => (isBase64(value as string) ? [] : [{ code: "base64", messageKey: "errors.model.base64Invalid" }]) };
+}
+
+function isBase64(value: string): boolean {
+  const compact = value.replace(/\s+/g, "");
+  return compact.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(compact) && Buffer.from(compact, "base64").length > 0;
+}
+
+/** Secrets are sealed at rest and shown masked. */
+export function isSecretField(field: ParamSpec): boolean {
+  return field.type === "secret";
 }
 
 /** A field that says where the secrets are sent: changing it means entering the secrets again. */
-export function isDestinationField(field: CredentialField): boolean {
-  return field.kind === "url";
+export function isDestinationField(field: ParamSpec): boolean {
+  return field.type === "url";
 }
 
 /** A model the provider is known to offer, proposed in the settings page; users may name others. */
@@ -57,7 +76,7 @@ export interface ModelSpec {
 export interface ProviderDefinition {
   name: string;
   modelTypes: readonly ModelType[];
-  credentialFields: readonly CredentialField[];
+  credentialFields: readonly ParamSpec[];
   catalogue?: readonly CatalogueModel[];
   /** Checks beyond required fields and kinds, e.g. a region list or a pair of fields that go together. */
   validate?(credentials: Record<string, string>): FieldProblem[];
@@ -65,10 +84,11 @@ export interface ProviderDefinition {
 }
 
 /** The shared fields of OpenAI-style vendors: an API key (may be empty for local servers) and a base URL. */
-export function apiKeyAndBaseUrl(defaultBaseUrl: string | undefined, options: { keyRequired?: boolean } = {}): CredentialField[] {
+export function apiKeyAndBaseUrl(defaultBaseUrl: string | undefined, options: { keyRequired?: boolean } = {}): ParamSpec[] {
+  const keyRequired = options.keyRequired ?? true;
   return [
-    { name: "apiKey", kind: "secret", required: options.keyRequired ?? true },
-    { name: "baseUrl", kind: "url", required: defaultBaseUrl === undefined, default: defaultBaseUrl },
+    credential("apiKey", "secret", { required: keyRequired, ...(!keyRequired && { help: "models.fields.apiKey.helpOptional" }) }),
+    credential("baseUrl", "url", { required: defaultBaseUrl === undefined, default: defaultBaseUrl }),
   ];
 }
 

@@ -18,7 +18,10 @@ import { ChunkMethodGuide } from "./configuration/ChunkMethodGuide";
 import { KnowledgeBaseTasks } from "./configuration/KnowledgeBaseTasks";
 import { PhotoPicker } from "../../components/PhotoPicker";
 import { ChunkMethodSelect, FieldGroup, ParserFields } from "./configuration/ParserFields";
-import { checkParserDraft, parserConfigPatch, parserDraftOf, type ParserDraft } from "./configuration/parserSettings";
+import { topKProblem } from "../../components/topKRange";
+import { useTopKRange } from "../../components/useTopKRange";
+import { checkParserDraft, PARSER_PROBLEM_PREFIX, parserConfigPatch, parserDraftOf } from "./configuration/parserSettings";
+import type { ParamDraft } from "../../components/paramForm.logic";
 import { KnowledgeAvatar } from "../../components/KnowledgeAvatar";
 import { KnowledgeBaseLayout } from "./KnowledgeBaseLayout";
 import { SectionHeading } from "./SectionHeading";
@@ -82,11 +85,13 @@ function ConfigurationForm({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
   const saved = useRef(draftOf(kb));
   const savedParser = useRef(parserDraftOf(kb.parserConfig));
   const [draft, setDraft] = useState<Draft>(saved.current);
-  const [parser, setParser] = useState<ParserDraft>(savedParser.current);
+  const [parser, setParser] = useState<ParamDraft>(savedParser.current);
   const [problems, setProblems] = useState<FieldProblems>({});
 
   const languages = choices?.knowledgeBaseLanguages ?? [kb.language];
   const methods = choices?.chunkMethods ?? [];
+  const topKRange = useTopKRange();
+  const parserSpecs = methods.find((method) => method.name === draft.chunkMethod)?.params ?? [];
   const models = choices?.availableModels ?? [];
   const embeddingLocked = kb.chunkCount > 0;
   const error = (field: string) => problemText(i18n, problems[field]);
@@ -97,11 +102,11 @@ function ConfigurationForm({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
   }
 
   function check(): FieldProblems {
-    const found: FieldProblems = { ...checkParserDraft(draft.chunkMethod, parser) };
+    const found: FieldProblems = { ...checkParserDraft(parserSpecs, parser) };
     if (!draft.name.trim()) found.name = { key: "errors.knowledge.nameRequired" };
     if (!draft.language) found.language = { key: "errors.knowledge.languageRequired" };
-    const topK = Number(draft.topK);
-    if (!/^\d+$/.test(draft.topK.trim()) || topK < 1 || topK > 2048) found.topK = { key: "errors.knowledge.between", params: { min: 1, max: 2048 } };
+    const topKFault = topKProblem(draft.topK, topKRange, "errors.knowledge.between");
+    if (topKFault) found.topK = topKFault;
     return found;
   }
 
@@ -126,7 +131,7 @@ function ConfigurationForm({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
     if (draft.similarityThreshold !== before.similarityThreshold) input.similarityThreshold = draft.similarityThreshold;
     if (draft.vectorSimilarityWeight !== before.vectorSimilarityWeight) input.vectorSimilarityWeight = draft.vectorSimilarityWeight;
     if (Number(draft.topK) !== Number(before.topK)) input.topK = Number(draft.topK);
-    const patch = parserConfigPatch(draft.chunkMethod, parser, savedParser.current);
+    const patch = parserConfigPatch(parserSpecs, parser, kb.parserConfig);
     if (Object.keys(patch).length > 0) input.parserConfig = patch;
     try {
       if (Object.keys(input).length > 0) await updateKnowledgeBase({ variables: { id: kb.id, input } });
@@ -219,12 +224,12 @@ function ConfigurationForm({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
 
           <Separator />
           <ParserFields
-            method={draft.chunkMethod}
+            specs={parserSpecs}
             draft={parser}
             problems={problems}
             onChange={(next, touched) => {
               setParser(next);
-              setProblems((current) => ({ ...current, ...Object.fromEntries(touched.map((key) => [`parserConfig.${key}`, undefined])) }));
+              setProblems((current) => ({ ...current, ...Object.fromEntries(touched.map((key) => [`${PARSER_PROBLEM_PREFIX}${key}`, undefined])) }));
             }}
           />
 
@@ -241,7 +246,7 @@ function ConfigurationForm({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
               <WeightSlider value={keywordWeight} onChange={(value) => edit("vectorSimilarityWeight", round2(1 - value))} label={t("kb.field.keywordWeight")} testId="kb-keyword-weight" />
             </FormField>
             <FormField label={t("kb.field.topK")} required error={error("topK")} helper={t("kb.help.topK")}>
-              <Input type="number" name="topK" min={1} max={2048} width={{ base: "full", md: "40" }} value={draft.topK} onChange={(event) => edit("topK", event.target.value)} />
+              <Input type="number" name="topK" min={topKRange.min} max={topKRange.max} width={{ base: "full", md: "40" }} value={draft.topK} onChange={(event) => edit("topK", event.target.value)} />
             </FormField>
           </FieldGroup>
 

@@ -2,6 +2,7 @@ import type { Block, ChunkDraft, ChunkMethod } from "../types";
 import { blockText, finishChunks, positionsOf, splitLines } from "./blocks";
 import { flowChunks, settingsOf } from "./sections";
 import { mergePieces, splitOnDelimiters, type Piece } from "./token-budget";
+import { BASE_PARSER_DEFAULTS, ENRICHMENT_PARAMS } from "./parser-params";
 
 /**
  * "Email": the header (From, To, Cc, Subject, Date) opens the first chunk and the body follows, merged up
@@ -13,6 +14,8 @@ const HEADER_LINE = /^(from|to|cc|bcc|subject|date|sent|reply-to|发件人|收�
 export const emailMethod: ChunkMethod = {
   name: "email",
   fileTypes: ["eml"],
+  params: ENRICHMENT_PARAMS,
+  defaults: BASE_PARSER_DEFAULTS,
   async chunk(document, context) {
     const settings = settingsOf(context);
     const lines = splitLines(document.blocks);

@@ -5,6 +5,7 @@ import { blockText, finishChunks, HeadingPath, PATH_SEPARATOR, splitLines } from
 import { headingLevel, withNumberedHeadings } from "./numbering";
 import { flowChunks, settingsOf } from "./sections";
 import { mergePieces, splitOnDelimiters } from "./token-budget";
+import { BASE_PARSER_DEFAULTS, DOCUMENT_METHOD_PARAMS, ENRICHMENT_OFF } from "./parser-params";
 
 /**
  * "Laws": the article is the unit. "Article 12", "Art. 3", "第十二条", "§ 3" start an article; parts,
@@ -30,6 +31,8 @@ interface Unit {
 export const lawsMethod: ChunkMethod = {
   name: "laws",
   fileTypes: ["pdf", "docx", "txt", "md", "markdown", "html", "htm"],
+  params: DOCUMENT_METHOD_PARAMS,
+  defaults: { ...BASE_PARSER_DEFAULTS, ...ENRICHMENT_OFF },
   async chunk(document, context) {
     const settings = settingsOf(context);
     const path = new HeadingPath();

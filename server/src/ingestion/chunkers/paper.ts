@@ -2,6 +2,7 @@ import type { Block, ChunkDraft, ChunkMethod, HeadingBlock } from "../types";
 import { blockText, finishChunks, positionsOf } from "./blocks";
 import { withNumberedHeadings } from "./numbering";
 import { sectionChunks, sectionsOf, settingsOf } from "./sections";
+import { BASE_PARSER_DEFAULTS, DOCUMENT_METHOD_PARAMS, ENRICHMENT_OFF } from "./parser-params";
 
 /**
  * "Paper": the title, the authors and the abstract make one chunk, kept whole whatever its size (it is
@@ -24,6 +25,8 @@ function withNamedSections(blocks: Block[]): Block[] {
 export const paperMethod: ChunkMethod = {
   name: "paper",
   fileTypes: ["pdf", "docx", "md", "markdown", "txt", "html", "htm"],
+  params: DOCUMENT_METHOD_PARAMS,
+  defaults: { ...BASE_PARSER_DEFAULTS, ...ENRICHMENT_OFF },
   async chunk(document, context) {
     const settings = settingsOf(context);
     const blocks = withNamedSections(withNumberedHeadings(document.blocks));

@@ -1,6 +1,7 @@
 import { logMessage, type LogMessage } from "../parse-log";
 import type { ChunkDraft, ChunkMethod, ImageBlock } from "../types";
 import { blockText, finishChunks } from "./blocks";
+import { BASE_PARSER_DEFAULTS, ENRICHMENT_PARAMS } from "./parser-params";
 
 /**
  * "Picture": each image becomes a chunk of its description by the tenant's image-to-text model (when one
@@ -11,6 +12,8 @@ export const pictureMethod: ChunkMethod = {
   name: "picture",
   usesModels: true,
   fileTypes: ["jpg", "jpeg", "png", "gif", "tif", "tiff", "bmp", "webp"],
+  params: ENRICHMENT_PARAMS,
+  defaults: BASE_PARSER_DEFAULTS,
   async chunk(document, context) {
     const images = document.blocks.filter((b): b is ImageBlock => b.kind === "image");
     const notes: LogMessage[] = [];

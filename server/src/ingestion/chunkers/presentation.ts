@@ -1,5 +1,6 @@
 import type { Block, ChunkDraft, ChunkMethod, ImageBlock } from "../types";
 import { blockText, finishChunks, positionsOf } from "./blocks";
+import { BASE_PARSER_DEFAULTS, ENRICHMENT_OFF, ENRICHMENT_PARAMS, RAPTOR_SETTINGS } from "./parser-params";
 
 /**
  * "Presentation": one chunk per slide — slides are delimited by the parser's page breaks (pptx), or are
@@ -30,6 +31,8 @@ function slidesOf(blocks: Block[]): Slide[] {
 export const presentationMethod: ChunkMethod = {
   name: "presentation",
   fileTypes: ["pptx", "pdf"],
+  params: [...ENRICHMENT_PARAMS, RAPTOR_SETTINGS],
+  defaults: { ...BASE_PARSER_DEFAULTS, ...ENRICHMENT_OFF },
   async chunk(document) {
     const drafts: ChunkDraft[] = [];
     for (const slide of slidesOf(document.blocks)) {

@@ -2,6 +2,7 @@ import { logMessage, type LogMessage } from "../parse-log";
 import type { Block, BlockPosition, ChunkDraft, ChunkMethod, TableBlock } from "../types";
 import { blockText, finishChunks, splitLines } from "./blocks";
 import { joinPositions } from "./token-budget";
+import { BASE_PARSER_DEFAULTS, ENRICHMENT_OFF, ENRICHMENT_PARAMS, RAPTOR_SETTINGS } from "./parser-params";
 
 /**
  * "Q&A": one chunk per question and answer. Read from tables (first column the question, second the
@@ -116,6 +117,8 @@ export function qaPairs(blocks: Block[], fileName: string): QaPair[] {
 export const qaMethod: ChunkMethod = {
   name: "qa",
   fileTypes: ["xlsx", "xls", "csv", "txt", "md", "markdown", "pdf", "docx"],
+  params: [...ENRICHMENT_PARAMS, RAPTOR_SETTINGS],
+  defaults: { ...BASE_PARSER_DEFAULTS, ...ENRICHMENT_OFF },
   async chunk(document, context) {
     const pairs = qaPairs(document.blocks, context.fileName);
     const complete = pairs.filter((p) => p.question !== "" && p.answer !== "");

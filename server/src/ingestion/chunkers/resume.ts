@@ -3,6 +3,7 @@ import { countTokens } from "../../models/tokens";
 import type { Block, BlockPosition, ChunkDraft, ChunkMethod } from "../types";
 import { blockText, finishChunks, splitLines } from "./blocks";
 import { chunkTokenLimit, joinPositions, mergePieces } from "./token-budget";
+import { BASE_PARSER_DEFAULTS, ENRICHMENT_PARAMS } from "./parser-params";
 
 /**
  * "Resume": typed fields read heuristically from a CV — name, e-mail, phone, and the sections a CV has
@@ -110,6 +111,8 @@ export function readResume(blocks: Block[]): ResumeReading {
 export const resumeMethod: ChunkMethod = {
   name: "resume",
   fileTypes: ["pdf", "docx", "txt", "md"],
+  params: ENRICHMENT_PARAMS,
+  defaults: BASE_PARSER_DEFAULTS,
   async chunk(document, context) {
     const { fields, groups } = readResume(document.blocks);
     const budget = chunkTokenLimit(context.config);

@@ -1,6 +1,7 @@
 import { logMessage, type LogMessage } from "../parse-log";
 import type { Block, ChunkDraft, ChunkMethod, TableBlock } from "../types";
 import { columnNames, finishChunks, rowFields, rowText, splitLines } from "./blocks";
+import { BASE_PARSER_DEFAULTS, ENRICHMENT_PARAMS } from "./parser-params";
 
 /**
  * "Table": one chunk per row, "column: value; column: value", with the row's cells as typed fields and
@@ -37,6 +38,8 @@ export function rowChunks(table: TableBlock, fallbackTitle?: string): ChunkDraft
 export const tableMethod: ChunkMethod = {
   name: "table",
   fileTypes: ["xlsx", "xls", "csv", "tsv", "txt"],
+  params: ENRICHMENT_PARAMS,
+  defaults: BASE_PARSER_DEFAULTS,
   async chunk(document, context) {
     let tables = document.blocks.filter((b): b is TableBlock => b.kind === "table");
     const notes: LogMessage[] = [];

@@ -1,6 +1,7 @@
 import { logMessage } from "../parse-log";
 import type { ChunkDraft, ChunkMethod } from "../types";
 import { finishChunks, splitLines } from "./blocks";
+import { BASE_PARSER_DEFAULTS } from "./parser-params";
 
 /**
  * "Tag": RAGFlow's tag sets — each table row (content, tags) or text line "content<TAB>tag1,tag2" is a
@@ -14,6 +15,8 @@ function tagsOf(text: string): string[] {
 export const tagMethod: ChunkMethod = {
   name: "tag",
   fileTypes: ["xlsx", "xls", "csv", "txt"],
+  params: [],
+  defaults: BASE_PARSER_DEFAULTS,
   async chunk(document) {
     const drafts: ChunkDraft[] = [];
     let skipped = 0;

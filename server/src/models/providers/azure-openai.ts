@@ -1,6 +1,7 @@
 import { joinUrl, ModelCallError } from "../http";
 import { openAiCompatibleProvider } from "./openai-compatible";
 import { catalogueOf } from "./shared";
+import { credential } from "../provider";
 
 /** The GA version used when the entry names none; Azure dates every version of its REST API. */
 export const AZURE_DEFAULT_API_VERSION = "2024-10-21";
@@ -13,9 +14,9 @@ export const azureOpenAi = openAiCompatibleProvider({
   name: "Azure-OpenAI",
   modelTypes: ["chat", "embedding", "img2txt", "sequence2txt", "tts"],
   credentialFields: [
-    { name: "apiKey", kind: "secret", required: true },
-    { name: "baseUrl", kind: "url", required: true },
-    { name: "apiVersion", kind: "text", required: false, default: AZURE_DEFAULT_API_VERSION },
+    credential("apiKey", "secret", { required: true }),
+    credential("baseUrl", "url", { required: true }),
+    credential("apiVersion", "string", { default: AZURE_DEFAULT_API_VERSION }),
   ],
   catalogue: [
     ...catalogueOf("chat", [["gpt-4.1", 1047576], ["gpt-4.1-mini", 1047576], ["o4-mini", 200000], ["gpt-35-turbo", 16385]]),

@@ -4,6 +4,7 @@ import type { ChatEvent, ChatMessage, EmbeddingResult, GenerationOptions, ModelC
 import type { ModelSpec, ProviderDefinition } from "../provider";
 import { requestOAuthToken } from "./oauth-token";
 import { pickClient } from "./shared";
+import { credential } from "../provider";
 
 const PROVIDER = "BaiduYiyan";
 const BASE_URL = "https://aip.baidubce.com";
@@ -24,8 +25,8 @@ export function baiduYiyanProvider(options: BaiduOptions = {}): ProviderDefiniti
     name: PROVIDER,
     modelTypes: ["chat", "embedding", "rerank"],
     credentialFields: [
-      { name: "apiKey", kind: "secret", required: true },
-      { name: "secretKey", kind: "secret", required: true },
+      credential("apiKey", "secret", { required: true }),
+      credential("secretKey", "secret", { required: true }),
     ],
     catalogue: [
       { name: "ERNIE-4.0-8K", type: "chat", maxTokens: 8_192 },

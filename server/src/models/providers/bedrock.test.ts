@@ -65,11 +65,12 @@ describe("AWS Bedrock", () => {
   afterEach(() => server.handle(bedrockHandler));
 
   it("offers exactly the seven regions of the specification, us-east-1 first", () => {
-    const region = bedrockProvider().credentialFields.find((f) => f.name === "region")!;
-    expect(region).toMatchObject({ kind: "select", required: true, default: "us-east-1" });
-    expect(region.options).toEqual(["us-east-1", "us-west-2", "ap-southeast-1", "ap-northeast-1", "eu-central-1", "us-gov-west-1", "ap-southeast-2"]);
-    expect(BEDROCK_REGIONS).toEqual(region.options);
-    expect(bedrockProvider().credentialFields.map((f) => f.name)).toEqual(["accessKey", "secretKey", "region"]);
+    const region = bedrockProvider().credentialFields.find((f) => f.key === "region")!;
+    expect(region).toMatchObject({ type: "select", required: true, default: "us-east-1" });
+    const regions = region.options!.map((o) => o.value);
+    expect(regions).toEqual(["us-east-1", "us-west-2", "ap-southeast-1", "ap-northeast-1", "eu-central-1", "us-gov-west-1", "ap-southeast-2"]);
+    expect(BEDROCK_REGIONS).toEqual(regions);
+    expect(bedrockProvider().credentialFields.map((f) => f.key)).toEqual(["accessKey", "secretKey", "region"]);
   });
 
   it("streams a Converse answer, signed with SigV4 for the chosen region and the bedrock service", async () => {

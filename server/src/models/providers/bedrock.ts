@@ -8,6 +8,7 @@ import { argumentsObject, ToolCallAssembler, toolPlan, TOOLS_AND_JSON, type Tool
 import type { ChatEvent, ChatMessage, ChatModel, GenerationOptions, ModelClients, ModelType, TokenUsage, ToolChoice } from "../model-types";
 import type { ModelSpec, ProviderDefinition } from "../provider";
 import { describeWithChat, pickClient } from "./shared";
+import { credential } from "../provider";
 
 const PROVIDER = "Bedrock";
 
@@ -40,9 +41,9 @@ export function bedrockProvider(options: BedrockOptions = {}): ProviderDefinitio
     name: PROVIDER,
     modelTypes: ["chat", "embedding", "img2txt"],
     credentialFields: [
-      { name: "accessKey", kind: "secret", required: true },
-      { name: "secretKey", kind: "secret", required: true },
-      { name: "region", kind: "select", required: true, options: BEDROCK_REGIONS, default: "us-east-1" },
+      credential("accessKey", "secret", { required: true }),
+      credential("secretKey", "secret", { required: true }),
+      credential("region", "select", { required: true, options: BEDROCK_REGIONS, default: "us-east-1" }),
     ],
     catalogue: [
       { name: "anthropic.claude-3-5-sonnet-20240620-v1:0", type: "chat", maxTokens: 200_000, vision: true },

@@ -57,8 +57,8 @@ describe("Cohere", () => {
 
   it("asks for an API key and a base URL defaulting to api.cohere.com", () => {
     expect(cohereProvider().credentialFields).toEqual([
-      { name: "apiKey", kind: "secret", required: true },
-      { name: "baseUrl", kind: "url", required: false, default: "https://api.cohere.com" },
+      expect.objectContaining({ key: "apiKey", type: "secret", required: true }),
+      expect.objectContaining({ key: "baseUrl", type: "url", required: false, default: "https://api.cohere.com" }),
     ]);
   });
 

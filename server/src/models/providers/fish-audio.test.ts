@@ -27,9 +27,9 @@ describe("Fish Audio", () => {
 
   it("asks for an audio API key and an optional reference id", () => {
     expect(fishAudioProvider().credentialFields).toEqual([
-      { name: "apiKey", kind: "secret", required: true },
-      { name: "referenceId", kind: "text", required: false },
-      { name: "baseUrl", kind: "url", required: false, default: "https://api.fish.audio" },
+      expect.objectContaining({ key: "apiKey", type: "secret", required: true }),
+      expect.objectContaining({ key: "referenceId", type: "string", required: false }),
+      expect.objectContaining({ key: "baseUrl", type: "url", required: false, default: "https://api.fish.audio" }),
     ]);
   });
 

@@ -2,6 +2,7 @@ import { callProvider, joinUrl, speechOf } from "../http";
 import type { ModelClients, ModelType, SpeechResult } from "../model-types";
 import type { ModelSpec, ProviderDefinition } from "../provider";
 import { pickClient } from "./shared";
+import { credential } from "../provider";
 
 const PROVIDER = "Fish Audio";
 const DEFAULT_BASE_URL = "https://api.fish.audio";
@@ -20,9 +21,9 @@ export function fishAudioProvider(options: FishAudioOptions = {}): ProviderDefin
     name: PROVIDER,
     modelTypes: ["tts"],
     credentialFields: [
-      { name: "apiKey", kind: "secret", required: true },
-      { name: "referenceId", kind: "text", required: false },
-      { name: "baseUrl", kind: "url", required: false, default: DEFAULT_BASE_URL },
+      credential("apiKey", "secret", { required: true }),
+      credential("referenceId", "string"),
+      credential("baseUrl", "url", { default: DEFAULT_BASE_URL }),
     ],
     catalogue: [
       { name: "s1", type: "tts" },

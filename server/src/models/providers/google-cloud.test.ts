@@ -110,9 +110,9 @@ describe("Google Cloud Vertex AI", () => {
   it("accepts a blank key or the base64 of a service-account key, and refuses anything else", () => {
     const { validate, credentialFields } = googleCloudProvider();
     expect(credentialFields).toEqual([
-      { name: "projectId", kind: "text", required: true },
-      { name: "region", kind: "text", required: true, default: "us-central1" },
-      { name: "serviceAccountKey", kind: "base64", required: false },
+      expect.objectContaining({ key: "projectId", type: "string", required: true }),
+      expect.objectContaining({ key: "region", type: "string", required: true, default: "us-central1" }),
+      expect.objectContaining({ key: "serviceAccountKey", type: "secret", required: false }),
     ]);
     const key = serviceAccount("https://oauth2.googleapis.com/token");
     expect(validate!({ projectId: PROJECT, region: "us-central1", serviceAccountKey: "" })).toEqual([]);

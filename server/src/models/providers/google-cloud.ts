@@ -11,6 +11,7 @@ import type { ChatEvent, ChatMessage, ChatModel, EmbeddingResult, GenerationOpti
 import { geminiContents, geminiFinishReason, geminiJsonConfig, geminiPartEvents, geminiTools, type GeminiPart } from "./gemini-protocol";
 import type { ModelSpec, ProviderDefinition } from "../provider";
 import { describeWithChat, pickClient } from "./shared";
+import { base64Credential, credential } from "../provider";
 
 const PROVIDER = "Google Cloud";
 const SCOPE = "https://www.googleapis.com/auth/cloud-platform";
@@ -77,9 +78,9 @@ export function googleCloudProvider(options: GoogleCloudOptions = {}): ProviderD
     name: PROVIDER,
     modelTypes: ["chat", "embedding", "img2txt"],
     credentialFields: [
-      { name: "projectId", kind: "text", required: true },
-      { name: "region", kind: "text", required: true, default: "us-central1" },
-      { name: "serviceAccountKey", kind: "base64", required: false },
+      credential("projectId", "string", { required: true }),
+      credential("region", "string", { required: true, default: "us-central1" }),
+      base64Credential("serviceAccountKey"),
     ],
     catalogue: [
       { name: "gemini-2.5-pro", type: "chat", maxTokens: 1_048_576, vision: true },

@@ -71,8 +71,8 @@ describe("HuggingFace (Text Embeddings Inference, Text Generation Inference)", (
   it("is in the registry under RAGFlow's name, needing a base URL and no key", () => {
     expect(findProvider("huggingface")?.name).toBe("HuggingFace");
     expect(huggingFaceProvider().credentialFields).toEqual([
-      { name: "apiKey", kind: "secret", required: false },
-      { name: "baseUrl", kind: "url", required: true },
+      expect.objectContaining({ key: "apiKey", type: "secret", required: false }),
+      expect.objectContaining({ key: "baseUrl", type: "url", required: true }),
     ]);
     expect(huggingFaceProvider().modelTypes).toEqual(["chat", "embedding", "rerank"]);
   });

@@ -4,6 +4,7 @@ import type { EmbeddingResult, ModelClients, ModelType, RerankResult, TokenUsage
 import type { ModelSpec, ProviderDefinition } from "../provider";
 import { normaliseScores, OpenAiChatModel } from "./openai-compatible";
 import { pickClient } from "./shared";
+import { credential } from "../provider";
 
 const PROVIDER = "HuggingFace";
 
@@ -29,8 +30,8 @@ export function huggingFaceProvider(options: HuggingFaceOptions = {}): ProviderD
     name: PROVIDER,
     modelTypes: ["chat", "embedding", "rerank"],
     credentialFields: [
-      { name: "apiKey", kind: "secret", required: false },
-      { name: "baseUrl", kind: "url", required: true },
+      credential("apiKey", "secret", { help: "models.fields.apiKey.helpOptional" }),
+      credential("baseUrl", "url", { required: true }),
     ],
     catalogue: [],
     create<T extends ModelType>(type: T, spec: ModelSpec): ModelClients[T] {

@@ -4,6 +4,7 @@ import { argumentsObject, ToolCallAssembler, TOOLS_AND_JSON } from "../chat-tool
 import type { ChatEvent, ChatMessage, ChatModel, EmbeddingModel, EmbeddingResult, GenerationOptions } from "../model-types";
 import type { ModelSpec, ProviderDefinition } from "../provider";
 import { catalogueOf, describeWithChat, pickClient } from "./shared";
+import { credential } from "../provider";
 
 export interface OllamaEndpoint {
   baseUrl: string;
@@ -169,8 +170,8 @@ export const ollama: ProviderDefinition = {
   name: "Ollama",
   modelTypes: ["chat", "embedding", "img2txt"],
   credentialFields: [
-    { name: "apiKey", kind: "secret", required: false },
-    { name: "baseUrl", kind: "url", required: true },
+    credential("apiKey", "secret", { help: "models.fields.apiKey.helpOptional" }),
+    credential("baseUrl", "url", { required: true }),
   ],
   catalogue: [
     ...catalogueOf("chat", [["llama3.1", 131072], ["llama3.2", 131072], ["qwen3", 40960], ["qwen2.5", 32768], ["deepseek-r1", 131072], ["mistral", 32768]]),

@@ -1,5 +1,6 @@
 import { ModelCallError } from "../http";
 import { bearerEndpoint, openAiCompatibleProvider } from "./openai-compatible";
+import { credential } from "../provider";
 
 /**
  * Any server that speaks the OpenAI protocol at a base URL the user gives, taken literally (no /v1 is
@@ -9,8 +10,8 @@ export const openAiApiCompatible = openAiCompatibleProvider({
   name: "OpenAI-API-Compatible",
   modelTypes: ["chat", "embedding", "rerank", "img2txt", "sequence2txt", "tts"],
   credentialFields: [
-    { name: "apiKey", kind: "secret", required: false },
-    { name: "baseUrl", kind: "url", required: true },
+    credential("apiKey", "secret", { help: "models.fields.apiKey.helpOptional" }),
+    credential("baseUrl", "url", { required: true }),
   ],
   catalogue: [],
   endpoint(spec) {

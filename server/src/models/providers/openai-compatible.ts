@@ -4,6 +4,7 @@
  * their modules only say where they live, how they authenticate and which models they offer.
  */
 import type { OutboundPolicy } from "../../platform/outbound";
+import type { ParamSpec } from "../../platform/param-spec";
 import { callProvider, callProviderJson, joinUrl, ModelCallError, notJson, serverSentEvents, speechOf, type ModelFailure } from "../http";
 import { TOOLS_AND_JSON, ToolCallAssembler, withJsonInstruction } from "../chat-tools";
 import type {
@@ -26,7 +27,7 @@ import type {
   ToolChoice,
   TtsModel,
 } from "../model-types";
-import { unsupportedType, type CatalogueModel, type CredentialField, type ModelSpec, type ProviderDefinition } from "../provider";
+import { credential, unsupportedType, type CatalogueModel, type ModelSpec, type ProviderDefinition } from "../provider";
 import { describeWithChat, languageCode, pickClient } from "./shared";
 
 export type OpenAiOperation = "chat/completions" | "embeddings" | "rerank" | "audio/transcriptions" | "audio/speech";
@@ -437,7 +438,7 @@ export interface OpenAiCompatibleVendor {
   /** RAGFlow's factory name. */
   name: string;
   modelTypes: readonly ModelType[];
-  credentialFields: readonly CredentialField[];
+  credentialFields: readonly ParamSpec[];
   catalogue?: readonly CatalogueModel[];
   validate?: ProviderDefinition["validate"];
   /** Used when the entry gives no base URL. */
@@ -480,8 +481,8 @@ export function selfHostedVendor(name: string, modelTypes: readonly ModelType[],
     name,
     modelTypes,
     credentialFields: [
-      { name: "apiKey", kind: "secret", required: false },
-      { name: "baseUrl", kind: "url", required: true },
+      credential("apiKey", "secret", { help: "models.fields.apiKey.helpOptional" }),
+      credential("baseUrl", "url", { required: true }),
     ],
     catalogue: [],
     endpoint(spec) {

@@ -16,7 +16,7 @@ const SELF_HOSTED = ["Ollama", "LM-Studio", "VLLM", "LocalAI", "Xinference", "Hu
 const KEYED_WITH_PUBLIC_ADDRESS = ["OpenAI", "Anthropic", "Gemini", "Tongyi-Qianwen", "ZHIPU-AI", "DeepSeek", "Moonshot", "SILICONFLOW", "OpenRouter", "Groq", "Jina"];
 
 function field(provider: string, name: string) {
-  return findProvider(provider)?.credentialFields.find((f) => f.name === name);
+  return findProvider(provider)?.credentialFields.find((f) => f.key === name);
 }
 
 describe("the provider registry", () => {
@@ -38,29 +38,29 @@ describe("the provider registry", () => {
       expect({ provider: provider.name, offTypes }).toEqual({ provider: provider.name, offTypes: [] });
       const entries = (provider.catalogue ?? []).map((m) => `${m.name}/${m.type}`);
       expect({ provider: provider.name, duplicates: entries.filter((e, i) => entries.indexOf(e) !== i) }).toEqual({ provider: provider.name, duplicates: [] });
-      const fields = provider.credentialFields.map((f) => f.name);
+      const fields = provider.credentialFields.map((f) => f.key);
       expect({ provider: provider.name, fields: new Set(fields).size }).toEqual({ provider: provider.name, fields: fields.length });
     }
   });
 
   it.each(KEYED_WITH_PUBLIC_ADDRESS)("%s needs a key; its base URL may be left to the public default", (name) => {
-    expect(field(name, "apiKey")).toMatchObject({ kind: "secret", required: true });
-    expect(field(name, "baseUrl")).toMatchObject({ kind: "url", required: false, default: expect.stringMatching(/^https:\/\//) });
+    expect(field(name, "apiKey")).toMatchObject({ type: "secret", required: true });
+    expect(field(name, "baseUrl")).toMatchObject({ type: "url", required: false, default: expect.stringMatching(/^https:\/\//) });
   });
 
   it.each(SELF_HOSTED)("%s, deployed locally, needs a base URL but may have no key", (name) => {
-    expect(field(name, "apiKey")).toMatchObject({ kind: "secret", required: false });
-    expect(field(name, "baseUrl")).toMatchObject({ kind: "url", required: true });
+    expect(field(name, "apiKey")).toMatchObject({ type: "secret", required: false });
+    expect(field(name, "baseUrl")).toMatchObject({ type: "url", required: true });
   });
 
   it("Azure OpenAI needs its resource address and has an API version; VolcEngine an endpoint id and an ARK key", () => {
     expect(findProvider("Azure-OpenAI")?.credentialFields).toEqual([
-      { name: "apiKey", kind: "secret", required: true },
-      { name: "baseUrl", kind: "url", required: true },
-      { name: "apiVersion", kind: "text", required: false, default: "2024-10-21" },
+      expect.objectContaining({ key: "apiKey", type: "secret", required: true }),
+      expect.objectContaining({ key: "baseUrl", type: "url", required: true }),
+      expect.objectContaining({ key: "apiVersion", type: "string", required: false, default: "2024-10-21" }),
     ]);
-    expect(field("VolcEngine", "endpointId")).toMatchObject({ kind: "text", required: true });
-    expect(field("VolcEngine", "arkKey")).toMatchObject({ kind: "secret", required: true });
+    expect(field("VolcEngine", "endpointId")).toMatchObject({ type: "string", required: true });
+    expect(field("VolcEngine", "arkKey")).toMatchObject({ type: "secret", required: true });
   });
 
   it("offers RAGFlow's Zhipu catalogue, which RAGFlow clients name", () => {

@@ -34,8 +34,8 @@ describe("Tencent Cloud speech recognition", () => {
   afterEach(() => server.handle(asrHandler));
 
   it("asks for app id, secret id and secret key", () => {
-    expect(tencentCloudProvider().credentialFields.map((f) => [f.name, f.kind, f.required])).toEqual([
-      ["appId", "text", false],
+    expect(tencentCloudProvider().credentialFields.map((f) => [f.key, f.type, f.required])).toEqual([
+      ["appId", "string", false],
       ["secretId", "secret", true],
       ["secretKey", "secret", true],
     ]);

@@ -4,6 +4,7 @@ import type { AudioInput, ModelClients, ModelType, TextResult } from "../model-t
 import type { ModelSpec, ProviderDefinition } from "../provider";
 import { pickClient } from "./shared";
 import { tencentApiJson } from "./tencent-cloud-api";
+import { credential } from "../provider";
 
 const PROVIDER = "Tencent Cloud";
 const ENDPOINT = "https://asr.tencentcloudapi.com";
@@ -28,9 +29,9 @@ export function tencentCloudProvider(options: TencentCloudOptions = {}): Provide
     name: PROVIDER,
     modelTypes: ["sequence2txt"],
     credentialFields: [
-      { name: "appId", kind: "text", required: false },
-      { name: "secretId", kind: "secret", required: true },
-      { name: "secretKey", kind: "secret", required: true },
+      credential("appId", "string"),
+      credential("secretId", "secret", { required: true }),
+      credential("secretKey", "secret", { required: true }),
     ],
     catalogue: [
       { name: "16k_zh", type: "sequence2txt" },

@@ -3,6 +3,7 @@ import type { ChatEvent, ChatMessage, ChatModel, GenerationOptions, ModelClients
 import type { ModelSpec, ProviderDefinition } from "../provider";
 import { describeWithChat, pickClient } from "./shared";
 import { callTencentApi, readTencentResponse, tencentFailure, type TencentError } from "./tencent-cloud-api";
+import { credential } from "../provider";
 
 const PROVIDER = "Tencent Hunyuan";
 const ENDPOINT = "https://hunyuan.tencentcloudapi.com";
@@ -19,8 +20,8 @@ export function tencentHunyuanProvider(options: HunyuanOptions = {}): ProviderDe
     name: PROVIDER,
     modelTypes: ["chat", "img2txt"],
     credentialFields: [
-      { name: "secretId", kind: "secret", required: true },
-      { name: "secretKey", kind: "secret", required: true },
+      credential("secretId", "secret", { required: true }),
+      credential("secretKey", "secret", { required: true }),
     ],
     catalogue: [
       { name: "hunyuan-turbos-latest", type: "chat", maxTokens: 32_000 },

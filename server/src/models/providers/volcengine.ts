@@ -1,6 +1,7 @@
 import { joinUrl } from "../http";
 import { openAiCompatibleProvider } from "./openai-compatible";
 import { catalogueOf } from "./shared";
+import { credential } from "../provider";
 
 const ARK_BASE_URL = "https://ark.cn-beijing.volces.com/api/v3";
 
@@ -12,9 +13,9 @@ export const volcEngine = openAiCompatibleProvider({
   name: "VolcEngine",
   modelTypes: ["chat", "embedding", "img2txt"],
   credentialFields: [
-    { name: "endpointId", kind: "text", required: true },
-    { name: "arkKey", kind: "secret", required: true },
-    { name: "baseUrl", kind: "url", required: false, default: ARK_BASE_URL },
+    credential("endpointId", "string", { required: true }),
+    credential("arkKey", "secret", { required: true }),
+    credential("baseUrl", "url", { default: ARK_BASE_URL }),
   ],
   catalogue: [
     ...catalogueOf("chat", [["doubao-seed-1-6", 262144], ["doubao-1-5-pro-32k", 32768], ["doubao-1-5-pro-256k", 262144], ["doubao-1-5-lite-32k", 32768], ["deepseek-v3", 131072]]),

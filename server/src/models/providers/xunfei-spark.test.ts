@@ -78,7 +78,7 @@ describe("XunFei Spark", () => {
 
   it("asks for the four credentials of §3 and wants either the API password or the app id, key and secret", () => {
     const { credentialFields, validate } = xunfeiSparkProvider();
-    expect(credentialFields.map((f) => f.name)).toEqual(["appId", "apiKey", "apiSecret", "apiPassword"]);
+    expect(credentialFields.map((f) => f.key)).toEqual(["appId", "apiKey", "apiSecret", "apiPassword"]);
     expect(validate!({ apiPassword: "p" })).toEqual([]);
     expect(validate!({ appId: "a", apiKey: "k", apiSecret: "s" })).toEqual([]);
     expect(validate!({})).toEqual([{ field: "apiPassword", messageKey: "errors.model.fieldRequired", params: { field: "apiPassword" } }]);

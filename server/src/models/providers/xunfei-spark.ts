@@ -6,6 +6,7 @@ import { callProvider, joinUrl, ModelCallError, modelPolicyOr, refusedCall, serv
 import type { ChatEvent, ChatMessage, GenerationOptions, ModelClients, ModelType, SpeechResult, TokenUsage } from "../model-types";
 import type { ModelSpec, ProviderDefinition } from "../provider";
 import { pickClient } from "./shared";
+import { credential } from "../provider";
 
 const PROVIDER = "XunFei Spark";
 const CHAT_BASE_URL = "https://spark-api-open.xf-yun.com/v1";
@@ -32,10 +33,10 @@ export function xunfeiSparkProvider(options: SparkOptions = {}): ProviderDefinit
     name: PROVIDER,
     modelTypes: ["chat", "tts"],
     credentialFields: [
-      { name: "appId", kind: "text", required: false },
-      { name: "apiKey", kind: "secret", required: false },
-      { name: "apiSecret", kind: "secret", required: false },
-      { name: "apiPassword", kind: "secret", required: false },
+      credential("appId", "string"),
+      credential("apiKey", "secret", { help: "models.fields.apiKey.helpOptional" }),
+      credential("apiSecret", "secret"),
+      credential("apiPassword", "secret"),
     ],
     catalogue: [
       { name: "Spark-4.0-Ultra", type: "chat", maxTokens: 8_192 },

@@ -3,6 +3,7 @@ import { useMutation, useQuery } from "@apollo/client/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { notify } from "../../../components/toaster";
+import { useTopKRange } from "../../../components/useTopKRange";
 import { describeError, fieldProblemsOf, hasNoProblems, problemText, type FieldProblems, type Problem } from "../../../errors";
 import {
   AssistantFormChoicesDocument,
@@ -35,6 +36,7 @@ function AssistantForm({ assistant, choices, onClose, onSaved, busy, setBusy }: 
   const [draft, setDraft] = useState<AssistantDraft>(initial.current);
   const [problems, setProblems] = useState<FieldProblems>({});
   const [tab, setTab] = useState<AssistantTab>("assistant");
+  const topKRange = useTopKRange();
   const [failure, setFailure] = useState<string | null>(null);
   const [createAssistant] = useMutation(CreateAssistantDocument);
   const [updateAssistant] = useMutation(UpdateAssistantDocument);
@@ -56,7 +58,7 @@ function AssistantForm({ assistant, choices, onClose, onSaved, busy, setBusy }: 
   async function save(event: FormEvent) {
     event.preventDefault();
     setFailure(null);
-    const found = checkDraft(draft);
+    const found = checkDraft(draft, topKRange);
     if (!hasNoProblems(found)) return showProblems(found);
     setBusy(true);
     try {

@@ -2,6 +2,7 @@ import { Code, Grid, Input, Separator, Stack, Text, Textarea } from "@chakra-ui/
 import { Trans, useTranslation } from "react-i18next";
 import { CrossLanguagesField } from "../../../components/CrossLanguagesField";
 import { FormField } from "../../../components/FormField";
+import { useTopKRange } from "../../../components/useTopKRange";
 import type { FieldProblems } from "../../../errors";
 import type { AssistantFormChoicesQuery } from "../../../graphql/gql/graphql";
 import { useFixed } from "../../../hooks/useFixed";
@@ -15,6 +16,7 @@ export function PromptEngineTab({ draft, edit, error, problems, choices }: Draft
   const { t } = useTranslation();
   const fixed = useFixed();
   const keywordWeight = round2(1 - draft.vectorSimilarityWeight);
+  const topKRange = useTopKRange();
 
   return (
     <Stack gap="5">
@@ -43,7 +45,7 @@ export function PromptEngineTab({ draft, edit, error, problems, choices }: Draft
           <Input type="number" name="topN" min={1} max={30} value={draft.topN} onChange={(event) => edit("topN", event.target.value)} data-testid="assistant-top-n" />
         </FormField>
         <FormField label={t("chat.settings.topK")} error={error("topK")} helper={t("chat.settings.topKHelp")}>
-          <Input type="number" name="topK" min={1} max={2048} value={draft.topK} onChange={(event) => edit("topK", event.target.value)} data-testid="assistant-top-k" />
+          <Input type="number" name="topK" min={topKRange.min} max={topKRange.max} value={draft.topK} onChange={(event) => edit("topK", event.target.value)} data-testid="assistant-top-k" />
         </FormField>
       </Grid>
       <FormField label={t("chat.settings.similarityThreshold")} error={error("similarityThreshold")} helper={t("chat.settings.similarityThresholdHelp")}>

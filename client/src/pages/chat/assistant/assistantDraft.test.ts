@@ -2,6 +2,9 @@ import { describe, expect, test } from "@jest/globals";
 import type { AssistantFormChoicesQuery, AssistantSettingsFragment } from "../../../graphql/gql/graphql";
 import { checkDraft, CUSTOM_FREEDOM, draftOf, freedomOf, inputOf, KNOWLEDGE_VARIABLE, newDraft, tabOfField, type AssistantDraft } from "./assistantDraft";
 
+/** Top K's range as the server declares it (retrievalParams). */
+const TOP_K = { min: 1, max: 2048 };
+
 /** The assistant settings dialog's draft: what a new assistant starts with, what the form refuses, and what a save sends. */
 
 const PRESETS = [
@@ -45,11 +48,11 @@ describe("a new assistant", () => {
 
 describe("checking a draft before saving", () => {
   test("a complete draft has no problem", () => {
-    expect(checkDraft(validDraft())).toEqual({});
+    expect(checkDraft(validDraft(), TOP_K)).toEqual({});
   });
 
   test("the name, the system prompt and the chat model are required", () => {
-    expect(checkDraft(validDraft({ name: "  ", systemPrompt: " ", chatModel: "" }))).toMatchObject({
+    expect(checkDraft(validDraft({ name: "  ", systemPrompt: " ", chatModel: "" }), TOP_K)).toMatchObject({
       name: { key: "errors.chat.nameRequired" },
       systemPrompt: { key: "errors.chat.systemPromptRequired" },
       chatModel: { key: "errors.chat.modelRequired" },
@@ -57,9 +60,9 @@ describe("checking a draft before saving", () => {
   });
 
   test("knowledge bases are required while {knowledge} is a required variable, and not once it is optional", () => {
-    expect(checkDraft(validDraft({ knowledgeBaseIds: [] })).knowledgeBaseIds).toEqual({ key: "errors.chat.knowledgeBasesRequired" });
+    expect(checkDraft(validDraft({ knowledgeBaseIds: [] }), TOP_K).knowledgeBaseIds).toEqual({ key: "errors.chat.knowledgeBasesRequired" });
     const optional = validDraft({ knowledgeBaseIds: [], promptVariables: [{ key: KNOWLEDGE_VARIABLE, optional: true }] });
-    expect(checkDraft(optional).knowledgeBaseIds).toBeUndefined();
+    expect(checkDraft(optional, TOP_K).knowledgeBaseIds).toBeUndefined();
   });
 
   test("each variable needs a key without braces or spaces, used once and present in the prompt unless optional", () => {
@@ -75,7 +78,7 @@ describe("checking a draft before saving", () => {
         { key: "tone", optional: true },
       ],
     });
-    expect(checkDraft(draft)).toEqual({
+    expect(checkDraft(draft, TOP_K)).toEqual({
       "promptVariables.1": { key: "errors.chat.variableKeyRequired" },
       "promptVariables.2": { key: "errors.chat.variableKeyInvalid", params: { key: "two words" } },
       "promptVariables.4": { key: "errors.chat.variableDuplicate", params: { key: "city" } },
@@ -84,12 +87,12 @@ describe("checking a draft before saving", () => {
   });
 
   test("top N, top K and max tokens are whole numbers in range", () => {
-    expect(checkDraft(validDraft({ topN: "0", topK: "2049", maxTokens: "1.5" }))).toEqual({
+    expect(checkDraft(validDraft({ topN: "0", topK: "2049", maxTokens: "1.5" }), TOP_K)).toEqual({
       topN: { key: "errors.chat.between", params: { min: 1, max: 30 } },
       topK: { key: "errors.chat.between", params: { min: 1, max: 2048 } },
       maxTokens: { key: "errors.chat.maxTokensInvalid" },
     });
-    expect(checkDraft(validDraft({ topN: "30", topK: "1", maxTokens: "" }))).toEqual({ maxTokens: { key: "chat.settings.maxTokensRequired" } });
+    expect(checkDraft(validDraft({ topN: "30", topK: "1", maxTokens: "" }), TOP_K)).toEqual({ maxTokens: { key: "chat.settings.maxTokensRequired" } });
   });
 
   test("a problem on save opens the tab its field is on", () => {

@@ -1,4 +1,5 @@
 import type { AssistantFormChoicesQuery, AssistantInput, AssistantSettingsFragment } from "../../../graphql/gql/graphql";
+import { topKProblem, type TopKRange } from "../../../components/topKRange";
 import type { FieldProblems } from "../../../errors";
 
 export type FreedomPreset = AssistantFormChoicesQuery["assistantDefaults"]["freedomPresets"][number];
@@ -187,7 +188,7 @@ const VARIABLE_KEY = /^[^{}\s]+$/;
 const whole = (text: string) => /^\d+$/.test(text.trim());
 
 /** §5's required fields and the variable rules; the server checks the same and answers with field problems. */
-export function checkDraft(draft: AssistantDraft): FieldProblems {
+export function checkDraft(draft: AssistantDraft, topKRange: TopKRange): FieldProblems {
   const found: FieldProblems = {};
   if (!draft.name.trim()) found.name = { key: "errors.chat.nameRequired" };
   const needsKnowledge = draft.promptVariables.some((variable) => variable.key === KNOWLEDGE_VARIABLE && !variable.optional);
@@ -205,7 +206,8 @@ export function checkDraft(draft: AssistantDraft): FieldProblems {
     seen.add(key);
   });
   if (!whole(draft.topN) || Number(draft.topN) < 1 || Number(draft.topN) > 30) found.topN = { key: "errors.chat.between", params: { min: 1, max: 30 } };
-  if (!whole(draft.topK) || Number(draft.topK) < 1 || Number(draft.topK) > 2048) found.topK = { key: "errors.chat.between", params: { min: 1, max: 2048 } };
+  const topKFault = topKProblem(draft.topK, topKRange, "errors.chat.between");
+  if (topKFault) found.topK = topKFault;
   if (!draft.maxTokens.trim()) found.maxTokens = { key: "chat.settings.maxTokensRequired" };
   else if (!whole(draft.maxTokens) || Number(draft.maxTokens) < 1) found.maxTokens = { key: "errors.chat.maxTokensInvalid" };
   return found;

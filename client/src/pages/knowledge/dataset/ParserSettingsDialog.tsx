@@ -7,7 +7,8 @@ import { notify } from "../../../components/toaster";
 import { describeError, fieldProblemsOf, hasNoProblems, problemText, type FieldProblems } from "../../../errors";
 import { ChangeDocumentParserDocument, ChunkMethodsDocument, type DocumentRowFragment } from "../../../graphql/gql/graphql";
 import { ChunkMethodSelect, ParserFields } from "../configuration/ParserFields";
-import { checkParserDraft, parserConfigPatch, parserDraftOf, type ParserDraft } from "../configuration/parserSettings";
+import { checkParserDraft, PARSER_PROBLEM_PREFIX, parserConfigPatch, parserDraftOf } from "../configuration/parserSettings";
+import type { ParamDraft } from "../../../components/paramForm.logic";
 
 /** A document's chunk method and the parser settings of that method; saving removes its chunks until it is parsed again. */
 export function ParserSettingsDialog({ document, onClose, onChanged }: { document: DocumentRowFragment | null; onClose: () => void; onChanged: (id: string) => void }) {
@@ -15,25 +16,22 @@ export function ParserSettingsDialog({ document, onClose, onChanged }: { documen
   const { data } = useQuery(ChunkMethodsDocument, { skip: !document });
   const [changeParser, { loading }] = useMutation(ChangeDocumentParserDocument);
   const [method, setMethod] = useState("");
-  const [initial, setInitial] = useState<ParserDraft | null>(null);
-  const [draft, setDraft] = useState<ParserDraft | null>(null);
+  const [draft, setDraft] = useState<ParamDraft | null>(null);
   const [problems, setProblems] = useState<FieldProblems>({});
 
   useEffect(() => {
     if (!document) return;
-    const start = parserDraftOf(document.parserConfig);
     setMethod(document.chunkMethod);
-    setInitial(start);
-    setDraft(start);
+    setDraft(parserDraftOf(document.parserConfig));
     setProblems({});
   }, [document]);
 
   async function save() {
-    if (!document || !draft || !initial) return;
-    const found = checkParserDraft(method, draft);
+    if (!document || !draft) return;
+    const found = checkParserDraft(specs, draft);
     setProblems(found);
     if (!hasNoProblems(found)) return;
-    const patch = parserConfigPatch(method, draft, initial, document.parserConfig);
+    const patch = parserConfigPatch(specs, draft, document.parserConfig);
     try {
       await changeParser({ variables: { id: document.id, chunkMethod: method, parserConfig: Object.keys(patch).length ? patch : null } });
       onChanged(document.id);
@@ -47,6 +45,7 @@ export function ParserSettingsDialog({ document, onClose, onChanged }: { documen
   }
 
   const methods = data?.chunkMethods.map((m) => m.name) ?? (document ? [document.chunkMethod] : []);
+  const specs = data?.chunkMethods.find((m) => m.name === method)?.params ?? [];
 
   return (
     <Dialog.Root open={document !== null} onOpenChange={(event) => !event.open && !loading && onClose()} placement="center" size="lg" scrollBehavior="inside">
@@ -68,12 +67,12 @@ export function ParserSettingsDialog({ document, onClose, onChanged }: { documen
                     <ChunkMethodSelect value={method} methods={methods} onChange={setMethod} />
                   </FormField>
                   <ParserFields
-                    method={method}
+                    specs={specs}
                     draft={draft}
                     problems={problems}
                     onChange={(next, touched) => {
                       setDraft(next);
-                      setProblems((current) => ({ ...current, ...Object.fromEntries(touched.map((key) => [`parserConfig.${key}`, undefined])) }));
+                      setProblems((current) => ({ ...current, ...Object.fromEntries(touched.map((key) => [`${PARSER_PROBLEM_PREFIX}${key}`, undefined])) }));
                     }}
                   />
                 </Stack>

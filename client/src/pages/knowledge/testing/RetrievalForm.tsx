@@ -8,7 +8,7 @@ import { FormField } from "../../../components/FormField";
 import { round2, WeightSlider } from "../../../components/WeightSlider";
 import { CrossLanguageChoicesDocument } from "../../../graphql/gql/graphql";
 import { useFixed } from "../../../hooks/useFixed";
-import { sameSettings, TOP_K_MAX } from "./retrievalSettings";
+import { sameSettings } from "./retrievalSettings";
 import type { RetrievalTestState } from "./useRetrievalTest";
 
 const isMac = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform);
@@ -105,7 +105,7 @@ function RetrievalSettingsFields({ state }: { state: RetrievalTestState }) {
         </NativeSelect.Root>
       </FormField>
       <FormField label={t("retrievalTest.topK")} required helper={t("retrievalTest.topKHelp")} error={state.problemText("topK")}>
-        <Input size="sm" type="number" name="topK" min={1} max={TOP_K_MAX} value={settings.topK} onChange={(event) => edit("topK", event.target.value)} data-testid="retrieval-topk" />
+        <Input size="sm" type="number" name="topK" min={state.topKRange.min} max={state.topKRange.max} value={settings.topK} onChange={(event) => edit("topK", event.target.value)} data-testid="retrieval-topk" />
       </FormField>
       <CrossLanguagesField value={settings.crossLanguages} languages={languageData?.knowledgeBaseLanguages ?? []} onChange={(languages) => edit("crossLanguages", languages)} testId="retrieval-cross-languages" />
     </Stack>

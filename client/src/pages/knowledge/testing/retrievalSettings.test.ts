@@ -1,6 +1,8 @@
 import { expect, test } from "@jest/globals";
 import type { KnowledgeBaseSettingsFragment } from "../../../graphql/gql/graphql";
-import { checkRetrieval, defaultsOf, retrievalInputOf, sameSettings, TOP_K_MAX } from "./retrievalSettings";
+import { checkRetrieval, defaultsOf, retrievalInputOf, sameSettings } from "./retrievalSettings";
+
+const TOP_K = { min: 1, max: 2048 };
 
 /** The retrieval test's form: it starts from the knowledge base's settings, refuses what the server would, and asks for one page. */
 
@@ -15,12 +17,12 @@ test("a test starts from the knowledge base's own settings, and knows when they 
 
 test("a question is required and top K is a whole number in range", () => {
   const settings = defaultsOf(kb);
-  expect(checkRetrieval("Where do ships dock?", settings)).toEqual({});
-  expect(checkRetrieval("  ", { ...settings, topK: String(TOP_K_MAX + 1) })).toEqual({
+  expect(checkRetrieval("Where do ships dock?", settings, TOP_K)).toEqual({});
+  expect(checkRetrieval("  ", { ...settings, topK: String(TOP_K.max + 1) }, TOP_K)).toEqual({
     question: { key: "retrievalTest.questionRequired" },
-    topK: { key: "errors.knowledge.between", params: { min: 1, max: TOP_K_MAX } },
+    topK: { key: "errors.knowledge.between", params: TOP_K },
   });
-  expect(checkRetrieval("q", { ...settings, topK: "2.5" }).topK).toBeDefined();
+  expect(checkRetrieval("q", { ...settings, topK: "2.5" }, TOP_K).topK).toBeDefined();
 });
 
 test("a page of a run asks for the chosen documents only, and leaves out what is unset", () => {

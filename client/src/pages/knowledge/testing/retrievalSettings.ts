@@ -1,7 +1,6 @@
+import { topKProblem, type TopKRange } from "../../../components/topKRange";
 import type { FieldProblems } from "../../../errors";
 import type { KnowledgeBaseSettingsFragment, RetrievalInput } from "../../../graphql/gql/graphql";
-
-export const TOP_K_MAX = 2048;
 
 export interface RetrievalSettings {
   similarityThreshold: number;
@@ -33,12 +32,12 @@ export function defaultsOf(kb: KnowledgeBaseSettingsFragment): RetrievalSettings
 export const sameSettings = (a: RetrievalSettings, b: RetrievalSettings) =>
   a.similarityThreshold === b.similarityThreshold && a.vectorSimilarityWeight === b.vectorSimilarityWeight && a.rerankModel === b.rerankModel && a.topK.trim() === b.topK.trim() && a.crossLanguages.join() === b.crossLanguages.join();
 
-/** A question is required and top K is a whole number from 1 to TOP_K_MAX. */
-export function checkRetrieval(question: string, settings: RetrievalSettings): FieldProblems {
+/** A question is required and top K is a whole number within the range the server declares. */
+export function checkRetrieval(question: string, settings: RetrievalSettings, topKRange: TopKRange): FieldProblems {
   const found: FieldProblems = {};
   if (!question.trim()) found.question = { key: "retrievalTest.questionRequired" };
-  const topK = Number(settings.topK);
-  if (!/^\d+$/.test(settings.topK.trim()) || topK < 1 || topK > TOP_K_MAX) found.topK = { key: "errors.knowledge.between", params: { min: 1, max: TOP_K_MAX } };
+  const topKFault = topKProblem(settings.topK, topKRange, "errors.knowledge.between");
+  if (topKFault) found.topK = topKFault;
   return found;
 }
 

@@ -2,6 +2,7 @@ import { useLazyQuery, useQuery } from "@apollo/client/react";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { notify } from "../../../components/toaster";
+import { useTopKRange } from "../../../components/useTopKRange";
 import { describeError, fieldProblemsOf, hasNoProblems, problemText, type FieldProblems } from "../../../errors";
 import { RerankModelsDocument, RetrieveDocument, type KnowledgeBaseSettingsFragment } from "../../../graphql/gql/graphql";
 import { checkRetrieval, defaultsOf, retrievalInputOf, type RetrievalRun, type RetrievalSettings } from "./retrievalSettings";
@@ -12,6 +13,7 @@ import { PAGE_SIZE, type DocumentChoice } from "./RetrievalResults";
  * its page and document filter. Only the newest request's answer is shown.
  */
 export function useRetrievalTest(kb: KnowledgeBaseSettingsFragment) {
+  const topKRange = useTopKRange();
   const { i18n } = useTranslation();
   const defaults = defaultsOf(kb);
   const [question, setQuestion] = useState("");
@@ -46,6 +48,7 @@ export function useRetrievalTest(kb: KnowledgeBaseSettingsFragment) {
   }
 
   return {
+    topKRange,
     question,
     setQuestion(value: string) {
       setQuestion(value);
@@ -65,7 +68,7 @@ export function useRetrievalTest(kb: KnowledgeBaseSettingsFragment) {
     rerankModels,
     /** Checks the form and, when it passes, starts a new run from its first page over every document. */
     submit() {
-      const found = checkRetrieval(question, settings);
+      const found = checkRetrieval(question, settings, topKRange);
       setProblems(found);
       if (!hasNoProblems(found)) return;
       const next: RetrievalRun = { question: question.trim(), settings };

@@ -1,5 +1,6 @@
 import type { i18n as I18n, TFunction } from "i18next";
 import { describeError, messageKeyOf, messageParamsOf, problemText, type Problem } from "../../../errors";
+import { humanize } from "../../../components/paramForm.logic";
 
 /** The model types in the order of §3 "System default models". The server may add others; they still show. */
 export const MODEL_TYPES = ["chat", "embedding", "img2txt", "sequence2txt", "rerank", "tts"] as const;
@@ -22,12 +23,6 @@ export function typePalette(type: string): string {
   return TYPE_PALETTES[type] ?? "gray";
 }
 
-/** `maxTokens` → "Max tokens": the last resort for a field a newer provider brings before the locales name it. */
-function humanize(name: string): string {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
 export function typeLabel(t: TFunction, type: string): string {
   return t(`models.types.${type}`, { defaultValue: type });
 }
@@ -35,13 +30,6 @@ export function typeLabel(t: TFunction, type: string): string {
 /** A credential field's label, `models.fields.<name>.label` in locales. */
 export function fieldLabel(t: TFunction, name: string): string {
   return t(`models.fields.${name}.label`, { defaultValue: humanize(name) });
-}
-
-/** A field's help; an optional field may say why it can stay empty (`helpOptional`, e.g. a key for a local model). */
-export function fieldHelp(i18n: I18n, name: string, required: boolean): string | undefined {
-  const keys = required ? [`models.fields.${name}.help`] : [`models.fields.${name}.helpOptional`, `models.fields.${name}.help`];
-  const key = keys.find((candidate) => i18n.exists(candidate));
-  return key ? i18n.t(key) : undefined;
 }
 
 /**
