@@ -26,7 +26,10 @@ export function createRedisPubSub(redisUrl: string): PubSub {
   const options = { maxRetriesPerRequest: null, lazyConnect: false };
   const redis = new RedisPubSub({
     publisher: new Redis(redisUrl, options),
-    subscriber: new Redis(redisUrl, options),
+    // No ready check (an INFO command) on the subscriber: a SUBSCRIBE sent while the connection is still starting
+    // puts it in subscriber mode first, the INFO is then refused, and ioredis drops the connection and the
+    // subscription with it — a fast start lost its first subscriptions so.
+    subscriber: new Redis(redisUrl, { ...options, enableReadyCheck: false }),
   });
   return {
     publish: (topic, payload) => void redis.publish(topic, payload),
