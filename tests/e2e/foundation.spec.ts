@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expectToastShown, recordToasts } from "./support";
 
 const PASSWORD = "correct-horse-battery";
 const ONE_PIXEL_PNG = Buffer.from(
@@ -43,10 +44,11 @@ test("a new user signs up, signs in, keeps language and theme, uses an API key a
   await signUpForm.locator('input[name="email"]').fill(email);
   await signUpForm.locator('input[name="nickname"]').fill("Grace Hopper");
   await signUpForm.locator('input[name="password"]').fill(PASSWORD);
+  await recordToasts(page);
   await signUpForm.getByRole("button", { name: "Sign up" }).click();
 
   // Signing up signs in: the new account lands in its space.
-  await expect(page.getByTestId("toast").filter({ hasText: "Registered!" })).toBeVisible();
+  await expectToastShown(page, "Registered!");
   await expect(page).toHaveURL(/\/my$/);
   for (const label of ["Home", "Knowledge Base", "Chat", "File Management", "Agent", "Search"]) {
     await expect(mainNavigation(page).getByRole("link", { name: label })).toBeVisible();
@@ -99,10 +101,11 @@ test("a new user signs up, signs in, keeps language and theme, uses an API key a
   const deletedKey = await request.get("/v1/user/tenant_info", { headers: { Authorization: `Bearer ${apiKey}` } });
   expect(deletedKey.status()).toBe(401);
 
+  await recordToasts(page);
   await page.getByTestId("user-menu").click();
   await page.getByTestId("menu-sign-out").click();
   await expect(page).toHaveURL(/\/login$/);
-  await expect(page.getByTestId("toast").filter({ hasText: "已退出登录！" })).toBeVisible();
+  await expectToastShown(page, "已退出登录！");
 
   await page.goto("/knowledge");
   await expect(page).toHaveURL(/\/login\?redirect=%2Fknowledge$/);
@@ -127,8 +130,9 @@ test("an anonymous visitor returns to the exact page asked for after signing in"
   await expect(profile.getByTestId("avatar-preview")).toHaveAttribute("src", /^data:image\/png;base64,/);
   await profile.getByText("Dark", { exact: true }).click();
   await profile.locator('select[name="language"]').selectOption("es");
+  await recordToasts(page);
   await profile.locator('button[type="submit"]').click();
-  await expect(page.getByTestId("toast").filter({ hasText: "¡Modificado!" })).toBeVisible();
+  await expectToastShown(page, "¡Modificado!");
   await expect(page.locator("html")).toHaveClass(/\bdark\b/);
   await expect(page.getByRole("heading", { name: "Perfil" })).toBeVisible();
   await expect(page.locator("html")).toHaveAttribute("lang", "es-ES");

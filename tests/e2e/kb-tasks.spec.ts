@@ -64,7 +64,8 @@ test("RAPTOR is generated from the configuration page, its progress shown live u
   // The summaries are marked on the chunk page, and can be left out or shown alone.
   await page.goto(`/knowledge/dataset/chunk?id=${kbId}&doc=${id}`);
   const cards = page.getByTestId("chunk-card");
-  await expect(cards.first()).toBeVisible();
+  // The other browser test may be parsing a long file meanwhile, on the same embedded database.
+  await expect(cards.first()).toBeVisible({ timeout: 30_000 });
   const origin = page.getByTestId("chunk-origin-filter");
   await origin.getByText("RAPTOR", { exact: true }).click();
   await expect(cards.first().getByTestId("chunk-kind")).toHaveText("RAPTOR summary");

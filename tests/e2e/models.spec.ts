@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expectToastShown, recordToasts } from "./support";
 
 const PASSWORD = "correct-horse-battery";
 const PROVIDER = "OpenAI-API-Compatible";
@@ -138,8 +139,9 @@ test("a user adds an OpenAI-compatible model served locally, tests it and makes 
   expect(probe?.body).toMatchObject({ model: MODEL, messages: [expect.objectContaining({ role: "user" })] });
   expect(probe?.authorization ?? "").not.toMatch(/Bearer \S/);
 
+  await recordToasts(page);
   await dialog.getByTestId("save-model").click();
-  await expect(page.getByTestId("toast").filter({ hasText: "Created!" })).toBeVisible();
+  await expectToastShown(page, "Created!");
   await expect(dialog).toBeHidden();
   const group = page.locator(`[data-testid="provider-models"][data-provider="${PROVIDER}"]`);
   const entry = group.locator(`[data-testid="model-entry"][data-model="${MODEL}"]`);
@@ -156,7 +158,7 @@ test("a user adds an OpenAI-compatible model served locally, tests it and makes 
   const chatDefault = page.getByTestId("default-chat");
   await chatDefault.selectOption(`${MODEL}@${PROVIDER}`);
   await page.getByTestId("save-defaults").click();
-  await expect(page.getByTestId("toast").filter({ hasText: "Modified!" })).toBeVisible();
+  await expectToastShown(page, "Modified!");
 
   await page.reload();
   await expect(page.getByTestId("default-chat")).toHaveValue(`${MODEL}@${PROVIDER}`);

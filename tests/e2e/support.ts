@@ -73,3 +73,28 @@ export async function signIn(page: Page, email: string): Promise<void> {
   await form.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/my$/);
 }
+
+/**
+ * Records the text of every toast the page shows from now on. A success toast lasts 2 s (§9); on a loaded machine a
+ * check may come after it has gone, so a test asks what the page showed rather than what it shows at that moment.
+ */
+export async function recordToasts(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const recorder = window as unknown as { toastsSeen?: string[] };
+    if (recorder.toastsSeen) return;
+    const seen: string[] = (recorder.toastsSeen = []);
+    new MutationObserver(() => {
+      for (const toast of document.querySelectorAll('[data-testid="toast"]')) {
+        const text = toast.textContent ?? "";
+        if (text && !seen.includes(text)) seen.push(text);
+      }
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+}
+
+/** Waits until the page has shown a toast containing `text` (recordToasts must have been called before the action). */
+export async function expectToastShown(page: Page, text: string): Promise<void> {
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { toastsSeen?: string[] }).toastsSeen ?? []))
+    .toEqual(expect.arrayContaining([expect.stringContaining(text)]));
+}
