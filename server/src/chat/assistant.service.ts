@@ -125,27 +125,26 @@ export class AssistantService {
   }
 
   /**
-   * The knowledge bases an assistant of this principal may use, or the first problem in RAGFlow's
-   * order: each in turn accessible and holding parsed chunks, then one embedding model for all.
+   * The first problem, in RAGFlow's order, with the knowledge bases an assistant of this principal would use:
+   * each in turn accessible and holding parsed chunks, then one embedding model for all; null when there is none.
    */
-  private async checkKnowledgeBases(principal: SignedIn, ids: string[]): Promise<{ kbs: KnowledgeBase[]; problem: KnowledgeBaseProblem | null }> {
+  private async knowledgeBaseProblem(principal: SignedIn, ids: string[]): Promise<KnowledgeBaseProblem | null> {
     const kbs: KnowledgeBase[] = [];
     for (const id of ids) {
       let kb: KnowledgeBase;
       try {
         kb = await this.knowledgeBaseService.accessible(principal, id, "use");
       } catch (error) {
-        if (error instanceof DomainError && error.kind === "NOT_FOUND") return { kbs, problem: { kind: "unusable", id } };
+        if (error instanceof DomainError && error.kind === "NOT_FOUND") return { kind: "unusable", id };
         throw error;
       }
       // Only documents that parsed successfully are ever retrieved (spec §4): without chunks there is nothing to answer from.
-      if (kb.chunkCount <= 0) return { kbs, problem: { kind: "notParsed", id: kb.id, name: kb.name } };
+      if (kb.chunkCount <= 0) return { kind: "notParsed", id: kb.id, name: kb.name };
       kbs.push(kb);
     }
     // RAGFlow compares the model names only: the same model served by two providers embeds alike.
     const models = new Set(kbs.map((kb) => parseModelId(kb.embeddingModel)?.modelName ?? kb.embeddingModel));
-    if (models.size > 1) return { kbs, problem: { kind: "embeddingMismatch" } };
-    return { kbs, problem: null };
+    return models.size > 1 ? { kind: "embeddingMismatch" } : null;
   }
 
   /**
@@ -235,7 +234,7 @@ export class AssistantService {
       {
         principal,
         chatModelTypes: options.chatModelTypes ?? ["chat", "img2txt"],
-        knowledgeBaseProblem: async (ids) => (await this.checkKnowledgeBases(principal, ids)).problem,
+        knowledgeBaseProblem: (ids) => this.knowledgeBaseProblem(principal, ids),
         modelId: (types, requested) => this.modelId(principal.tenantId, types, requested),
         nameTaken: (name, exceptId) => this.nameTaken(principal.tenantId, name, exceptId),
       },
