@@ -31,10 +31,17 @@ export function createRedisPubSub(redisUrl: string): PubSub {
     // subscription with it — a fast start lost its first subscriptions so.
     subscriber: new Redis(redisUrl, { ...options, enableReadyCheck: false }),
   });
+  let closing = false;
   return {
-    publish: (topic, payload) => void redis.publish(topic, payload),
+    // A publication is fire-and-forget; one that fails is reported, and one that meets a closing connection is
+    // dropped quietly (its stream's subscribers read it from the store).
+    publish: (topic, payload) =>
+      void redis.publish(topic, payload).catch((error: Error) => {
+        if (!closing) console.error(`[pubsub] could not publish on ${topic}:`, error.message);
+      }),
     subscribe: (topic) => redis.asyncIterableIterator(topic),
     close: async () => {
+      closing = true;
       await redis.close();
     },
   };
