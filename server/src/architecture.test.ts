@@ -19,6 +19,7 @@ const FLOORS: string[][] = [
   ["knowledge"], // knowledge bases, documents, chunks, parse runs, knowledge-base tasks
   ["retrieval"], // search over chunks
   ["chat"], // assistants, conversations, answers
+  ["flows"], // agent flows: the engine, its components, runs, templates
   ["system"], // the echo job
   ["jobs"], // the list of job kinds
 ];

@@ -22,6 +22,9 @@ export const ERROR_KINDS = {
   TIMEOUT: { graphqlCode: "TIMEOUT", httpStatus: 503, restCode: 100 },
   // A model provider refused or failed a call: the user's configuration or the vendor is at fault, not Cairn.
   MODEL_PROVIDER: { graphqlCode: "MODEL_PROVIDER_ERROR", httpStatus: 502, restCode: 102 },
+  // Another service a flow component calls (a search engine, a weather or translation API, a database) refused or
+  // failed: the user's key, query or that service is at fault, not Cairn.
+  OUTSIDE_SERVICE: { graphqlCode: "OUTSIDE_SERVICE_ERROR", httpStatus: 502, restCode: 102 },
   INTERNAL: { graphqlCode: "INTERNAL_SERVER_ERROR", httpStatus: 500, restCode: 100 },
 } as const;
 
