@@ -4,7 +4,6 @@ import type { ParamIssue, ParamSpec } from "../platform/param-spec";
 import type { RetrievalHit } from "../retrieval/retrieval.service";
 import type { FlowDsl } from "./dsl";
 import type { FlowPorts } from "./ports";
-import type { FlowMessage } from "./run-types";
 
 /**
  * A flow component is a self-describing module (after n8n's INodeTypeDescription): one file in components/
@@ -65,6 +64,12 @@ export interface ComponentDefinition {
   /** Checks that need the whole flow (a route's target exists, a reference names a component), after the params' own. */
   checkInFlow?: (params: Record<string, unknown>, flow: FlowDsl, componentId: string) => ParamIssue[];
   run(context: ComponentContext): Promise<ComponentOutput>;
+}
+
+/** A message of the conversation a flow holds with its user. */
+export interface FlowMessage {
+  role: "user" | "assistant";
+  content: string;
 }
 
 /** A value a component read, shown in its node's popover (RAGFlow's `inputs`). */

@@ -1,5 +1,5 @@
 import type { MessageReference } from "../chat/message.entity";
-import type { ComponentOutput, ResolvedInput } from "./component";
+import type { ComponentOutput, FlowMessage, ResolvedInput } from "./component";
 import type { FlowDsl } from "./dsl";
 import type { RunEvent } from "./events";
 import type { FlowPorts } from "./ports";
@@ -8,11 +8,6 @@ import type { FlowPorts } from "./ports";
  * What a run of a flow works on and gives back. A session (the run drawer's chat, an API session) keeps its own
  * `FlowState`, so running or debugging a flow never changes the saved flow.
  */
-
-export interface FlowMessage {
-  role: "user" | "assistant";
-  content: string;
-}
 
 export interface FlowState {
   /** The conversation (RAGFlow's `history`): what the components' message-history windows read. */
