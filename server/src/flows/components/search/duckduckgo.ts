@@ -13,6 +13,7 @@ import {
   rateLimited,
   searchOutput,
   searchQuery,
+  topNOf,
   vendorUrl,
   type SearchResult,
 } from "./web-search";
@@ -121,6 +122,6 @@ export const duckDuckGo: ComponentDefinition = {
     const query = searchQuery(context);
     if (!query) return noResults();
     const results = context.params.channel === "news" ? await newsResults(context, query) : await webResults(context, query);
-    return searchOutput(results, Number(context.params.top_n));
+    return searchOutput(results, topNOf(context));
   },
 };

@@ -170,7 +170,8 @@ export function oneLine(text: string): string {
 
 /** Markdown link text and targets that stay one link whatever a vendor's title or URL holds. */
 const linkText = (text: string) => text.replace(/([\\[\]])/g, "\\$1");
-const linkTarget = (url: string) => url.replace(/[\s()<>]/g, (c) => encodeURIComponent(c));
+// encodeURIComponent leaves parentheses as they are.
+const linkTarget = (url: string) => url.replace(/[\s()<>]/g, (c) => (c === "(" ? "%28" : c === ")" ? "%29" : encodeURIComponent(c)));
 
 /**
  * The component's output: the items (`{content, title, url}`) and, as the text other components read, a
@@ -192,7 +193,7 @@ export function searchOutput(results: readonly SearchResult[], topN: number): Co
 export const noResults = (): ComponentOutput => ({ content: "", items: [] });
 
 /** The top_n param, clamped to what one request of the vendor may ask for. */
-export function topNOf(context: ComponentContext, vendorMax: number): number {
+export function topNOf(context: ComponentContext, vendorMax = Number.POSITIVE_INFINITY): number {
   const n = Number(context.params.top_n);
   return Math.max(1, Math.min(Number.isFinite(n) ? Math.floor(n) : 1, vendorMax));
 }
