@@ -68,6 +68,10 @@ describe("Bing", () => {
 
   it("passes on Bing's ErrorResponse", async () => {
     vendor.answer(() => ({ status: 400, body: { _type: "ErrorResponse", errors: [{ code: "InvalidRequest", subCode: "ParameterInvalidValue", message: "Parameter has invalid value.", parameter: "mkt" }] } }));
-    await expect(runComponent(bing, { input: "x", params: { api_key: KEY }, ports: ports() })).rejects.toMatchObject({ kind: "OUTSIDE_SERVICE", messageKey: "flow.errors.search.failed", params: { status: 400 } });
+    await expect(runComponent(bing, { input: "x", params: { api_key: KEY }, ports: ports() })).rejects.toMatchObject({
+      kind: "OUTSIDE_SERVICE",
+      messageKey: "flow.errors.search.failed",
+      params: { status: 400, detail: "Parameter has invalid value." },
+    });
   });
 });

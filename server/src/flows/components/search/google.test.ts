@@ -63,9 +63,14 @@ describe("Google (SerpApi)", () => {
     });
   });
 
-  it("returns no rows when Google found nothing (SerpApi's 200 with an error), and says so when the searches are used up", async () => {
+  it("returns no rows when Google found nothing (SerpApi's 200 with an error), and passes on SerpApi's other errors, the used-up searches among them", async () => {
     vendor.answer(() => ({ body: { search_metadata: { status: "Success" }, error: "Google hasn't returned any results for this query." } }));
     expect((await runComponent(google, { input: "x", params: { api_key: KEY }, ports: ports() })).output).toEqual({ content: "", items: [] });
+    vendor.answer(() => ({ status: 400, body: { error: "Unsupported `zz` country (gl) parameter." } }));
+    await expect(runComponent(google, { input: "x", params: { api_key: KEY }, ports: ports() })).rejects.toMatchObject({
+      messageKey: "flow.errors.search.failed",
+      params: { status: 400, detail: "Unsupported `zz` country (gl) parameter." },
+    });
     vendor.answer(() => ({ status: 429, body: { error: "Your account has run out of searches." } }));
     await expect(runComponent(google, { input: "x", params: { api_key: KEY }, ports: ports() })).rejects.toMatchObject({ messageKey: "flow.errors.search.rateLimited" });
   });

@@ -108,7 +108,7 @@ describe("PubMed", () => {
   it("says so when efetch answers an error or something that is not PubMed XML", async () => {
     vendor.answer((request) => (request.path.endsWith("/esearch.fcgi") ? { body: SEARCH } : { body: "<eFetchResult><ERROR>Empty id list - nothing todo</ERROR></eFetchResult>" }));
     await expect(runComponent(pubMed, { input: "metformin", params: { email: EMAIL }, ports: ports() })).rejects.toMatchObject({
-      messageKey: "flow.errors.search.failed",
+      messageKey: "flow.errors.search.refused",
       params: { detail: "Empty id list - nothing todo" },
     });
     vendor.answer((request) => (request.path.endsWith("/esearch.fcgi") ? { body: SEARCH } : { body: "<PubmedArticleSet><PubmedArticle>" }));

@@ -11,7 +11,7 @@ import type { ComponentContext, ComponentOutput, OutputItem } from "../../compon
  */
 
 /** How long one request to a search service may take: they answer in a second or two, and a hung one must not hold the run until its budget is spent. */
-export const SEARCH_TIME_LIMIT_MS = 30_000;
+const SEARCH_TIME_LIMIT_MS = 30_000;
 /** A result page or an abstracts file is a few hundred kilobytes; more is not a search answer. */
 const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
@@ -48,6 +48,8 @@ export const badQuery = (service: string, detail: string) => errorOf("BAD_REQUES
 export const badAnswer = (service: string) => errorOf("OUTSIDE_SERVICE", "badAnswer", { service });
 export const rateLimited = (service: string) => errorOf("OUTSIDE_SERVICE", "rateLimited", { service });
 export const vendorFailed = (service: string, status: number, detail: string) => errorOf("OUTSIDE_SERVICE", "failed", { service, status, detail: shortened(detail) });
+/** The vendor answered, successfully by its status, with an error of its own (MediaWiki, SerpApi and NCBI do). */
+export const vendorRefused = (service: string, detail: string) => errorOf("OUTSIDE_SERVICE", "refused", { service, detail: shortened(detail) });
 
 /** RAGFlow v0.14 fills its key fields with these placeholders, so an imported flow holds them where no key was given. */
 const PLACEHOLDER_KEYS = new Set(["xxx", "YOUR_ACCESS_KEY", "YOUR_API_KEY"]);
