@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { LANGUAGES, LOCALES_DIR } from "../../../platform/messages";
 import { messageKeysOf, specProblems } from "../../../platform/param-spec";
 import { componentText, type ComponentDefinition } from "../../component";
-import { startSearchVendor, type SearchVendorServer } from "../../testing/search-vendor-server";
+import { SEARCH_STUB_TITLE, answerEverySearch, searchBaseUrls, startSearchVendor, type SearchVendorServer } from "../../testing/search-vendor-server";
 import { runComponent, testPorts } from "../../testing/run-component";
 import { SEARCH_COMPONENTS } from "./index";
 import { callVendor, searchOutput, vendorUrl } from "./web-search";
@@ -77,6 +77,15 @@ describe("the search components", () => {
       const messages = locale(language);
       const missing = keys.filter((key) => typeof lookup(messages, key) !== "string" || !(lookup(messages, key) as string).trim());
       expect({ language, missing }).toEqual({ language, missing: [] });
+    }
+  });
+
+  it("all answer rows from the one server that stands in for every vendor in flow tests", async () => {
+    vendor.answer(answerEverySearch);
+    const ports = testPorts({ baseUrls: searchBaseUrls(vendor.url) });
+    for (const component of SEARCH_COMPONENTS) {
+      const { output } = await runComponent(component, { input: "fuel cells", params: READY[component.name], ports });
+      expect({ name: component.name, items: output.items }).toEqual({ name: component.name, items: [expect.objectContaining({ title: SEARCH_STUB_TITLE, url: expect.stringMatching(/^https:\/\//) })] });
     }
   });
 
