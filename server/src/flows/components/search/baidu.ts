@@ -41,7 +41,7 @@ function insideContainer(element: Element): boolean {
  * The organic results of a result page: each `c-container` block carries its title link in an h3 and the
  * page's real address in `mu` (the link itself goes through Baidu's redirector, used when `mu` is missing).
  */
-export function parseResultPage(html: string): SearchResult[] {
+function parseResultPage(html: string): SearchResult[] {
   const containers = DomUtils.findAll((el) => hasClass(el, "c-container") && !insideContainer(el), parseDocument(html).children);
   return containers.flatMap((block) => {
     const heading = DomUtils.findOne((el) => el.name === "h3", block.children);

@@ -41,7 +41,7 @@ function targetOf(href: string): string {
   }
 }
 
-export function parseHtmlResults(html: string): SearchResult[] {
+function parseHtmlResults(html: string): SearchResult[] {
   const blocks = DomUtils.findAll((el) => hasClass(el, "result") && !hasClass(el, "result--ad"), parseDocument(html).children);
   return blocks.flatMap((block) => {
     const link = DomUtils.findOne((el) => el.name === "a" && hasClass(el, "result__a"), block.children);

@@ -42,7 +42,7 @@ interface ArticleSet {
 }
 
 /** The articles of an efetch answer (PubmedArticleSet XML), in the order of `ids`. */
-export function parseArticles(xml: string, ids: string[]): SearchResult[] {
+function parseArticles(xml: string, ids: string[]): SearchResult[] {
   if (XMLValidator.validate(xml) !== true) throw badAnswer(SERVICE);
   const parsed = parser.parse(xml) as ArticleSet;
   if (parsed.eFetchResult?.ERROR) throw vendorRefused(SERVICE, String(parsed.eFetchResult.ERROR));
