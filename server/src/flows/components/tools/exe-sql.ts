@@ -344,11 +344,11 @@ export const exeSql: ComponentDefinition = {
     DESCRIPTION,
     INPUT_VARIABLES,
     { key: "db_type", type: "select", label: "flow.components.ExeSQL.params.db_type", options: DB_TYPES.map((value) => ({ value })), default: "mysql" },
-    { key: "database", type: "string", label: "flow.components.ExeSQL.params.database", required: true, trimmed: true, default: "" },
-    { key: "username", type: "string", label: "flow.components.ExeSQL.params.username", required: true, trimmed: true, default: "" },
-    { key: "host", type: "string", label: "flow.components.ExeSQL.params.host", help: "flow.components.ExeSQL.help.host", required: true, trimmed: true, default: "" },
+    { key: "database", type: "string", label: "flow.components.ExeSQL.params.database", required: true, trimmed: true },
+    { key: "username", type: "string", label: "flow.components.ExeSQL.params.username", required: true, trimmed: true },
+    { key: "host", type: "string", label: "flow.components.ExeSQL.params.host", help: "flow.components.ExeSQL.help.host", required: true, trimmed: true },
     { key: "port", type: "integer", label: "flow.components.ExeSQL.params.port", min: 1, max: 65_535, default: 3306 },
-    // Not required as in RAGFlow: a database may let a user in without one (trust, socket peers).
+    // Unlike RAGFlow, not required: a database may let a user in without one (trust authentication).
     { key: "password", type: "secret", label: "flow.components.ExeSQL.params.password", default: "" },
     { key: "loop", type: "integer", label: "flow.components.ExeSQL.params.loop", help: "flow.components.ExeSQL.help.loop", min: 1, max: 100, default: 3 },
     topN(30, 1000),

@@ -149,9 +149,16 @@ function blockPlainText(block: Block): string {
 /** A page's readable content as markdown (headings, lists, code, tables), by ingestion's HTML parser. */
 export function htmlToMarkdown(html: string): string {
   const { title, blocks } = htmlBlocks(html);
-  const parts = blocks.map(blockMarkdown).filter((part) => part !== "");
-  if (title && !blocks.some((block) => block.kind === "heading")) parts.unshift(`# ${title}`);
-  return parts.join("\n\n");
+  let markdown = title && !blocks.some((block) => block.kind === "heading") ? `# ${title}` : "";
+  let previous: Block["kind"] | undefined;
+  for (const block of blocks) {
+    const part = blockMarkdown(block);
+    if (part === "") continue;
+    // the items of one list stay together; other blocks are paragraphs apart
+    markdown += markdown === "" ? part : `${previous === "listItem" && block.kind === "listItem" ? "\n" : "\n\n"}${part}`;
+    previous = block.kind;
+  }
+  return markdown;
 }
 
 /** A page's readable content as plain text, one block a line (RAGFlow's HtmlParser sections, joined). */
