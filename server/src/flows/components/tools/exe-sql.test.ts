@@ -176,6 +176,13 @@ describe("ExeSQL without a database", () => {
     await expect(testDatabaseConnection({ ...params, host: "10.0.0.1" }, publicOnly)).rejects.toMatchObject({ messageKey: "errors.outbound.addressRefused" });
   });
 
+  test("a host that is no host name (a template's placeholder) is a translated error", async () => {
+    await expect(runComponent(exeSql, { input: "SELECT 1", params: { ...params, host: "Your IP Port" } })).rejects.toMatchObject({
+      kind: "BAD_REQUEST",
+      messageKey: "flow.components.ExeSQL.errors.host",
+    });
+  });
+
   test("an unreachable server is a translated component error", async () => {
     await expect(runComponent(exeSql, { input: "SELECT 1", params })).rejects.toMatchObject({ kind: "OUTSIDE_SERVICE", messageKey: "flow.components.ExeSQL.errors.unreachable" });
   });

@@ -3,7 +3,7 @@ import mysql from "mysql2";
 import pg from "pg";
 import { DomainError } from "../../../platform/errors";
 import { localizedMessage } from "../../../platform/messages";
-import { guardedConnection, outboundPolicy, type OutboundPolicy } from "../../../platform/outbound";
+import { guardedConnection, OutboundRefused, outboundPolicy, type OutboundPolicy } from "../../../platform/outbound";
 import { validate, withDefaults, type ParamValues } from "../../../platform/param-spec";
 import type { ComponentContext, ComponentDefinition, OutputItem } from "../../component";
 import type { FlowPorts } from "../../ports";
@@ -140,7 +140,13 @@ function cell(value: unknown): string {
 /** Resolves the host once, checks every address with the policy, and answers the one the driver connects to. */
 async function checkedAddress(host: string, port: number, policy: OutboundPolicy): Promise<string> {
   const bare = host.replace(/^\[|\]$/g, "");
-  const { lookup } = guardedConnection(`http://${net.isIPv6(bare) ? `[${bare}]` : bare}:${port}/`, policy);
+  let lookup: net.LookupFunction;
+  try {
+    ({ lookup } = guardedConnection(`http://${net.isIPv6(bare) ? `[${bare}]` : bare}:${port}/`, policy));
+  } catch (error) {
+    // The guard reads the host as a URL's: one that is not a host name or address is the form's mistake.
+    throw error instanceof OutboundRefused && error.reason === "url" ? sqlError("host", { host }) : error;
+  }
   return new Promise((resolve, reject) => {
     lookup(bare, {}, (error, address) => {
       if (error instanceof DomainError) reject(error);
@@ -164,6 +170,8 @@ async function openPostgres(address: string, params: DatabaseParams): Promise<Se
   client.on("error", () => undefined);
   try {
     await client.connect();
+    // PostgreSQL 14+ then ends a statement whose client went away (a time-out, a cancelled run); older servers lack it.
+    await client.query("SET client_connection_check_interval = 1000").catch(() => undefined);
     await client.query("BEGIN TRANSACTION READ ONLY");
   } catch (error) {
     await client.end().catch(() => undefined);
@@ -208,6 +216,7 @@ async function openPostgres(address: string, params: DatabaseParams): Promise<Se
       }
     },
     destroy() {
+      // pg has no public way to drop a connection in the middle of a query (end() waits for the server's answer).
       (client as unknown as { connection?: { stream?: net.Socket } }).connection?.stream?.destroy();
       void client.end().catch(() => undefined);
     },
