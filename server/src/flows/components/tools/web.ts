@@ -49,8 +49,6 @@ export const PROXY: ParamSpec = {
 };
 
 export interface WebAnswer {
-  status: number;
-  url: string;
   contentType: string;
   body: Buffer;
 }
@@ -82,7 +80,7 @@ export async function webRequest(context: ComponentContext, url: string, request
   }
   try {
     const body = await readLimited(response, WEB_TOOL_MAX_BYTES, () => requestError("OUTSIDE_SERVICE", "tooLarge", { url, megabytes: WEB_TOOL_MAX_BYTES / 1024 / 1024 }));
-    return { status: response.status, url: response.url || url, contentType: response.headers.get("content-type") ?? "", body };
+    return { contentType: response.headers.get("content-type") ?? "", body };
   } catch (error) {
     throw failure(error);
   }
