@@ -3,7 +3,7 @@ import { DomainError } from "../../../platform/errors";
 import type { ParamSpec } from "../../../platform/param-spec";
 import type { ComponentDefinition } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES } from "../../params";
-import { callVendor, componentText, isRecord, keyOf, malformedAnswer, missingKey, parseJson, statusError, vendorBase, vendorError, vendorFailure } from "./vendor";
+import { callVendor, readInput, isRecord, keyOf, malformedAnswer, missingKey, parseJson, statusError, vendorBase, vendorError, vendorFailure } from "./vendor";
 
 /**
  * Baidu Fanyi's general and field translation (https://fanyi-api.baidu.com/doc/21, /doc/22): a form POST to
@@ -42,7 +42,7 @@ const PARAMS: ParamSpec[] = [
 /** Baidu's error codes (https://fanyi-api.baidu.com/doc/21 "错误码列表") that a user can act on. */
 const KNOWN_ERRORS = new Set(["52001", "52002", "52003", "54000", "54001", "54003", "54004", "54005", "58000", "58001", "58002", "90107"]);
 
-export function baiduSign(parts: string[]): string {
+function baiduSign(parts: string[]): string {
   return createHash("md5").update(parts.join(""), "utf8").digest("hex");
 }
 
@@ -53,7 +53,7 @@ export const baiduFanyi: ComponentDefinition = {
   params: PARAMS,
   needs: ["apiKey", "internet"],
   async run(context) {
-    const q = componentText(context);
+    const q = readInput(context);
     if (!q) return { content: "" };
     const appid = keyOf(context.params.appid);
     if (!appid) throw missingKey(NAME, "appid");

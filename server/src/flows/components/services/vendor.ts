@@ -21,7 +21,7 @@ export function vendorBase(context: ComponentContext, component: string, fallbac
 }
 
 /** What the component reads: its input variables when it has any (RAGFlow's `query`), else the upstream output. */
-export function componentText(context: ComponentContext, separator = "\n"): string {
+export function readInput(context: ComponentContext, separator = "\n"): string {
   const text = context.inputs.length > 0 ? context.inputs.map((input) => input.content).join(separator) : context.input;
   return text.trim();
 }
