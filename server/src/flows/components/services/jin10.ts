@@ -13,7 +13,7 @@ import { callVendor, readInput, isRecord, keyOf, malformedAnswer, markdownTable,
  */
 
 const NAME = "Jin10";
-const API = "https://open-data-api.jin10.com/data-api";
+const API = "https://open-data-api.jin10.com";
 
 const param = (key: string) => `flow.components.${NAME}.params.${key}`;
 const select = (key: string, values: string[], fallback: string, show?: string): ParamSpec => ({
@@ -47,7 +47,7 @@ const QUOTE_NAMES: Record<string, string> = { c: "code", e: "exchange", p: "pric
 const stripTags = (html: string) => html.replace(/<br\s*\/?>/gi, "\n").replace(/<[^>]+>/g, "").trim();
 
 async function jin10(context: ComponentContext, key: string, path: string, query: Record<string, string>): Promise<unknown[]> {
-  const url = new URL(`${vendorBase(context, NAME, API)}${path}`);
+  const url = new URL(`${vendorBase(context, NAME, API)}/data-api${path}`);
   for (const [name, value] of Object.entries(query)) if (value !== "") url.searchParams.set(name, value);
   const answer = await callVendor(context, NAME, url.href, { headers: { "secret-key": key, accept: "application/json" } });
   let body: unknown;

@@ -105,7 +105,7 @@ export async function callVendor(
   } catch (error) {
     if (context.signal.aborted) throw context.signal.reason;
     if (error instanceof DomainError) throw error;
-    if (timeout.aborted) throw new DomainError("OUTSIDE_SERVICE", "flow.errors.serviceTimeout", { service: component, seconds: Math.round(timeoutMs / 1000) });
+    if (timeout.aborted) throw new DomainError("OUTSIDE_SERVICE", "flow.errors.serviceTimeout", { service: component, seconds: Math.ceil(timeoutMs / 1000) });
     throw new DomainError("OUTSIDE_SERVICE", "flow.errors.serviceUnreachable", { service: component });
   }
 }
