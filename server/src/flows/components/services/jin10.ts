@@ -86,17 +86,17 @@ export const jin10Component: ComponentDefinition = {
     switch (p.type) {
       case "calendar": {
         const rows = await jin10(context, key, `/calendar/${p.calendar_datatype}`, { category: p.calendar_type });
-        return { content: table(context, rows), values: { rows } };
+        return { content: table(context, rows) };
       }
       case "symbols": {
         if (p.symbols_datatype === "quotes") {
           const codes = readInput(context, ",").replace(/\s+/g, "");
           if (!codes) return { content: "" };
           const rows = await jin10(context, key, "/quotes", { type: p.symbols_type, codes });
-          return { content: table(context, rows, QUOTE_NAMES), values: { rows } };
+          return { content: table(context, rows, QUOTE_NAMES) };
         }
         const rows = await jin10(context, key, "/symbols", { type: p.symbols_type });
-        return { content: table(context, rows, SYMBOL_NAMES), values: { rows } };
+        return { content: table(context, rows, SYMBOL_NAMES) };
       }
       case "news": {
         const rows = (await jin10(context, key, "/news", filters)).filter(isRecord);

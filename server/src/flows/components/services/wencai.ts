@@ -109,7 +109,7 @@ export const wenCai: ComponentDefinition = {
       const rows = valueAt(page, ["answer", "components", 0, "data", "datas"]);
       if (!Array.isArray(rows)) throw malformedAnswer(NAME);
       const records = rows.filter(isRecord).slice(0, perpage);
-      return { content: markdownTable(records), values: { rows: records } };
+      return { content: markdownTable(records) };
     }
     const texts = blocks.filter(isRecord).map(blockText).filter(Boolean);
     return { content: texts.join("\n\n"), items: texts.map((text) => ({ content: text })) };
