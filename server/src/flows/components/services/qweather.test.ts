@@ -1,58 +1,22 @@
-import { gzipSync } from "node:zlib";
-import type http from "node:http";
 import { validate, withDefaults } from "../../../platform/param-spec";
-import { startVendorServer, type RecordedRequest, type VendorServer } from "../../../testing/vendor-servers";
 import { runComponent } from "../../testing/run-component";
-import { descriptionProblems, failureOf, portsFor, recordingPorts } from "../../testing/services-vendors";
+import { REFUSED_KEY, SHANGHAI, descriptionProblems, failureOf, portsFor, recordingPorts, sendQWeather, startFakeVendors, type FakeVendors } from "../../testing/services-vendors";
 import { qWeather } from "./qweather";
 
 const KEY = "947e8994bc5f488f8857d618ebac1b19";
-const SHANGHAI = { name: "上海", id: "101020100", lat: "31.23171", lon: "121.47264", adm2: "上海", adm1: "上海市", country: "中国", tz: "Asia/Shanghai" };
-
-/** QWeather answers gzip-compressed JSON whatever the client asks, with its status in `code`. */
-function sendQWeather(response: http.ServerResponse, body: unknown, status = 200) {
-  response.writeHead(status, { "content-type": "application/json", "content-encoding": "gzip" });
-  response.end(gzipSync(JSON.stringify(body)));
-}
-
-/** geoapi.qweather.com/v2/city/lookup and (dev)api.qweather.com/v7/…, the key in `key`. */
-function qweatherHandler(request: RecordedRequest, response: http.ServerResponse) {
-  const q = request.query;
-  if (q.get("key") !== KEY) return sendQWeather(response, { code: "401" });
-  if (request.path === "/v2/city/lookup") {
-    if (q.get("location") === "atlantis") return sendQWeather(response, { code: "404" });
-    return sendQWeather(response, { code: "200", location: [SHANGHAI], refer: { sources: ["QWeather"], license: ["QWeather Developers License"] } });
-  }
-  if (q.get("location") !== SHANGHAI.id) return sendQWeather(response, { code: "400" });
-  if (request.path === "/v7/weather/now")
-    return sendQWeather(response, { code: "200", updateTime: "2024-06-01T10:00+08:00", now: { obsTime: "2024-06-01T09:50+08:00", temp: "26", feelsLike: "28", text: q.get("lang") === "en" ? "Sunny" : "晴", windDir: "东南风", humidity: "65" } });
-  const days = /^\/v7\/weather\/(\d+)d$/.exec(request.path);
-  if (days) {
-    const daily = Array.from({ length: Number(days[1]) }, (_, i) => ({ fxDate: `2024-06-0${i + 1}`, tempMax: String(28 + i), tempMin: "20", textDay: "多云" }));
-    return sendQWeather(response, { code: "200", daily });
-  }
-  if (request.path === "/v7/indices/1d")
-    return sendQWeather(response, {
-      code: "200",
-      daily: [
-        { date: "2024-06-01", type: "1", name: "运动指数", level: "2", category: "较适宜", text: "天气较好，适宜户外运动。" },
-        { date: "2024-06-01", type: "3", name: "穿衣指数", level: "6", category: "热", text: "建议穿短衫、短裤。" },
-      ],
-    });
-  if (request.path === "/v7/air/now") return sendQWeather(response, { code: "200", now: { pubTime: "2024-06-01T10:00+08:00", aqi: "46", level: "1", category: "优", primary: "NA", pm2p5: "22" } });
-  return sendQWeather(response, { code: "404" });
-}
 
 describe("QWeather", () => {
-  let server: VendorServer;
+  let vendors: FakeVendors;
+  let server: FakeVendors["servers"][string];
   const run = (params: Record<string, unknown>, variables: Record<string, string> = {}) =>
     runComponent(qWeather, { params: { web_apikey: KEY, ...params }, variables, input: "Will it rain tomorrow?", ports: portsFor("QWeather", server.url) });
 
   beforeAll(async () => {
-    server = await startVendorServer(qweatherHandler);
+    vendors = await startFakeVendors(["QWeather"]);
+    server = vendors.servers.QWeather;
   });
-  afterAll(() => server.close());
-  afterEach(() => server.handle(qweatherHandler));
+  afterAll(() => vendors.close());
+  afterEach(() => vendors.reset());
 
   it("describes itself with valid params, spec §9's choices and texts in every language", () => {
     expect(descriptionProblems(qWeather)).toEqual([]);
@@ -112,7 +76,7 @@ describe("QWeather", () => {
   });
 
   it("turns QWeather's codes into translated errors: a refused key, an unknown city", async () => {
-    const key = await failureOf(run({ web_apikey: "wrong" }));
+    const key = await failureOf(run({ web_apikey: REFUSED_KEY }));
     expect(key.kind).toBe("OUTSIDE_SERVICE");
     expect(key.messageKey).toBe("flow.components.QWeather.errors.code401");
     expect((await failureOf(run({ location: "atlantis" }))).messageKey).toBe("flow.components.QWeather.errors.code404");

@@ -1,51 +1,23 @@
 import { createHash } from "node:crypto";
-import type http from "node:http";
-import { sendJson, startVendorServer, type RecordedRequest, type VendorServer } from "../../../testing/vendor-servers";
+import { sendJson } from "../../../testing/vendor-servers";
 import { runComponent } from "../../testing/run-component";
-import { descriptionProblems, failureOf, portsFor, recordingPorts } from "../../testing/services-vendors";
+import { BAIDU_ACCOUNT, REFUSED_KEY, descriptionProblems, failureOf, portsFor, recordingPorts, startFakeVendors, type FakeVendors } from "../../testing/services-vendors";
 import { baiduFanyi } from "./baidu-fanyi";
 import { deepL } from "./deepl";
 
 const DEEPL_KEY = "0a1b2c3d-4e5f-6789-abcd-ef0123456789";
-
-/** api.deepl.com: POST /v2/translate, JSON, the key in `Authorization: DeepL-Auth-Key …`. */
-function deeplHandler(request: RecordedRequest, response: http.ServerResponse) {
-  if (request.method !== "POST" || request.path !== "/v2/translate") return sendJson(response, 404, { message: "Not found" });
-  if (request.headers.authorization !== `DeepL-Auth-Key ${DEEPL_KEY}`) return sendJson(response, 403, { message: "Authorization failed" });
-  const texts = request.json.text as string[];
-  return sendJson(response, 200, { translations: texts.map((text) => ({ detected_source_language: "ZH", text: `[${request.json.target_lang}] ${text}` })) });
-}
-
-const BAIDU_APPID = "20240101000012345";
-const BAIDU_SECRET = "s3cr3tK3y";
 const md5 = (text: string) => createHash("md5").update(text, "utf8").digest("hex");
 
-/** fanyi-api.baidu.com: a signed form; one trans_result per line of q; error_code otherwise (as a string, as Baidu sends it). */
-function baiduHandler(request: RecordedRequest, response: http.ServerResponse) {
-  const form = new URLSearchParams(request.body.toString("utf8"));
-  const field = request.path === "/api/trans/vip/fieldtranslate";
-  if (!field && request.path !== "/api/trans/vip/translate") return sendJson(response, 404, {});
-  const [q, salt, appid, domain] = ["q", "salt", "appid", "domain"].map((name) => form.get(name) ?? "");
-  if (appid !== BAIDU_APPID) return sendJson(response, 200, { error_code: "52003", error_msg: "UNAUTHORIZED USER" });
-  const expected = md5(field ? appid + q + salt + domain + BAIDU_SECRET : appid + q + salt + BAIDU_SECRET);
-  if (form.get("sign") !== expected) return sendJson(response, 200, { error_code: "54001", error_msg: "Invalid Sign" });
-  if (form.get("to") === "kor" && form.get("from") === "wyw") return sendJson(response, 200, { error_code: "58001", error_msg: "INVALID_TO_PARAM" });
-  const prefix = field ? `${domain}:` : "";
-  return sendJson(response, 200, { from: form.get("from"), to: form.get("to"), trans_result: q.split("\n").map((line) => ({ src: line, dst: `${prefix}${line.toUpperCase()}` })) });
-}
-
 describe("translation components", () => {
-  let deeplServer: VendorServer;
-  let baiduServer: VendorServer;
+  let vendors: FakeVendors;
+  const deeplServer = () => vendors.servers.DeepL;
+  const baiduServer = () => vendors.servers.BaiduFanyi;
 
   beforeAll(async () => {
-    [deeplServer, baiduServer] = await Promise.all([startVendorServer(deeplHandler), startVendorServer(baiduHandler)]);
+    vendors = await startFakeVendors(["DeepL", "BaiduFanyi"]);
   });
-  afterAll(() => Promise.all([deeplServer.close(), baiduServer.close()]));
-  afterEach(() => {
-    deeplServer.handle(deeplHandler);
-    baiduServer.handle(baiduHandler);
-  });
+  afterAll(() => vendors.close());
+  afterEach(() => vendors.reset());
 
   it("describe themselves with valid params and texts in every language", () => {
     expect(descriptionProblems(deepL)).toEqual([]);
@@ -55,13 +27,14 @@ describe("translation components", () => {
   });
 
   describe("DeepL", () => {
-    const run = (params: Record<string, unknown>, input = "你好，世界") => runComponent(deepL, { params: { auth_key: DEEPL_KEY, ...params }, input, ports: portsFor("DeepL", deeplServer.url) });
+    const run = (params: Record<string, unknown>, input = "你好，世界") => runComponent(deepL, { params: { auth_key: DEEPL_KEY, ...params }, input, ports: portsFor("DeepL", deeplServer().url) });
 
     it("translates the input with POST /v2/translate and the key in a DeepL-Auth-Key header", async () => {
       const { output } = await run({ source_lang: "ZH", target_lang: "EN-US" });
       expect(output.content).toBe("[EN-US] 你好，世界");
-      const request = deeplServer.last();
+      const request = deeplServer().last();
       expect(request.method).toBe("POST");
+      expect(request.headers.authorization).toBe(`DeepL-Auth-Key ${DEEPL_KEY}`);
       expect(request.headers["content-type"]).toBe("application/json");
       expect(request.json).toEqual({ text: ["你好，世界"], source_lang: "ZH", target_lang: "EN-US" });
     });
@@ -71,7 +44,7 @@ describe("translation components", () => {
         params: { auth_key: DEEPL_KEY },
         input: "ignored",
         inputs: [{ component_id: "begin@text", content: "早上好" }],
-        ports: portsFor("DeepL", deeplServer.url),
+        ports: portsFor("DeepL", deeplServer().url),
       });
       expect(output.content).toBe("[EN-GB] 早上好");
     });
@@ -84,70 +57,70 @@ describe("translation components", () => {
     });
 
     it("gives nothing for an empty input, without calling DeepL", async () => {
-      const before = deeplServer.requests.length;
+      const before = deeplServer().requests.length;
       expect((await run({}, "   ")).output.content).toBe("");
-      expect(deeplServer.requests.length).toBe(before);
+      expect(deeplServer().requests.length).toBe(before);
     });
 
     it("says a key is missing when none is set (RAGFlow's placeholder 'xxx' included), without calling DeepL", async () => {
-      const before = deeplServer.requests.length;
+      const before = deeplServer().requests.length;
       for (const auth_key of ["", "xxx"]) {
         const error = await failureOf(run({ auth_key }));
         expect(error.kind).toBe("BAD_REQUEST");
         expect(error.messageKey).toBe("flow.errors.missingKey");
         expect(error.params).toEqual({ service: "DeepL", field: "auth_key" });
       }
-      expect(deeplServer.requests.length).toBe(before);
+      expect(deeplServer().requests.length).toBe(before);
     });
 
     it("tells a refused key, a used-up quota and DeepL's own messages apart", async () => {
-      const refused = await failureOf(run({ auth_key: "wrong" }));
+      const refused = await failureOf(run({ auth_key: REFUSED_KEY }));
       expect(refused.kind).toBe("OUTSIDE_SERVICE");
       expect(refused.messageKey).toBe("flow.components.DeepL.errors.forbidden");
-      deeplServer.handle((_request, response) => sendJson(response, 456, { message: "Quota exceeded" }));
+      deeplServer().handle((_request, response) => sendJson(response, 456, { message: "Quota exceeded" }));
       expect((await failureOf(run({}))).messageKey).toBe("flow.components.DeepL.errors.quotaExceeded");
-      deeplServer.handle((_request, response) => sendJson(response, 400, { message: "Value for 'target_lang' not supported." }));
+      deeplServer().handle((_request, response) => sendJson(response, 400, { message: "Value for 'target_lang' not supported." }));
       const bad = await failureOf(run({}));
       expect(bad.messageKey).toBe("flow.errors.serviceStatus");
       expect(bad.params).toMatchObject({ service: "DeepL", status: 400, detail: "Value for 'target_lang' not supported." });
     });
 
     it("reports an answer that is not DeepL's JSON as malformed", async () => {
-      deeplServer.handle((_request, response) => {
+      deeplServer().handle((_request, response) => {
         response.writeHead(200, { "content-type": "text/html" });
         response.end("<html>captive portal</html>");
       });
       expect((await failureOf(run({}))).messageKey).toBe("flow.errors.serviceMalformed");
-      deeplServer.handle((_request, response) => sendJson(response, 200, { translations: [] }));
+      deeplServer().handle((_request, response) => sendJson(response, 200, { translations: [] }));
       expect((await failureOf(run({}))).messageKey).toBe("flow.errors.serviceMalformed");
     });
   });
 
   describe("BaiduFanyi", () => {
     const run = (params: Record<string, unknown>, input = "你好\n世界") =>
-      runComponent(baiduFanyi, { params: { appid: BAIDU_APPID, secret_key: BAIDU_SECRET, source_lang: "zh", target_lang: "en", ...params }, input, ports: portsFor("BaiduFanyi", baiduServer.url) });
+      runComponent(baiduFanyi, { params: { appid: BAIDU_ACCOUNT.appid, secret_key: BAIDU_ACCOUNT.secret_key, source_lang: "zh", target_lang: "en", ...params }, input, ports: portsFor("BaiduFanyi", baiduServer().url) });
 
     it("translates with a form POST signed md5(appid + q + salt + secret key), one line per result", async () => {
       const { output } = await run({});
       expect(output.content).toBe("你好\n世界".toUpperCase());
-      const request = baiduServer.last();
+      const request = baiduServer().last();
       expect(request.method).toBe("POST");
       expect(request.path).toBe("/api/trans/vip/translate");
       expect(request.headers["content-type"]).toBe("application/x-www-form-urlencoded;charset=UTF-8");
       const form = new URLSearchParams(request.body.toString("utf8"));
-      expect(Object.fromEntries(form)).toMatchObject({ q: "你好\n世界", from: "zh", to: "en", appid: BAIDU_APPID });
+      expect(Object.fromEntries(form)).toMatchObject({ q: "你好\n世界", from: "zh", to: "en", appid: BAIDU_ACCOUNT.appid });
       expect(form.get("salt")).toMatch(/^\d+$/);
-      expect(form.get("sign")).toBe(md5(`${BAIDU_APPID}你好\n世界${form.get("salt")}${BAIDU_SECRET}`));
+      expect(form.get("sign")).toBe(md5(`${BAIDU_ACCOUNT.appid}你好\n世界${form.get("salt")}${BAIDU_ACCOUNT.secret_key}`));
       expect(form.has("domain")).toBe(false);
     });
 
     it("translates by domain on /fieldtranslate, the domain signed between salt and key", async () => {
       const { output } = await run({ trans_type: "fieldtranslate", domain: "senimed" }, "aspirin");
       expect(output.content).toBe("senimed:ASPIRIN");
-      const form = new URLSearchParams(baiduServer.last().body.toString("utf8"));
-      expect(baiduServer.last().path).toBe("/api/trans/vip/fieldtranslate");
+      const form = new URLSearchParams(baiduServer().last().body.toString("utf8"));
+      expect(baiduServer().last().path).toBe("/api/trans/vip/fieldtranslate");
       expect(form.get("domain")).toBe("senimed");
-      expect(form.get("sign")).toBe(md5(`${BAIDU_APPID}aspirin${form.get("salt")}senimed${BAIDU_SECRET}`));
+      expect(form.get("sign")).toBe(md5(`${BAIDU_ACCOUNT.appid}aspirin${form.get("salt")}senimed${BAIDU_ACCOUNT.secret_key}`));
     });
 
     it("turns Baidu's error codes into translated errors", async () => {
@@ -156,18 +129,18 @@ describe("translation components", () => {
       expect(sign.messageKey).toBe("flow.components.BaiduFanyi.errors.e54001");
       expect((await failureOf(run({ appid: "123" }))).messageKey).toBe("flow.components.BaiduFanyi.errors.e52003");
       expect((await failureOf(run({ source_lang: "wyw", target_lang: "kor" }))).messageKey).toBe("flow.components.BaiduFanyi.errors.e58001");
-      baiduServer.handle((_request, response) => sendJson(response, 200, { error_code: "20003", error_msg: "Request content has security risks" }));
+      baiduServer().handle((_request, response) => sendJson(response, 200, { error_code: "20003", error_msg: "Request content has security risks" }));
       const other = await failureOf(run({}));
       expect(other.messageKey).toBe("flow.errors.serviceError");
       expect(other.params).toEqual({ service: "BaiduFanyi", detail: "20003 Request content has security risks" });
     });
 
     it("asks for a target language rather than sending 'auto', RAGFlow's default, which Baidu refuses", async () => {
-      const before = baiduServer.requests.length;
+      const before = baiduServer().requests.length;
       const error = await failureOf(run({ target_lang: "auto" }));
       expect(error.kind).toBe("BAD_REQUEST");
       expect(error.messageKey).toBe("flow.components.BaiduFanyi.errors.targetAuto");
-      expect(baiduServer.requests.length).toBe(before);
+      expect(baiduServer().requests.length).toBe(before);
     });
 
     it("says which credential is missing", async () => {
