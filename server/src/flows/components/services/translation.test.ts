@@ -83,6 +83,11 @@ describe("translation components", () => {
       const bad = await failureOf(run({}));
       expect(bad.messageKey).toBe("flow.errors.serviceStatus");
       expect(bad.params).toMatchObject({ service: "DeepL", status: 400, detail: "Value for 'target_lang' not supported." });
+      deeplServer().handle((_request, response) => {
+        response.writeHead(502, { "content-type": "text/html" });
+        response.end("<html><body>502 Bad Gateway</body></html>");
+      });
+      expect((await failureOf(run({}))).params).toEqual({ service: "DeepL", status: 502, detail: "" });
     });
 
     it("reports an answer that is not DeepL's JSON as malformed", async () => {

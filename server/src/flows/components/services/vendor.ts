@@ -11,7 +11,7 @@ import type { ComponentContext, ComponentOutput, OutputItem } from "../../compon
  */
 
 /** RAGFlow's calls have no time-out at all: a vendor that never answers would hold the run until its budget ends. */
-export const VENDOR_TIMEOUT_MS = 30_000;
+const VENDOR_TIMEOUT_MS = 30_000;
 /** Every answer these vendors give is a page of JSON or text; anything far larger is not one of theirs. */
 const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
@@ -53,8 +53,11 @@ export function malformedAnswer(component: string): DomainError {
   return new DomainError("OUTSIDE_SERVICE", "flow.errors.serviceMalformed", { service: component });
 }
 
+/** An HTTP failure; `detail` is the vendor's message, left out when it is a page of HTML (a gateway's error page). */
 export function statusError(component: string, status: number, detail = ""): DomainError {
-  return new DomainError("OUTSIDE_SERVICE", "flow.errors.serviceStatus", { service: component, status, detail: detail.slice(0, 500) });
+  const text = detail.trim();
+  const message = text.startsWith("<") ? "" : (text.split("\n")[0] ?? "").slice(0, 300);
+  return new DomainError("OUTSIDE_SERVICE", "flow.errors.serviceStatus", { service: component, status, detail: message });
 }
 
 export interface VendorAnswer {
