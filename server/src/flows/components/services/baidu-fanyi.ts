@@ -19,10 +19,11 @@ const LANGUAGES = ["auto", "zh", "en", "yue", "wyw", "jp", "kor", "fra", "spa", 
 const DOMAINS = ["it", "finance", "machinery", "senimed", "novel", "academic", "aerospace", "wiki", "news", "law", "contract"];
 
 /** Baidu's codes as the shared language keys (`flow.languages.*`, ISO 639 where there is one). */
+// prettier-ignore
 const LANGUAGE_KEYS: Record<string, string> = {
   auto: "auto", zh: "zh", en: "en", yue: "yue", wyw: "lzh", jp: "ja", kor: "ko", fra: "fr", spa: "es", th: "th", ara: "ar", ru: "ru", pt: "pt", de: "de", it: "it", el: "el",
   nl: "nl", pl: "pl", bul: "bg", est: "et", dan: "da", fin: "fi", cs: "cs", rom: "ro", slo: "sl", swe: "sv", hu: "hu", cht: "zh-Hant", vie: "vi",
-}; // prettier-ignore
+};
 
 const languageOptions = LANGUAGES.map((value) => ({ value, label: `flow.languages.${LANGUAGE_KEYS[value]}` }));
 const param = (key: string) => `flow.components.${NAME}.params.${key}`;
