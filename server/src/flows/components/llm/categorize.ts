@@ -31,10 +31,10 @@ function categoriesOf(params: Record<string, unknown>): [string, Category][] {
 }
 
 function checkCategories(value: unknown): ParamIssue[] {
-  if (!isObject(value) || Object.keys(value).length === 0) return [{ code: "required", messageKey: text("errors.noCategories") }];
+  if (!isObject(value) || Object.keys(value).length === 0) return [{ code: "required", messageKey: "flow.components.Categorize.errors.noCategories" }];
   return Object.entries(value).flatMap(([name, category]): ParamIssue[] => {
-    if (!name.trim()) return [{ path: name, code: "required", messageKey: text("errors.categoryName") }];
-    if (!isObject(category) || typeof category.to !== "string" || !category.to) return [{ path: `${name}.to`, code: "required", messageKey: text("errors.categoryTo"), params: { name } }];
+    if (!name.trim()) return [{ path: name, code: "required", messageKey: "flow.components.Categorize.errors.categoryName" }];
+    if (!isObject(category) || typeof category.to !== "string" || !category.to) return [{ path: `${name}.to`, code: "required", messageKey: "flow.components.Categorize.errors.categoryTo", params: { name } }];
     return [];
   });
 }

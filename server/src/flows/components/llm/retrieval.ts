@@ -23,9 +23,11 @@ function unreadable(error: unknown): boolean {
   return error instanceof DomainError && (error.kind === "FORBIDDEN" || error.messageKey === "errors.knowledge.notFound");
 }
 
+const MODEL_ERROR = /^errors\.model\./;
+
 /** The rerank model is not one the tenant has, or its vendor failed: the hits are ranked without it. */
 function rerankFailed(error: unknown, request: RetrievalRequest): boolean {
-  return Boolean(request.rerankModel) && error instanceof DomainError && (error.messageKey.startsWith("errors.model.") || error.kind === "MODEL_PROVIDER");
+  return Boolean(request.rerankModel) && error instanceof DomainError && (MODEL_ERROR.test(error.messageKey) || error.kind === "MODEL_PROVIDER");
 }
 
 /**
