@@ -9,7 +9,7 @@ import type { RetrievalHit } from "../../../retrieval/retrieval.service";
 import type { ComponentContext, ComponentDefinition } from "../../component";
 import { DESCRIPTION, historyWindow, modelParams, topN } from "../../params";
 import { chatModelOf, componentError, countCall, generationOptions, inputText, recentMessages } from "./model-call";
-import { retrievalComponent } from "./retrieval";
+import { retrievalComponent, searchKnowledgeBases } from "./retrieval";
 
 /**
  * Agent (Cairn's own; RAGFlow has one from v0.20): a chat model that answers by calling tools, round after
@@ -70,9 +70,8 @@ function toolbox(context: ComponentContext): Toolbox {
     async run(call) {
       if (call.name === KNOWLEDGE_TOOL && knowledgeBases.length > 0) {
         const params = withDefaults(retrievalComponent.params, { kb_ids: knowledgeBases, top_n: context.params.top_n });
-        const found = await retrievalComponent.run({ ...context, params, input: argument(call, "query"), inputs: [] });
-        const chunks = (found.items ?? []).flatMap((item) => (item.hit ? [item.hit] : []));
-        if (chunks.length === 0) return localizedMessage(context.language, text("nothingFound"));
+        const { hits: chunks, notes } = await searchKnowledgeBases(context, params, argument(call, "query"));
+        if (chunks.length === 0) return [localizedMessage(context.language, text("nothingFound")), ...notes].join("\n");
         const block = formatKnowledge(chunks, hits.length);
         hits.push(...chunks);
         return block;
