@@ -4,7 +4,7 @@ import { completeTurn } from "../../../models/chat-tools";
 import type { ChatMessage, GenerationOptions, ToolCall, ToolDefinition } from "../../../models/model-types";
 import { DomainError } from "../../../platform/errors";
 import { localizedMessage } from "../../../platform/messages";
-import { withDefaults } from "../../../platform/param-spec";
+import { withDefaults, type ParamIssue } from "../../../platform/param-spec";
 import type { RetrievalHit } from "../../../retrieval/retrieval.service";
 import type { ComponentContext, ComponentDefinition } from "../../component";
 import { DESCRIPTION, historyWindow, modelParams, topN } from "../../params";
@@ -104,6 +104,7 @@ function conversation(context: ComponentContext): ChatMessage[] {
 export const agentComponent: ComponentDefinition = {
   name: NAME,
   category: "core",
+  restrictedTargets: ["Begin"],
   icon: "LuBot",
   needs: ["apiKey"],
   params: [
@@ -117,6 +118,11 @@ export const agentComponent: ComponentDefinition = {
     historyWindow(12),
   ],
   outputs: [{ name: "tool_calls", label: text("outputs.tool_calls"), type: "json" }],
+  checkInFlow: (params, flow, componentId) =>
+    stringList(params.tools).flatMap((id, i): ParamIssue[] => {
+      if (id === componentId) return [{ path: `tools.${i}`, code: "reference", messageKey: "flow.components.Agent.errors.selfTool" }];
+      return flow.components[id] ? [] : [{ path: `tools.${i}`, code: "reference", messageKey: "flow.components.Agent.errors.unknownComponent", params: { component: id } }];
+    }),
   async run(context) {
     const model = await chatModelOf(context);
     if (!model.capabilities?.tools) throw componentError("BAD_REQUEST", NAME, "toolsUnsupported");

@@ -94,6 +94,7 @@ function routes(params: Record<string, unknown>): RoutePort[] {
 export const categorizeComponent: ComponentDefinition = {
   name: NAME,
   category: "core",
+  restrictedTargets: ["Begin", "Categorize", "Answer", "Relevant"],
   icon: "LuSplit",
   params: [
     DESCRIPTION,

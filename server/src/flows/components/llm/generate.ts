@@ -116,6 +116,7 @@ function conversation(context: ComponentContext): ChatMessage[] {
 export const generateComponent: ComponentDefinition = {
   name: NAME,
   category: "core",
+  restrictedTargets: ["Begin"],
   icon: "LuBrain",
   params: [
     DESCRIPTION,

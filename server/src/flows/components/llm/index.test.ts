@@ -43,6 +43,19 @@ test("have every text in all five languages", () => {
   expect(missing).toEqual([]);
 });
 
+test("connect as RAGFlow's editor lets them: nothing leads back to Begin, Retrieval not to Retrieval, Categorize not to another router or an Answer", () => {
+  const restricted = Object.fromEntries(LLM_COMPONENTS.map((c) => [c.name, c.restrictedTargets]));
+  expect(restricted).toEqual({
+    Retrieval: ["Begin", "Retrieval"],
+    Generate: ["Begin"],
+    Categorize: ["Begin", "Categorize", "Answer", "Relevant"],
+    Relevant: ["Begin"],
+    RewriteQuestion: ["Begin"],
+    KeywordExtract: ["Begin"],
+    Agent: ["Begin"],
+  });
+});
+
 test("say when they need a model key: only the Agent does", () => {
   expect(LLM_COMPONENTS.filter((c) => c.needs?.includes("apiKey")).map((c) => c.name)).toEqual(["Agent"]);
   for (const component of LLM_COMPONENTS.filter((c) => c.name !== "Retrieval")) {

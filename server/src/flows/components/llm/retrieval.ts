@@ -109,6 +109,7 @@ function nothing(context: ComponentContext, notes: string[]): ComponentOutput {
 export const retrievalComponent: ComponentDefinition = {
   name: NAME,
   category: "knowledge",
+  restrictedTargets: ["Begin", "Retrieval"],
   icon: "LuDatabaseZap",
   params: [
     DESCRIPTION,
