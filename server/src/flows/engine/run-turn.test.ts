@@ -122,6 +122,33 @@ describe("a conversation turn", () => {
     expect(third.state.path).toEqual([["begin"], ["answer"], ["echo", "answer"], ["echo", "answer"]]);
   });
 
+  it("says the prologue on a first turn that carries a message, as RAGFlow does, and goes on after the Answer", async () => {
+    const flow = sketchFlow({
+      begin: { name: "Begin", params: { prologue: "Hi there" }, down: ["answer"] },
+      answer: { name: "Answer", down: ["echo"] },
+      echo: { name: "Template", params: { content: "You said: {input}" }, down: ["answer"] },
+    });
+    const first = await run(flow, null, { message: "early" });
+    expect(first).toMatchObject({ status: "waiting", answer: "Hi there" });
+    expect((await run(flow, first.state, { message: "later" })).answer).toBe("You said: later");
+  });
+
+  it("lets the user try again after a failed turn, from the Answer the flow waited at", async () => {
+    const flow = sketchFlow({
+      begin: { name: "Begin", down: ["answer"] },
+      answer: { name: "Answer", down: ["switch"] },
+      switch: { name: "Switch", params: { conditions: [{ items: [{ cpn_id: "sys.query", operator: "contains", value: "boom" }], to: "fail" }], end_cpn_id: "echo" }, down: ["fail", "echo"] },
+      fail: { name: "Fail", down: ["answer"] },
+      echo: { name: "Template", params: { content: "ok: {sys.query}" }, down: ["answer"] },
+    });
+    const first = await run(flow, null);
+    const failed = await run(flow, first.state, { message: "boom" });
+    expect(failed.status).toBe("failed");
+    expect(failed.state.waitingAt).toBe("answer");
+    const retried = await run(flow, failed.state, { message: "fine" });
+    expect(retried).toMatchObject({ status: "waiting", answer: "ok: fine" });
+  });
+
   it("runs a task-style flow with Begin's typed input values, and refuses a missing required input in the runner's language", async () => {
     const flow = sketchFlow({
       begin: { name: "Begin", params: { query: [{ key: "lang", name: "Language", type: "options", options: ["French", "German"], optional: false }, { key: "n", name: "Count", type: "integer", optional: true }] }, down: ["template"] },
