@@ -34,13 +34,22 @@ const Streamer: ComponentDefinition = {
     return { content: "Hello", reference: { total: 1, chunks: [], doc_aggs: [] } };
   },
 };
-/** Holds the turn until it is stopped (a component that ignores its signal). */
+/** Holds the turn until it is stopped (a component that ignores its signal), then still tries to speak. */
 const Hold: ComponentDefinition = {
   name: "Hold",
   category: "core",
   icon: "",
   params: [],
-  run: () => new Promise(() => undefined),
+  run: ({ signal, say, replaceQuestion }) =>
+    new Promise((resolve) =>
+      signal.addEventListener("abort", () =>
+        setImmediate(() => {
+          say("too late");
+          replaceQuestion("changed");
+          resolve({ content: "late" });
+        }),
+      ),
+    ),
 };
 const Spend: ComponentDefinition = {
   name: "Spend",
@@ -309,16 +318,21 @@ describe("a conversation turn", () => {
 
   it("is cancelled mid-run by its signal, even while a component holds it", async () => {
     const controller = new AbortController();
-    const flow = sketchFlow({ begin: { name: "Begin", down: ["hold"] }, hold: { name: "Hold", down: ["after"] }, after: { name: "Echo" } });
+    // Hold ends the flow, so it speaks to the user if it can.
+    const flow = sketchFlow({ begin: { name: "Begin", down: ["hold", "other"] }, hold: { name: "Hold" }, other: { name: "Echo", down: ["after"] }, after: { name: "Echo" } });
     const result = await run(flow, null, { message: "go" }, {
       signal: controller.signal,
       onEvent: (event) => {
-        if (event.type === "node_started" && event.componentId === "hold") controller.abort();
+        if (event.type === "node_started" && event.componentId === "hold") setImmediate(() => controller.abort());
       },
     });
     expect(result.status).toBe("cancelled");
     expect(started(result.events)).not.toContain("after");
     expect(result.events.some((e) => e.type === "message_end")).toBe(false);
+    // The abandoned component's late words and changes reach no one.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(deltas(result.events)).toEqual([]);
+    expect(result.state.history).toEqual([{ role: "user", content: "go" }]);
   });
 
   it("fails a turn that outlives its time budget", async () => {

@@ -55,6 +55,8 @@ class Turn {
   /** What each speaking component has said this turn, so that its Answer does not say it again. */
   private readonly saidBy = new Map<string, string>();
   private reference: MessageReference | undefined;
+  /** The turn has ended: a component it abandoned (stopped while it worked) can no longer speak nor change the state. */
+  private closed = false;
   /** The Answer that spoke this turn. */
   private spokeAt: string | undefined;
 
@@ -89,6 +91,7 @@ class Turn {
   }
 
   private end(status: TurnStatus, error?: string): TurnResult {
+    this.closed = true;
     const answer = this.said.join("");
     if (status === "waiting" || status === "finished") {
       if (status === "waiting") this.state.waitingAt = this.spokeAt;
@@ -360,12 +363,13 @@ class Turn {
       resolve: (template) => resolveText(template, graph, this.referenceValues(), id, source.content),
       speaking,
       say: (delta) => {
-        if (!speaking || delta === "") return;
+        if (!speaking || delta === "" || this.closed) return;
         spokenNow += delta;
         this.tell(id, delta);
       },
       loopCount: state.counters[id],
       replaceQuestion: (text) => {
+        if (this.closed) return;
         const index = state.history.map((m) => m.role).lastIndexOf("user");
         if (index >= 0) state.history[index] = { role: "user", content: text };
       },
