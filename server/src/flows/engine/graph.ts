@@ -30,10 +30,11 @@ export class FlowGraph {
       const sources = this.up.get(to) ?? [];
       if (!sources.includes(from)) this.up.set(to, [...sources, from]);
     };
+    const ids = (list: unknown) => (Array.isArray(list) ? list.filter((item): item is string => typeof item === "string") : []);
     for (const id of this.ids) {
-      const component = dsl.components[id];
-      for (const to of component.downstream ?? []) add(id, to);
-      for (const from of component.upstream ?? []) add(from, id);
+      const component: Partial<DslComponent> = isObject(dsl.components[id]) ? dsl.components[id] : {};
+      for (const to of ids(component.downstream)) add(id, to);
+      for (const from of ids(component.upstream)) add(from, id);
       for (const port of this.routesOf(id)) if (port.target) add(id, port.target);
     }
   }
