@@ -1,5 +1,5 @@
 import type { MessageReference } from "../chat/message.entity";
-import type { ComponentOutput, FlowMessage, ResolvedInput } from "./component";
+import type { ComponentDefinition, ComponentOutput, FlowMessage, ResolvedInput } from "./component";
 import type { FlowDsl } from "./dsl";
 import type { RunEvent } from "./events";
 import type { FlowPorts } from "./ports";
@@ -16,6 +16,11 @@ export interface FlowState {
   path: string[][];
   /** Answers reached and not yet spoken (RAGFlow's `answer` queue). */
   pendingAnswers: string[];
+  /**
+   * The Answer the flow waits at, where the next turn goes on; none when the last turn finished (the next one
+   * starts again from Begin). A failed or cancelled turn leaves it as it was, so that the user can try again.
+   */
+  waitingAt?: string;
   /** Each component's last output and the inputs it read, by component id (the editor's node popovers). */
   outputs: Record<string, ComponentOutput>;
   inputs: Record<string, ResolvedInput[]>;
@@ -68,6 +73,8 @@ export interface TurnOptions {
   signal: AbortSignal;
   /** Every event of the turn, in order (run-level events are the run service's). */
   emit(event: RunEvent): void;
+  /** Finds a component by name; the registry unless a test adds its own (a component that holds a run, to cancel it). */
+  components?: (name: string) => ComponentDefinition | undefined;
 }
 
 export type RunTurn = (flow: FlowDsl, state: FlowState, request: TurnRequest, options: TurnOptions) => Promise<TurnResult>;
