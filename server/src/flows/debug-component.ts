@@ -39,7 +39,7 @@ const PLACEHOLDER = /\{([^{}\s]+)\}/g;
 
 export async function debugComponent(dsl: FlowDsl, given: DebugInput, ports: FlowPorts, signal: AbortSignal): Promise<DebugResult> {
   const component = dsl.components[given.componentId];
-  if (!component) throw new DomainError("BAD_REQUEST", "flow.errors.componentNotFound", { component: given.componentId });
+  if (!component) throw new DomainError("BAD_REQUEST", "flow.errors.componentNotFound", { id: given.componentId });
   const name = component.obj.component_name;
   const definition = componentNamed(name);
   if (!definition || definition.editorOnly) throw new DomainError("BAD_REQUEST", "flow.errors.componentUnknown", { component: name });

@@ -1,6 +1,6 @@
 import { In, type Repository } from "typeorm";
 import type { MessageReference } from "../chat/message.entity";
-import { Conflict, DomainError, FieldChecks, messageForClient, NotFound } from "../platform/errors";
+import { Conflict, DomainError, FieldChecks, Invalid, messageForClient, NotFound } from "../platform/errors";
 import { newId } from "../platform/ids";
 import type { Platform } from "../platform";
 import { CancellableRuns } from "../platform/runs/cancellable-runs";
@@ -13,8 +13,7 @@ import { FlowSession, type FlowSessionMessage, type FlowSessionSource } from "./
 import { isLastEvent, RunRecorder, runEventStream } from "./run-events";
 import { flowPorts, type PortServices } from "./run-ports";
 import { debugComponent, type DebugInput, type DebugResult } from "./debug-component";
-import { flowLimits } from "./engine/limits";
-import { initialState } from "./engine/state";
+import { flowLimits, initialState, validateFlow } from "./engine";
 import type { RunTurn, TurnResult } from "./run-types";
 
 /**
@@ -171,15 +170,18 @@ export class FlowRunService {
     const flow = await this.deps.flows.accessible(principal, flowId, "use");
     const message = input.message?.trim() || null;
     new FieldChecks().check(!message || message.length <= MESSAGE_MAX_LENGTH, "message", "flow.errors.messageTooLong", { max: MESSAGE_MAX_LENGTH }).throwIfAny();
-    let session: FlowSession;
-    if (input.sessionId) {
-      const found = await this.sessions.findOneBy({ id: input.sessionId, flowId: flow.id });
-      if (!found) throw NotFound("flow.errors.sessionNotFound");
-      session = found;
-    } else session = await this.openSession(principal, flow, { userId: input.userId, source: input.source });
-    if (input.fromComponent && !session.dsl.components[input.fromComponent]) {
-      throw new DomainError("BAD_REQUEST", "flow.errors.componentNotFound", { component: input.fromComponent });
+    const existing = input.sessionId ? await this.sessions.findOneBy({ id: input.sessionId, flowId: flow.id }) : null;
+    if (input.sessionId && !existing) throw NotFound("flow.errors.sessionNotFound");
+    const dsl = existing?.dsl ?? flow.dsl;
+    // The engine's checks before it runs: a flow that cannot run as drawn is refused, every problem named.
+    const problems = validateFlow(dsl);
+    if (problems.length > 0) {
+      throw Invalid(problems.map((p) => ({ field: [p.componentId, p.field].filter(Boolean).join(".") || "dsl", messageKey: p.messageKey, params: p.params })));
     }
+    if (input.fromComponent && !dsl.components[input.fromComponent]) {
+      throw new DomainError("BAD_REQUEST", "flow.errors.componentNotFound", { id: input.fromComponent });
+    }
+    const session = existing ?? (await this.openSession(principal, flow, { userId: input.userId, source: input.source }));
     const run = this.runRows.create({
       id: newId(),
       flowId: flow.id,

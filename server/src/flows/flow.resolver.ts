@@ -7,6 +7,10 @@ import { componentText, type ComponentDefinition } from "./component";
 import { Flow } from "./flow.entity";
 import { FlowVersion } from "./flow-version.entity";
 import { FLOW_TEMPLATES } from "./templates";
+import { importFlow } from "./dsl-format";
+import { validateFlow } from "./engine";
+import { localeOf } from "./flow.service";
+import { localizedMessage } from "../platform/messages";
 
 /** Flows over GraphQL, for the agent list and the editor: thin over FlowService. */
 
@@ -47,6 +51,33 @@ class FlowPage {
 
   @Field(() => [Flow])
   items: Flow[];
+}
+
+@ObjectType()
+class ImportFlowResult {
+  @Field(() => Flow)
+  flow: Flow;
+
+  @Field(() => [String], { description: "What the import changed or left out (run state dropped, a layout built…), translated." })
+  notes: string[];
+}
+
+@ObjectType({ description: "A problem of a flow, on the component (and field) at fault." })
+class FlowProblemType {
+  @Field(() => String, { nullable: true, description: "None: the flow as a whole (no Begin)." })
+  componentId: string | null;
+
+  @Field(() => String, { nullable: true, description: "The param at fault, dotted." })
+  field: string | null;
+
+  @Field()
+  messageKey: string;
+
+  @Field(() => GraphQLJSONObject, { nullable: true })
+  params: Record<string, unknown> | null;
+
+  @Field({ description: "The message in the user's language." })
+  message: string;
 }
 
 @ObjectType({ description: "A flow to start from; its title and description are message keys." })
@@ -190,18 +221,30 @@ export class FlowResolver {
     return true;
   }
 
-  @Query(() => GraphQLJSONObject, { description: "The flow as a file ({title, description, avatar, dsl}, RAGFlow's template shape) that importFlow reads back." })
+  @Query(() => GraphQLJSONObject, { description: "The flow as a file (RAGFlow's DSL, title and description beside it) that importFlow, and RAGFlow, read back." })
   exportFlow(@Arg("id", () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Record<string, unknown>> {
-    return context.services.flows.export(signedIn(context), id) as Promise<never>;
+    return context.services.flows.export(signedIn(context), id);
   }
 
-  @Mutation(() => Flow, { description: "A flow from a file: an export, a RAGFlow template or a RAGFlow canvas DSL (as JSON or its text)." })
+  @Mutation(() => ImportFlowResult, { description: "A flow from a file: an export, a RAGFlow template or canvas DSL of v0.14 or v0.20+ (as JSON or its text)." })
   importFlow(
     @Arg("file", () => GraphQLJSON) file: unknown,
     @Arg("title", () => String, { nullable: true, description: "Default: the file's title, made unique." }) title: string | null,
     @Ctx() context: GraphQLContext,
-  ): Promise<Flow> {
+  ): Promise<ImportFlowResult> {
     return context.services.flows.import(signedIn(context), file, title);
+  }
+
+  @Query(() => [FlowProblemType], { description: "What keeps this graph from running as drawn, checked with the components' own descriptions; empty when it may run." })
+  validateFlow(@Arg("dsl", () => GraphQLJSONObject) dsl: Record<string, unknown>, @Ctx() context: GraphQLContext): FlowProblemType[] {
+    const locale = localeOf(signedIn(context));
+    return validateFlow(importFlow(dsl).dsl).map((p) => ({
+      componentId: p.componentId ?? null,
+      field: p.field ?? null,
+      messageKey: p.messageKey,
+      params: p.params ?? null,
+      message: localizedMessage(locale, p.messageKey, p.params),
+    }));
   }
 
   @Query(() => [FlowVersion], { description: "Newest first." })

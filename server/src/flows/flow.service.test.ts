@@ -125,16 +125,28 @@ describe("copies and files", () => {
   it("exports a file that imports again, and imports a RAGFlow file with its run state dropped", async () => {
     const flow = await createFlow(owner, { title: "Round trip", description: "there and back" });
     const file = (await gql(owner, `query($id: ID!) { exportFlow(id: $id) }`, { id: flow.id })).data!.exportFlow;
-    expect(file).toEqual({ title: "Round trip", description: "there and back", avatar: null, dsl: flow.dsl });
-    const imported = (await gql(owner, `mutation($file: JSON!) { importFlow(file: $file) { ${FIELDS} } }`, { file: JSON.stringify(file) })).data!.importFlow;
-    expect(imported.title).toBe("Round trip(1)");
-    expect(imported.dsl).toEqual(flow.dsl);
+    expect(file).toMatchObject({ title: "Round trip", description: "there and back", components: flow.dsl.components, graph: flow.dsl.graph });
+    const IMPORT = `mutation($file: JSON!, $title: String) { importFlow(file: $file, title: $title) { flow { ${FIELDS} } notes } }`;
+    const imported = (await gql(owner, IMPORT, { file: JSON.stringify(file) })).data!.importFlow;
+    expect(imported.flow.title).toBe("Round trip(1)");
+    expect(imported.flow.description).toBe("there and back");
+    expect(imported.flow.dsl).toEqual(flow.dsl);
     const ragflow = { ...flow.dsl, history: [["user", "hi"]], messages: [], path: [["begin"]], answer: [], reference: [], embed_id: "" };
-    const bare = (await gql(owner, `mutation($file: JSON!, $title: String) { importFlow(file: $file, title: $title) { ${FIELDS} } }`, { file: ragflow, title: "From RAGFlow" })).data!.importFlow;
-    expect(bare.title).toBe("From RAGFlow");
-    expect(Object.keys(bare.dsl).sort()).toEqual(["components", "graph"]);
-    const broken = await gql(owner, `mutation($file: JSON!) { importFlow(file: $file) { id } }`, { file: "{ not json" });
+    const bare = (await gql(owner, IMPORT, { file: ragflow, title: "From RAGFlow" })).data!.importFlow;
+    expect(bare.flow.title).toBe("From RAGFlow");
+    expect(Object.keys(bare.flow.dsl).sort()).toEqual(["components", "graph"]);
+    expect(bare.notes).toContain("The conversation saved in the file was left out: each session keeps its own.");
+    const broken = await gql(owner, `mutation($file: JSON!) { importFlow(file: $file) { flow { id } } }`, { file: "{ not json" });
     expect(errorOf(broken)?.extensions?.code).toBe("BAD_USER_INPUT");
+  });
+
+  it("validates a graph with the components' descriptions", async () => {
+    const flow = await createFlow(owner, { title: "To validate" });
+    const VALIDATE = `query($dsl: JSONObject!) { validateFlow(dsl: $dsl) { componentId field messageKey message } }`;
+    expect((await gql(owner, VALIDATE, { dsl: flow.dsl })).data!.validateFlow).toEqual([]);
+    const { begin: _begin, ...withoutBegin } = flow.dsl.components;
+    const problems = (await gql(owner, VALIDATE, { dsl: { components: withoutBegin } })).data!.validateFlow;
+    expect(problems).toContainEqual(expect.objectContaining({ componentId: null, messageKey: "flow.errors.beginMissing" }));
   });
 });
 
