@@ -207,9 +207,10 @@ export class FlowRunService {
       if (String((error as Error).message).includes("flow_run_one_active_idx")) throw Conflict("flow.errors.sessionBusy");
       throw error;
     }
+    const queued = await this.runRows.findOneByOrFail({ id: run.id });
     await this.deps.flows.touchRun(flow.id);
     await this.platform.queue.enqueue(RUN_JOB, { runId: run.id, principal } satisfies RunPayload, { jobId: run.id });
-    return { run: await this.runRows.findOneByOrFail({ id: run.id }), session };
+    return { run: queued, session };
   }
 
   /** A run of a flow the principal may read. */
@@ -277,8 +278,7 @@ export class FlowRunService {
     if (rows.length === 0) return false;
     const last = await this.platform.db.query(`SELECT coalesce(max(seq), 0) AS seq FROM flow_run_event WHERE run_id = $1`, [runId]);
     const recorder = new RunRecorder(this.platform, runId, Number(last[0]?.seq ?? 0));
-    recorder.emit(end.status === "failed" ? { type: "run_failed", error: end.error } : { type: "run_cancelled" });
-    await recorder.close();
+    await recorder.end(end.status === "failed" ? { type: "run_failed", error: end.error } : { type: "run_cancelled" });
     return true;
   }
 
@@ -344,10 +344,9 @@ export class FlowRunService {
     await this.sessions.update({ id: session.id }, { state, messages } as never);
     await this.runRows.update({ id: run.id }, { status: result.status, answer: result.answer, reference, error: result.error ?? null, notes, tokens, finishedAt: new Date() });
     // Told last, once the rows say how it ended: whoever reads the run on its last event finds it ended.
-    if (result.status === "failed") recorder.emit({ type: "run_failed", error: result.error ?? "" });
-    else if (result.status === "cancelled") recorder.emit({ type: "run_cancelled" });
-    else recorder.emit({ type: "run_finished", status: result.status });
-    await recorder.close();
+    if (result.status === "failed") await recorder.end({ type: "run_failed", error: result.error ?? "" });
+    else if (result.status === "cancelled") await recorder.end({ type: "run_cancelled" });
+    else await recorder.end({ type: "run_finished", status: result.status });
   }
 
   /** After the job's last attempt failed (a database outage): the run is failed with the reason, never left running. */
