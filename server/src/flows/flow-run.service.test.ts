@@ -127,6 +127,15 @@ describe("runs on a scripted engine (the run service's own work)", () => {
     const { session } = await runs.start(principal, flowId, { message: "first" });
     await expect(runs.start(principal, flowId, { message: "second", sessionId: session.id })).rejects.toMatchObject({ kind: "CONFLICT", messageKey: "flow.errors.sessionBusy" });
   });
+
+  it("fails the runs a stopped server left open, with a reason, so that their sessions take messages again", async () => {
+    const flowId = await createFlow(owner, "Interrupted");
+    const { run, session } = await runs.start(principal, flowId, { message: "lost" });
+    expect(await server.services.flowRuns.closeInterruptedRuns()).toBeGreaterThanOrEqual(1);
+    expect(await runs.get(principal, run.id)).toMatchObject({ status: "failed", error: "The server stopped while this run was under way. Send your message again." });
+    expect((await watch(owner, run.id)).map((e) => e.type)).toEqual(["run_failed"]);
+    await expect(runs.start(principal, flowId, { message: "again", sessionId: session.id })).resolves.toBeDefined();
+  });
 });
 
 /** Begin speaks its prologue; then each message is echoed back and the flow waits again (a back-edge to the Answer). */

@@ -1,7 +1,8 @@
-import { In, type Repository } from "typeorm";
+import { In, LessThan, type Repository } from "typeorm";
 import type { MessageReference } from "../chat/message.entity";
 import { Conflict, DomainError, FieldChecks, Invalid, messageForClient, NotFound } from "../platform/errors";
 import { newId } from "../platform/ids";
+import { isLanguage, localizedMessage, type Locale } from "../platform/messages";
 import type { Platform } from "../platform";
 import { CancellableRuns } from "../platform/runs/cancellable-runs";
 import type { SignedIn } from "../policies/principal";
@@ -28,6 +29,8 @@ export const RUN_JOB = "flows.run";
 export const CANCEL_TOPIC = "flows.run.cancel";
 
 const MESSAGE_MAX_LENGTH = 100_000;
+/** Beyond its time budget, a run still marked running with Redis is one whose process died (its own limit ends it before). */
+const INTERRUPTED_GRACE_MS = 60_000;
 
 export interface RunPayload {
   runId: string;
@@ -361,6 +364,23 @@ export class FlowRunService {
     const notes: string[] = [];
     const result = await debugComponent(flow.dsl, input, flowPorts(this.deps, principal, notes), AbortSignal.timeout(flowLimits(this.platform.config).timeBudgetMs));
     return { ...result, output: result.output && notes.length > 0 ? { ...result.output, notes: [...(result.output.notes ?? []), ...notes] } : result.output };
+  }
+
+  /**
+   * Runs a stopped server left open, failed with a reason so that their sessions take messages again: in embedded
+   * mode every open run (its queue died with the process); with Redis, whose queue outlives a process, only runs
+   * that started longer ago than a turn may last.
+   */
+  async closeInterruptedRuns(): Promise<number> {
+    const { redisUrl } = this.platform.config;
+    const cutoff = new Date(Date.now() - flowLimits(this.platform.config).timeBudgetMs - INTERRUPTED_GRACE_MS);
+    const open = await this.runRows.find({ where: redisUrl ? { status: "running", startedAt: LessThan(cutoff) } : { status: In(["queued", "running"]) }, select: { id: true, status: true, language: true } });
+    let closed = 0;
+    for (const run of open) {
+      const error = localizedMessage(isLanguage(run.language) ? (run.language as Locale) : "en", "flow.errors.interrupted");
+      if (await this.endUnrun(run.id, run.status, { status: "failed", error })) closed++;
+    }
+    return closed;
   }
 
   /** Stops every run of this process (each ends cancelled). */
