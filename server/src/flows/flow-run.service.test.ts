@@ -148,6 +148,7 @@ const ECHO = sketchFlow({
 describe("runs through the job queue, on the engine", () => {
   it("runs a turn as a job and stores it with its steps: a blank flow speaks Begin's prologue, and ends as nothing follows its Answer", async () => {
     const flowId = await createFlow(owner, "Blank run");
+    const saved = (await gql(owner, `query($id: ID!) { flow(id: $id) { updatedAt } }`, { id: flowId })).data!.flow.updatedAt;
     const { run } = await start(owner, flowId);
     expect(run.status).toBe("queued");
     const done = await ended(owner, run.id);
@@ -158,6 +159,8 @@ describe("runs through the job queue, on the engine", () => {
     expect(listed.flowRuns.map((r: { id: string }) => r.id)).toEqual([run.id]);
     expect(listed.flowRuns[0].steps).toHaveLength(2);
     expect(listed.flow.lastRunAt).not.toBeNull();
+    // Running is not saving: the editor's "Autosaved <time>" stays.
+    expect((await gql(owner, `query($id: ID!) { flow(id: $id) { updatedAt } }`, { id: flowId })).data!.flow.updatedAt).toBe(saved);
   });
 
   it("pauses at the Answer and resumes with the next startFlowRun in the same session", async () => {

@@ -2,7 +2,7 @@ import { GraphQLJSON, GraphQLJSONObject } from "graphql-scalars";
 import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
 import { signedIn, type GraphQLContext } from "../graphql/context";
 import { presentParamSpec, ParamSpecType } from "../graphql/param-spec.type";
-import { COMPONENTS } from "./components";
+import { componentNamed, COMPONENTS } from "./components";
 import { componentText, type ComponentDefinition } from "./component";
 import { Flow } from "./flow.entity";
 import { FlowVersion } from "./flow-version.entity";
@@ -110,6 +110,21 @@ class FlowOutputSpecType {
   type: string;
 }
 
+@ObjectType({ description: "An outgoing port of a routing component: the edge's sourceHandle and where its params send it." })
+class FlowRoutePortType {
+  @Field({ description: "The edge's sourceHandle (a category's name, \"Case 1\", \"end_cpn_id\", \"yes\")." })
+  handle: string;
+
+  @Field(() => String, { nullable: true, description: "The component id it leads to; none while not connected." })
+  target: string | null;
+
+  @Field({ description: "Message key of its label, or the user's own text when literal." })
+  label: string;
+
+  @Field()
+  literal: boolean;
+}
+
 @ObjectType({ description: "A flow component, self-described: the editor draws its palette entry and form from this." })
 class FlowComponentType {
   @Field({ description: "RAGFlow's component_name." })
@@ -198,6 +213,17 @@ export class FlowResolver {
   @Query(() => [FlowComponentType], { description: "Every component, in the palette's order." })
   flowComponents(): FlowComponentType[] {
     return COMPONENTS.map(presentComponent);
+  }
+
+  @Query(() => [FlowRoutePortType], { description: "The ports a routing component has with these params (Switch cases, Categorize categories); none for others." })
+  flowComponentPorts(@Arg("name") name: string, @Arg("params", () => GraphQLJSONObject) params: Record<string, unknown>): FlowRoutePortType[] {
+    const routes = componentNamed(name)?.routes;
+    if (!routes) return [];
+    try {
+      return routes(params).map((port) => ({ handle: port.handle, target: port.target, label: port.label, literal: Boolean(port.literal) }));
+    } catch {
+      return []; // params too broken to read: validateFlow names the problem
+    }
   }
 
   @Mutation(() => Flow, { description: "A new flow: blank (Begin and an Answer), from a template, or with the graph given." })

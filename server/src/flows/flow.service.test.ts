@@ -186,5 +186,9 @@ describe("what the editor draws from", () => {
     expect(begin).toMatchObject({ category: "core", label: "flow.components.Begin.label" });
     expect(data!.flowComponents.find((c: { name: string }) => c.name === "Answer").interaction).toBe(true);
     expect(Array.isArray(data!.flowTemplates)).toBe(true);
+    const ports = await gql(owner, `query($params: JSONObject!) { flowComponentPorts(name: "Switch", params: $params) { handle target } }`, {
+      params: { conditions: [{ logical_operator: "and", items: [{ cpn_id: "begin", operator: "contains", value: "x" }], to: "Answer:a" }], end_cpn_id: "Answer:b" },
+    });
+    expect(ports.data!.flowComponentPorts).toEqual([{ handle: "Case 1", target: "Answer:a" }, { handle: "end_cpn_id", target: "Answer:b" }]);
   });
 });
