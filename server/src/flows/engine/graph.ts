@@ -15,6 +15,8 @@ export class FlowGraph {
   readonly ids: string[];
   private readonly down = new Map<string, string[]>();
   private readonly up = new Map<string, string[]>();
+  private readonly ancestorSets = new Map<string, Set<string>>();
+  private readonly dependencySets = new Map<string, string[]>();
 
   constructor(
     readonly dsl: FlowDsl,
@@ -28,10 +30,11 @@ export class FlowGraph {
       const sources = this.up.get(to) ?? [];
       if (!sources.includes(from)) this.up.set(to, [...sources, from]);
     };
+    const ids = (list: unknown) => (Array.isArray(list) ? list.filter((item): item is string => typeof item === "string") : []);
     for (const id of this.ids) {
-      const component = dsl.components[id];
-      for (const to of component.downstream ?? []) add(id, to);
-      for (const from of component.upstream ?? []) add(from, id);
+      const component: Partial<DslComponent> = isObject(dsl.components[id]) ? dsl.components[id] : {};
+      for (const to of ids(component.downstream)) add(id, to);
+      for (const from of ids(component.upstream)) add(from, id);
       for (const port of this.routesOf(id)) if (port.target) add(id, port.target);
     }
   }
@@ -102,6 +105,8 @@ export class FlowGraph {
 
   /** Every component from which `id` can be reached (its ancestors). */
   ancestors(id: string): Set<string> {
+    const known = this.ancestorSets.get(id);
+    if (known) return known;
     const seen = new Set<string>();
     const stack = [...this.upstream(id)];
     while (stack.length > 0) {
@@ -110,6 +115,20 @@ export class FlowGraph {
       seen.add(next);
       stack.push(...this.upstream(next));
     }
+    this.ancestorSets.set(id, seen);
     return seen;
+  }
+
+  /**
+   * What a component waits for when they still run in the turn (the join barrier): the components its params
+   * reference and its upstream in the same container — not Begin, not an Answer (those ran before the turn).
+   */
+  dependencies(id: string, referenced: (id: string) => string[]): string[] {
+    const known = this.dependencySets.get(id);
+    if (known) return known;
+    const candidates = [...new Set([...referenced(id), ...this.upstream(id)])];
+    const found = candidates.filter((other) => other !== id && this.parentOf(other) === this.parentOf(id) && !this.isInteraction(other) && this.nameOf(other) !== "Begin");
+    this.dependencySets.set(id, found);
+    return found;
   }
 }

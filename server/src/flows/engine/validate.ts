@@ -29,6 +29,7 @@ function namesAComponent(reference: string): boolean {
  * routes and references name components of the flow.
  */
 export function validateFlow(dsl: FlowDsl, lookup: ComponentLookup = componentNamed): FlowProblem[] {
+  if (!isObject(dsl) || !isObject(dsl.components)) return [{ messageKey: "flow.import.notAFlow" }];
   const graph = new FlowGraph(dsl, lookup);
   const problems: FlowProblem[] = [];
   const add = (problem: FlowProblem) => problems.push(problem);
