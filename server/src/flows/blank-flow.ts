@@ -19,8 +19,8 @@ export function blankDsl(): FlowDsl {
     },
     graph: {
       nodes: [
-        { id: BEGIN_ID, type: "beginNode", position: { x: 50, y: 200 }, data: { label: "Begin", name: "Begin", form: begin } },
-        { id: ANSWER_ID, type: "logicNode", position: { x: 350, y: 200 }, data: { label: "Answer", name: "Interact", form: answer } },
+        { id: BEGIN_ID, type: "beginNode", position: { x: 50, y: 200 }, data: { label: "Begin", name: "Begin" } },
+        { id: ANSWER_ID, type: "logicNode", position: { x: 350, y: 200 }, data: { label: "Answer", name: "Interact" } },
       ],
       edges: [{ id: `${BEGIN_ID}-${ANSWER_ID}`, source: BEGIN_ID, target: ANSWER_ID, sourceHandle: null, targetHandle: null, type: "buttonEdge" }],
     },

@@ -6,7 +6,6 @@ import { componentNamed, COMPONENTS } from "./components";
 import { componentText, type ComponentDefinition } from "./component";
 import { Flow } from "./flow.entity";
 import { FlowVersion } from "./flow-version.entity";
-import { FLOW_TEMPLATES } from "./templates";
 import { importFlow } from "./dsl-format";
 import { validateFlow } from "./engine";
 import { localeOf } from "./flow.service";
@@ -206,8 +205,8 @@ export class FlowResolver {
   }
 
   @Query(() => [FlowTemplateType])
-  flowTemplates(): FlowTemplateType[] {
-    return FLOW_TEMPLATES.map((t) => ({ id: t.id, title: t.title, description: t.description, needs: [...t.needs], dsl: t.dsl as unknown as Record<string, unknown> }));
+  flowTemplates(@Ctx() context: GraphQLContext): FlowTemplateType[] {
+    return context.services.flows.templates.map((t) => ({ id: t.id, title: t.title, description: t.description, needs: [...t.needs], dsl: t.dsl as unknown as Record<string, unknown> }));
   }
 
   @Query(() => [FlowComponentType], { description: "Every component, in the palette's order." })

@@ -1,6 +1,9 @@
 import { TenantMember } from "../auth/tenant-member.entity";
 import { startTestServer, type TestServer } from "../testing/app";
+import type { SignedIn } from "../policies/principal";
 import { apiUser, type ApiUser } from "../testing/rest-support";
+import { FlowService } from "./flow.service";
+import { sketchFlow } from "./testing/run-flow";
 
 /**
  * Flows over GraphQL: a title is required and unique in its tenant (spec §5), each save keeps a version (at most
@@ -57,6 +60,19 @@ describe("creating and saving", () => {
     const flow = await createFlow(owner, { title: "Renamed later" });
     const renamed = await gql(owner, UPDATE, { id: flow.id, input: { title: "unique ONE" } });
     expect(errorOf(renamed)?.extensions?.code).toBe("CONFLICT");
+  });
+
+  it("creates a flow from a template, titled and described in the user's language, and refuses an unknown one", async () => {
+    const dsl = sketchFlow({ begin: { name: "Begin", down: ["Answer:a"] }, "Answer:a": { name: "Answer" } });
+    // Any message keys will do for the test's own template: "Agent" and "Knowledge Base" in English.
+    const flows = new FlowService(server.services.platform, [{ id: "test", title: "nav.flow", description: "nav.knowledge", needs: [], dsl }]);
+    const principal = (await server.services.principalFor(`Bearer ${stranger.token}`)) as SignedIn;
+    const first = await flows.create(principal, { templateId: "test" });
+    expect(first).toMatchObject({ title: "Agent", description: "Knowledge Base" });
+    expect(Object.keys(first.dsl.components).sort()).toEqual(["Answer:a", "begin"]);
+    expect((await flows.create(principal, { templateId: "test" })).title).toBe("Agent(1)");
+    expect((await flows.create(principal, { templateId: "test", title: "My own" })).title).toBe("My own");
+    await expect(flows.create(principal, { templateId: "missing" })).rejects.toMatchObject({ kind: "NOT_FOUND", messageKey: "flow.errors.templateNotFound" });
   });
 
   it("refuses a DSL that is not a graph of components, changing nothing", async () => {

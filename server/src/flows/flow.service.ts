@@ -11,7 +11,7 @@ import { Flow } from "./flow.entity";
 import { blankDsl } from "./blank-flow";
 import { exportFlow, importFlow, type ImportNote } from "./dsl-format";
 import { FlowVersion } from "./flow-version.entity";
-import { FLOW_TEMPLATES } from "./templates";
+import { FLOW_TEMPLATES, type FlowTemplate } from "./templates";
 
 /**
  * Agent flows: who sees and changes them (the flow policy, shared with the team like a knowledge base), their
@@ -63,7 +63,11 @@ export const flowResource = (flow: Pick<Flow, "tenantId" | "createdBy" | "permis
 export const localeOf = (principal: SignedIn): Locale => (isLanguage(principal.user.language) ? (principal.user.language as Locale) : "en");
 
 export class FlowService {
-  constructor(private readonly platform: Platform) {}
+  constructor(
+    private readonly platform: Platform,
+    /** The flows a user can start from (tests give their own). */
+    readonly templates: readonly FlowTemplate[] = FLOW_TEMPLATES,
+  ) {}
 
   private get flows(): Repository<Flow> {
     return this.platform.db.getRepository(Flow);
@@ -153,7 +157,7 @@ export class FlowService {
     authorize(principal, "manage", flowResource({ tenantId: principal.tenantId, createdBy: principal.user.id, permission: "me" }));
     let source: FlowInput = input;
     if (input.templateId) {
-      const template = FLOW_TEMPLATES.find((t) => t.id === input.templateId);
+      const template = this.templates.find((t) => t.id === input.templateId);
       if (!template) throw NotFound("flow.errors.templateNotFound");
       const locale = localeOf(principal);
       source = {
