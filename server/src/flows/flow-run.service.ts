@@ -3,6 +3,7 @@ import type { MessageReference } from "../chat/message.entity";
 import { Conflict, DomainError, FieldChecks, Invalid, messageForClient, NotFound } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { isLanguage, localizedMessage, type Locale } from "../platform/messages";
+import { failureText } from "./failure-text";
 import type { Platform } from "../platform";
 import { CancellableRuns } from "../platform/runs/cancellable-runs";
 import type { SignedIn } from "../policies/principal";
@@ -71,6 +72,8 @@ export interface RunQuery {
   page?: number;
   pageSize?: number;
 }
+
+const runLocale = (run: Pick<FlowRun, "language">): Locale => (isLanguage(run.language) ? (run.language as Locale) : "en");
 
 const isFinalStatus = (status: string) => (FINAL_RUN_STATUSES as readonly string[]).includes(status);
 
@@ -331,7 +334,7 @@ export class FlowRunService {
     } catch (error) {
       result = signal.aborted
         ? { status: "cancelled", state: session.state, answer: "" }
-        : { status: "failed", state: session.state, answer: "", error: messageForClient(`flow run ${run.id}`, error) };
+        : { status: "failed", state: session.state, answer: "", error: failureText(error, runLocale(run), `flow run ${run.id}`) };
     }
     if (signal.aborted && result.status !== "cancelled") result = { ...result, status: "cancelled" };
     const reference: MessageReference | null = result.reference ?? null;
@@ -377,7 +380,7 @@ export class FlowRunService {
     const open = await this.runRows.find({ where: redisUrl ? { status: "running", startedAt: LessThan(cutoff) } : { status: In(["queued", "running"]) }, select: { id: true, status: true, language: true } });
     let closed = 0;
     for (const run of open) {
-      const error = localizedMessage(isLanguage(run.language) ? (run.language as Locale) : "en", "flow.errors.interrupted");
+      const error = localizedMessage(runLocale(run), "flow.errors.interrupted");
       if (await this.endUnrun(run.id, run.status, { status: "failed", error })) closed++;
     }
     return closed;
