@@ -113,9 +113,12 @@ describe("runs on a scripted engine (the run service's own work)", () => {
     const executing = runs.execute({ runId: run.id, principal });
     const events = server.services.flowRuns.events(principal, run.id);
     for await (const event of await events) if (event.type === "node_started") break;
+    // A watcher who comes in the middle of the run reads it from its first event on.
+    const late = watch(owner, run.id);
     const cancelled = await runs.cancel(principal, run.id);
     await executing;
     expect(cancelled.status).toBe("cancelled");
+    expect((await late).map((e) => e.type)).toEqual(["run_started", "node_started", "run_cancelled"]);
     expect((await watch(owner, run.id)).map((e) => e.type)).toEqual(["run_started", "node_started", "run_cancelled"]);
     const after = await runs.session(principal, session.id);
     expect(after.state.path).toEqual([]);
