@@ -23,7 +23,7 @@ describe("validating a flow", () => {
 
   it("reports a malformed flow instead of failing on it", () => {
     expect(validateFlow({} as FlowDsl)).toEqual([{ messageKey: "flow.import.notAFlow" }]);
-    const broken = { components: { begin: { obj: { component_name: "Begin", params: {} }, upstream: "x", downstream: 7 }, odd: { obj: null } } } as unknown as FlowDsl;
+    const broken = { components: { begin: { obj: { component_name: "Begin", params: {} }, upstream: "x", downstream: 7 }, odd: { obj: null } }, graph: { nodes: "none", edges: [null] } } as unknown as FlowDsl;
     expect(keys(validateFlow(broken))).toEqual(["flow.errors.malformedComponent"]);
   });
 
