@@ -217,6 +217,19 @@ export function parseJson<T = Record<string, unknown>>(text: string, service: st
   throw malformedAnswer(service);
 }
 
+/**
+ * The answer of a vendor that tells its errors in a JSON body whatever its status (Jin10, QWeather, Yahoo):
+ * its JSON, or when it is unreadable, the status's failure (a malformed answer if the status said success).
+ */
+export function answerJson<T = Record<string, unknown>>(answer: OutsideAnswer, service: string): T {
+  try {
+    return parseJson<T>(answer.text, service);
+  } catch (error) {
+    if (answer.status < 200 || answer.status >= 300) throw statusError(service, answer.status);
+    throw error;
+  }
+}
+
 /** A cell of a markdown table: one line, pipes escaped, objects as JSON. */
 export function tableCell(value: unknown): string {
   const text = value === null || value === undefined ? "" : typeof value === "object" ? JSON.stringify(value) : String(value);

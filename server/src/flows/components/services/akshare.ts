@@ -1,6 +1,6 @@
 import type { ComponentDefinition, ComponentOutput, OutputItem } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES, topN } from "../../params";
-import { fetchOutside, inputText, malformedAnswer, statusError, vendorBase, vendorError } from "../outside-service";
+import { callVendor, inputText, malformedAnswer, vendorBase, vendorError } from "../outside-service";
 import { isRecord, listOutput, textIn } from "./vendor";
 
 /**
@@ -47,12 +47,11 @@ export const akShare: ComponentDefinition = {
     const url = new URL(`${vendorBase(context, NAME, API)}/search/jsonp`);
     url.searchParams.set("cb", CALLBACK);
     url.searchParams.set("param", JSON.stringify(search));
-    const answer = await fetchOutside(context, {
+    const answer = await callVendor(context, {
       service: NAME,
       url: url.href,
       headers: { accept: "*/*", referer: `https://so.eastmoney.com/news/s?keyword=${encodeURIComponent(symbol)}`, "user-agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36" },
     });
-    if (answer.status !== 200) throw statusError(NAME, answer.status);
     let body: unknown;
     try {
       body = unwrapJsonp(answer.text);

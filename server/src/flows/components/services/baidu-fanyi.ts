@@ -3,7 +3,7 @@ import { DomainError } from "../../../platform/errors";
 import type { ParamSpec } from "../../../platform/param-spec";
 import type { ComponentDefinition } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES } from "../../params";
-import { fetchOutside, inputText, malformedAnswer, parseJson, requiredKey, statusError, vendorBase, vendorError } from "../outside-service";
+import { callVendor, inputText, malformedAnswer, parseJson, requiredKey, vendorBase, vendorError } from "../outside-service";
 import { isRecord, vendorFailure } from "./vendor";
 
 /**
@@ -67,8 +67,7 @@ export const baiduFanyi: ComponentDefinition = {
     const form = new URLSearchParams({ q, from, to, appid, salt, ...(field ? { domain } : {}) });
     form.set("sign", baiduSign(field ? [appid, q, salt, domain, secretKey] : [appid, q, salt, secretKey]));
     const base = vendorBase(context, NAME, API);
-    const answer = await fetchOutside(context, { service: NAME, url: `${base}/api/trans/vip/${field ? "fieldtranslate" : "translate"}`, method: "POST", body: form });
-    if (answer.status !== 200) throw statusError(NAME, answer.status, answer.text);
+    const answer = await callVendor(context, { service: NAME, url: `${base}/api/trans/vip/${field ? "fieldtranslate" : "translate"}`, method: "POST", body: form });
     const body = parseJson(answer.text, NAME);
     if (!isRecord(body)) throw malformedAnswer(NAME);
     if (body.error_code !== undefined && String(body.error_code) !== "52000") {

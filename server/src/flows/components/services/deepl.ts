@@ -1,7 +1,7 @@
 import type { ParamSpec } from "../../../platform/param-spec";
 import type { ComponentDefinition } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES } from "../../params";
-import { fetchOutside, inputText, malformedAnswer, parseJson, requiredKey, statusError, vendorBase } from "../outside-service";
+import { callVendor, inputText, malformedAnswer, parseJson, requiredKey, vendorBase } from "../outside-service";
 import { isRecord, vendorFailure } from "./vendor";
 
 /**
@@ -50,25 +50,14 @@ export const deepL: ComponentDefinition = {
     if (!text) return { content: "" };
     const key = requiredKey(context, "auth_key", NAME);
     const base = vendorBase(context, NAME, key.endsWith(":fx") ? FREE_API : PAID_API);
-    const answer = await fetchOutside(context, {
+    const answer = await callVendor(context, {
       service: NAME,
       url: `${base}/v2/translate`,
       method: "POST",
       headers: { authorization: `DeepL-Auth-Key ${key}`, "content-type": "application/json", accept: "application/json" },
       body: JSON.stringify({ text: [text], source_lang: context.params.source_lang, target_lang: context.params.target_lang }),
+      classify: (status) => (STATUS_ERRORS[status] ? vendorFailure(STATUS_ERRORS[status]) : undefined),
     });
-    if (answer.status !== 200) {
-      const known = STATUS_ERRORS[answer.status];
-      if (known) throw vendorFailure(known);
-      let message = answer.text;
-      try {
-        const body = JSON.parse(answer.text) as unknown;
-        if (isRecord(body) && typeof body.message === "string") message = body.message;
-      } catch {
-        // DeepL's gateways answer some failures in plain text or HTML; the status says enough.
-      }
-      throw statusError(NAME, answer.status, message);
-    }
     const body = parseJson(answer.text, NAME);
     const translations = isRecord(body) && Array.isArray(body.translations) ? body.translations : null;
     if (!translations || translations.length === 0 || !translations.every((t) => isRecord(t) && typeof t.text === "string")) throw malformedAnswer(NAME);

@@ -1,7 +1,7 @@
 import type { ParamSpec } from "../../../platform/param-spec";
 import type { ComponentContext, ComponentDefinition, ComponentOutput } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES } from "../../params";
-import { fetchOutside, inputText, malformedAnswer, parseJson, recordsTable, requiredKey, statusError, vendorBase, vendorError } from "../outside-service";
+import { answerJson, fetchOutside, inputText, malformedAnswer, recordsTable, requiredKey, vendorBase, vendorError } from "../outside-service";
 import { isRecord, textIn } from "./vendor";
 
 /**
@@ -51,13 +51,7 @@ async function jin10(context: ComponentContext, key: string, path: string, query
   const url = new URL(`${vendorBase(context, NAME, API)}/data-api${path}`);
   for (const [name, value] of Object.entries(query)) if (value !== "") url.searchParams.set(name, value);
   const answer = await fetchOutside(context, { service: NAME, url: url.href, headers: { "secret-key": key, accept: "application/json" } });
-  let body: unknown;
-  try {
-    body = parseJson(answer.text, NAME);
-  } catch (error) {
-    if (answer.status !== 200) throw statusError(NAME, answer.status);
-    throw error;
-  }
+  const body: unknown = answerJson(answer, NAME);
   if (!isRecord(body)) throw malformedAnswer(NAME);
   const status = body.status ?? answer.status;
   if (answer.status !== 200 || Number(status) !== 200) throw vendorError(NAME, `${String(status)} ${typeof body.message === "string" ? body.message : ""}`.trim());

@@ -1,7 +1,7 @@
 import type { ParamIssue, ParamSpec } from "../../../platform/param-spec";
 import type { ComponentContext, ComponentDefinition, ComponentOutput } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES } from "../../params";
-import { fetchOutside, malformedAnswer, parseJson, requiredKey, statusError, vendorBase } from "../outside-service";
+import { answerJson, fetchOutside, malformedAnswer, requiredKey, statusError, vendorBase } from "../outside-service";
 import { isRecord, keyValueLines, vendorFailure } from "./vendor";
 
 /**
@@ -58,13 +58,7 @@ const KNOWN_CODES = new Set(["204", "400", "401", "402", "403", "404", "429", "5
 /** QWeather's v7 answers hold `code`; its newer error format is `{error: {status, title, detail}}` with an HTTP status. */
 async function qweather(context: ComponentContext, url: URL): Promise<Record<string, unknown>> {
   const answer = await fetchOutside(context, { service: NAME, url: url.href, headers: { accept: "application/json", "accept-encoding": "gzip" } });
-  let body: unknown;
-  try {
-    body = parseJson(answer.text, NAME);
-  } catch (error) {
-    if (answer.status !== 200) throw statusError(NAME, answer.status);
-    throw error;
-  }
+  const body: unknown = answerJson(answer, NAME);
   if (!isRecord(body)) throw malformedAnswer(NAME);
   const code = body.code !== undefined ? String(body.code) : isRecord(body.error) && body.error.status !== undefined ? String(body.error.status) : answer.status === 200 ? "200" : String(answer.status);
   if (code === "200") return body;

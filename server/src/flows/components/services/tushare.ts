@@ -1,7 +1,7 @@
 import type { ParamSpec } from "../../../platform/param-spec";
 import type { ComponentDefinition, ComponentOutput } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES } from "../../params";
-import { fetchOutside, malformedAnswer, parseJson, requiredKey, statusError, vendorBase, vendorError } from "../outside-service";
+import { callVendor, malformedAnswer, parseJson, requiredKey, vendorBase, vendorError } from "../outside-service";
 import { isRecord } from "./vendor";
 
 /**
@@ -49,14 +49,13 @@ export const tuShare: ComponentDefinition = {
     const endDate = String(context.params.end_date ?? "").trim() || nowInChina();
     const keyword = context.resolve(String(context.params.keyword ?? "")).trim().toLowerCase();
     const request = { api_name: "news", token, params: { src: context.params.src, start_date: startDate, end_date: endDate }, fields: FIELDS };
-    const answer = await fetchOutside(context, {
+    const answer = await callVendor(context, {
       service: NAME,
       url: vendorBase(context, NAME, API),
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(request),
     });
-    if (answer.status !== 200) throw statusError(NAME, answer.status, answer.text);
     const body = parseJson(answer.text, NAME);
     if (!isRecord(body)) throw malformedAnswer(NAME);
     if (body.code !== 0) throw vendorError(NAME, `${String(body.code)} ${typeof body.msg === "string" ? body.msg : ""}`.trim());

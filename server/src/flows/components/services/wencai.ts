@@ -1,6 +1,6 @@
 import type { ComponentContext, ComponentDefinition, ComponentOutput } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES, topN } from "../../params";
-import { fetchOutside, inputText, malformedAnswer, parseJson, recordsTable, statusError, vendorBase, vendorError } from "../outside-service";
+import { callVendor, inputText, malformedAnswer, parseJson, recordsTable, vendorBase, vendorError } from "../outside-service";
 import { valueAt, isRecord, keyValueLines } from "./vendor";
 
 /**
@@ -25,14 +25,13 @@ type Block = Record<string, unknown>;
 
 
 async function wencaiJson(context: ComponentContext, url: string, body: string | URLSearchParams, json: boolean): Promise<unknown> {
-  const answer = await fetchOutside(context, {
+  const answer = await callVendor(context, {
     service: NAME,
     url,
     method: "POST",
     headers: { "user-agent": USER_AGENT, accept: "application/json, text/plain, */*", referer: `${API}/unifiedwap/home/index`, ...(json ? { "content-type": "application/json" } : {}) },
     body,
   });
-  if (answer.status !== 200) throw statusError(NAME, answer.status);
   const parsed = parseJson(answer.text, NAME);
   if (!isRecord(parsed)) throw malformedAnswer(NAME);
   // The site answers refusals with a status and message of its own inside a 200.

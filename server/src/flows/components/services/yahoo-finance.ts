@@ -1,7 +1,7 @@
 import type { ParamSpec } from "../../../platform/param-spec";
 import type { ComponentContext, ComponentDefinition, ComponentOutput } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES } from "../../params";
-import { type OutsideAnswer, fetchOutside, inputText, malformedAnswer, parseJson, recordsTable, statusError, vendorBase, vendorError } from "../outside-service";
+import { answerJson, fetchOutside, inputText, malformedAnswer, type OutsideAnswer, recordsTable, statusError, vendorBase, vendorError } from "../outside-service";
 import { valueAt, isRecord, keyValueLines, textIn, vendorFailure } from "./vendor";
 
 /**
@@ -79,13 +79,7 @@ function moduleText(module: Record<string, unknown>): string {
 }
 
 function yahooJson(answer: OutsideAnswer, root: string, ticker: string): Record<string, unknown> {
-  let body: unknown;
-  try {
-    body = parseJson(answer.text, NAME);
-  } catch (error) {
-    if (answer.status !== 200) throw statusError(NAME, answer.status);
-    throw error;
-  }
+  const body: unknown = answerJson(answer, NAME);
   const node = isRecord(body) ? body[root] : undefined;
   // Yahoo answers an unknown ticker with 404 and `{<root>: {result: null, error: {code: "Not Found", description}}}`.
   if (isRecord(node) && isRecord(node.error)) {
