@@ -230,6 +230,13 @@ export function answerJson<T = Record<string, unknown>>(answer: OutsideAnswer, s
   }
 }
 
+/** A markdown link (or the bare text without a URL) that stays one link whatever a vendor's title or URL holds. */
+export function markdownLink(text: string, url: string | undefined): string {
+  const label = text.replace(/([\\[\]])/g, "\\$1");
+  // encodeURIComponent leaves parentheses as they are.
+  return url ? `[${label}](${url.replace(/[\s()<>]/g, (c) => (c === "(" ? "%28" : c === ")" ? "%29" : encodeURIComponent(c)))})` : label;
+}
+
 /** A cell of a markdown table: one line, pipes escaped, objects as JSON. */
 export function tableCell(value: unknown): string {
   const text = value === null || value === undefined ? "" : typeof value === "object" ? JSON.stringify(value) : String(value);

@@ -1,7 +1,7 @@
 import { isTag, type AnyNode, type Element } from "domhandler";
 import { DomUtils, parseDocument } from "htmlparser2";
 import type { ComponentContext, ComponentOutput, OutputItem } from "../../component";
-import { inputText } from "../outside-service";
+import { inputText, markdownLink } from "../outside-service";
 
 /**
  * What the search components share besides the calls out (../outside-service.ts): the query they read, the
@@ -40,11 +40,6 @@ export function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }
 
-/** Markdown link text and targets that stay one link whatever a vendor's title or URL holds. */
-const linkText = (text: string) => text.replace(/([\\[\]])/g, "\\$1");
-// encodeURIComponent leaves parentheses as they are.
-const linkTarget = (url: string) => url.replace(/[\s()<>]/g, (c) => (c === "(" ? "%28" : c === ")" ? "%29" : encodeURIComponent(c)));
-
 /**
  * The component's output: the items (`{content, title, url}`) and, as the text other components read, a
  * markdown list of `[title](url): snippet` rows. RAGFlow wrote `<a href="url">title</a> snippet` rows; a
@@ -53,11 +48,7 @@ const linkTarget = (url: string) => url.replace(/[\s()<>]/g, (c) => (c === "(" ?
  */
 export function searchOutput(results: readonly SearchResult[], topN: number): ComponentOutput {
   const items: OutputItem[] = results.slice(0, topN).map((r) => ({ content: oneLine(r.content), title: oneLine(r.title), url: r.url }));
-  const row = (item: OutputItem) => {
-    const title = linkText(item.title || item.url || "");
-    const head = item.url ? `[${title}](${linkTarget(item.url)})` : title;
-    return `- ${head}${item.content ? `: ${item.content}` : ""}`;
-  };
+  const row = (item: OutputItem) => `- ${markdownLink(item.title || item.url || "", item.url)}${item.content ? `: ${item.content}` : ""}`;
   return { content: items.map(row).join("\n"), items };
 }
 

@@ -1,7 +1,7 @@
 import { DomainError } from "../../../platform/errors";
 import { localizedMessage } from "../../../platform/messages";
 import type { ComponentContext, ComponentOutput, OutputItem } from "../../component";
-import { tableCell } from "../outside-service";
+import { markdownLink, tableCell } from "../outside-service";
 
 /**
  * What the data and translation components share besides the calls out (../outside-service.ts): reading a
@@ -28,7 +28,7 @@ export function textIn(context: ComponentContext, key: string, params?: Record<s
 
 /** A list output: the items, and as `content` each one's title and link above its text (RAGFlow's `<a href>` rows). */
 export function listOutput(items: OutputItem[]): ComponentOutput {
-  const text = (item: OutputItem) => [item.title && item.url ? `[${item.title}](${item.url})` : item.title, item.content].filter(Boolean).join("\n");
+  const text = (item: OutputItem) => [item.title ? markdownLink(item.title, item.url) : "", item.content].filter(Boolean).join("\n");
   return { content: items.map(text).join("\n\n"), items };
 }
 
