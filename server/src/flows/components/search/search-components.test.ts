@@ -6,7 +6,6 @@ import { componentText, type ComponentDefinition } from "../../component";
 import { SEARCH_STUB_TITLE, answerEverySearch, searchBaseUrls, startSearchVendor, type SearchVendorServer } from "../../testing/search-vendor-server";
 import { runComponent, testPorts } from "../../testing/run-component";
 import { SEARCH_COMPONENTS } from "./index";
-import { callVendor, vendorUrl } from "../outside-service";
 import { searchOutput } from "./web-search";
 
 /** What every search component shares: its description, and how it fails whatever the vendor does. */
@@ -118,44 +117,6 @@ describe("the search components", () => {
     vendor.answer((request) => (request.path === "/" ? { body: 'vqd="4-1"' } : { body: "<<not what was asked for" }));
     const params = name === "DuckDuckGo" ? { channel: "news" } : {};
     await expect(run(component, vendor.url, params)).rejects.toMatchObject({ kind: "OUTSIDE_SERVICE", messageKey: "flow.errors.outside.malformed" });
-  });
-});
-
-/** A component that makes one vendor call with a short time limit, to see the call's own behaviour. */
-const probe = (timeoutMs: number): ComponentDefinition => ({
-  name: "Probe",
-  category: "search",
-  icon: "LuSearch",
-  params: [],
-  async run(context) {
-    const answer = await callVendor(context, { service: "Probe", url: vendorUrl(context, "Probe", "https://probe.invalid", "/search"), timeoutMs });
-    return { content: answer.text };
-  },
-});
-
-describe("a vendor call", () => {
-  it("gives up with a time-out error when the vendor does not answer in time", async () => {
-    vendor.answer(() => ({ hang: true }));
-    await expect(runComponent(probe(100), { ports: testPorts({ baseUrls: { Probe: vendor.url } }) })).rejects.toMatchObject({
-      kind: "OUTSIDE_SERVICE",
-      messageKey: "flow.errors.outside.timeout",
-      params: { service: "Probe", seconds: 1 },
-    });
-  });
-
-  it("stays a cancellation when the run is cancelled while waiting", async () => {
-    let arrived!: () => void;
-    const request = new Promise<void>((resolve) => (arrived = resolve));
-    vendor.answer(() => {
-      arrived();
-      return { hang: true };
-    });
-    const controller = new AbortController();
-    const running = runComponent(probe(60_000), { ports: testPorts({ baseUrls: { Probe: vendor.url } }), signal: controller.signal });
-    await request;
-    const reason = new Error("run cancelled");
-    controller.abort(reason);
-    await expect(running).rejects.toBe(reason);
   });
 });
 
