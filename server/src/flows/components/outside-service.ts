@@ -119,9 +119,7 @@ export interface OutsideAnswer {
   headers: Headers;
   /** The last hop's URL (a captcha page is a redirect away). */
   url: string;
-  /** The body, decompressed. */
-  body: Buffer;
-  /** The body as text, in the charset it declares (else UTF-8 and BOMs, as ingestion reads files). */
+  /** The body, decompressed, as text in the charset it declares (else UTF-8 and BOMs, as ingestion reads files). */
   text: string;
 }
 
@@ -170,7 +168,7 @@ export async function fetchOutside(context: ComponentContext, call: OutsideCall)
     } catch {
       throw malformedAnswer(service);
     }
-    return { status: response.status, headers: response.headers, url: response.url, body, text: decoded(body, response.headers.get("content-type")) };
+    return { status: response.status, headers: response.headers, url: response.url, text: decoded(body, response.headers.get("content-type")) };
   } catch (error) {
     if (context.signal.aborted) throw context.signal.reason ?? error;
     if (error instanceof DomainError) throw error;
