@@ -93,7 +93,7 @@ describe("ArXiv", () => {
     vendor.answer(() => ({ status: 400, body: ERROR_FEED }));
     await expect(runComponent(arXiv, { input: "electron", ports: ports() })).rejects.toMatchObject({
       kind: "BAD_REQUEST",
-      messageKey: "flow.errors.search.badQuery",
+      messageKey: "flow.errors.outside.badQuery",
       params: { service: "arXiv", detail: "max_results must be non-negative" },
     });
   });
@@ -102,6 +102,6 @@ describe("ArXiv", () => {
     vendor.answer(() => ({ body: '<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>ArXiv Query</title></feed>' }));
     expect((await runComponent(arXiv, { input: "qqq", ports: ports() })).output.items).toEqual([]);
     vendor.answer(() => ({ body: "<html><body>Service Unavailable" }));
-    await expect(runComponent(arXiv, { input: "qqq", ports: ports() })).rejects.toMatchObject({ kind: "OUTSIDE_SERVICE", messageKey: "flow.errors.search.badAnswer" });
+    await expect(runComponent(arXiv, { input: "qqq", ports: ports() })).rejects.toMatchObject({ kind: "OUTSIDE_SERVICE", messageKey: "flow.errors.outside.malformed" });
   });
 });

@@ -1,7 +1,8 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { componentText, type ComponentDefinition } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES, topN } from "../../params";
-import { SEARCH_RESTRICTED_TARGETS, badAnswer, badQuery, callVendor, noResults, oneLine, searchOutput, searchQuery, topNOf, vendorUrl, type SearchResult } from "./web-search";
+import { badQuery, callVendor, malformedAnswer, vendorUrl } from "../outside-service";
+import { SEARCH_RESTRICTED_TARGETS, noResults, oneLine, searchOutput, searchQuery, topNOf, type SearchResult } from "./web-search";
 
 const NAME = "ArXiv";
 const SERVICE = "arXiv";
@@ -23,9 +24,9 @@ interface Feed {
 }
 
 function parseFeed(xml: string): Feed["feed"] & object {
-  if (XMLValidator.validate(xml) !== true) throw badAnswer(SERVICE);
+  if (XMLValidator.validate(xml) !== true) throw malformedAnswer(SERVICE);
   const { feed } = parser.parse(xml) as Feed;
-  if (feed === undefined) throw badAnswer(SERVICE);
+  if (feed === undefined) throw malformedAnswer(SERVICE);
   return feed || {};
 }
 

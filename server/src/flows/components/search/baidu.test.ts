@@ -60,7 +60,7 @@ describe("Baidu", () => {
 
   it("says that Baidu is limiting requests when it answers with its security check instead of results", async () => {
     vendor.answer(() => ({ body: '<html><head><title>百度安全验证</title></head><body><a href="https://wappass.baidu.com/static/captcha/tuxing.html?ak=x">网络不给力，请稍后重试</a></body></html>' }));
-    await expect(runComponent(baidu, { input: "氢能源", ports: ports() })).rejects.toMatchObject({ kind: "OUTSIDE_SERVICE", messageKey: "flow.errors.search.rateLimited", params: { service: "Baidu" } });
+    await expect(runComponent(baidu, { input: "氢能源", ports: ports() })).rejects.toMatchObject({ kind: "OUTSIDE_SERVICE", messageKey: "flow.errors.outside.rateLimited", params: { service: "Baidu" } });
   });
 
   it("returns no rows for a page without results", async () => {

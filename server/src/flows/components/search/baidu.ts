@@ -2,21 +2,8 @@ import type { Element } from "domhandler";
 import { DomUtils, parseDocument } from "htmlparser2";
 import type { ComponentContext, ComponentDefinition } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES, topN } from "../../params";
-import {
-  BROWSER_USER_AGENT,
-  SEARCH_RESTRICTED_TARGETS,
-  callVendor,
-  hasClass,
-  htmlText,
-  noResults,
-  oneLine,
-  rateLimited,
-  searchOutput,
-  searchQuery,
-  topNOf,
-  vendorUrl,
-  type SearchResult,
-} from "./web-search";
+import { callVendor, rateLimited, vendorUrl } from "../outside-service";
+import { BROWSER_USER_AGENT, SEARCH_RESTRICTED_TARGETS, hasClass, htmlText, noResults, oneLine, searchOutput, searchQuery, topNOf, type SearchResult } from "./web-search";
 
 const NAME = "Baidu";
 const BASE = "https://www.baidu.com";

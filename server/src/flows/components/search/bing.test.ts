@@ -57,11 +57,11 @@ describe("Bing", () => {
   });
 
   it("needs a key (RAGFlow's placeholder counts as none), and says when Bing refuses it", async () => {
-    await expect(runComponent(bing, { input: "x", params: { api_key: "YOUR_ACCESS_KEY" }, ports: ports() })).rejects.toMatchObject({ kind: "BAD_REQUEST", messageKey: "flow.errors.search.keyMissing" });
+    await expect(runComponent(bing, { input: "x", params: { api_key: "YOUR_ACCESS_KEY" }, ports: ports() })).rejects.toMatchObject({ kind: "BAD_REQUEST", messageKey: "flow.errors.outside.keyMissing" });
     vendor.answer(() => ({ status: 401, body: { error: { code: "401", message: "Access denied due to invalid subscription key or wrong API endpoint." } } }));
     await expect(runComponent(bing, { input: "x", params: { api_key: "bad" }, ports: ports() })).rejects.toMatchObject({
       kind: "OUTSIDE_SERVICE",
-      messageKey: "flow.errors.search.keyRejected",
+      messageKey: "flow.errors.outside.keyRejected",
       params: { service: "Bing Search", status: 401, detail: "Access denied due to invalid subscription key or wrong API endpoint." },
     });
   });
@@ -70,7 +70,7 @@ describe("Bing", () => {
     vendor.answer(() => ({ status: 400, body: { _type: "ErrorResponse", errors: [{ code: "InvalidRequest", subCode: "ParameterInvalidValue", message: "Parameter has invalid value.", parameter: "mkt" }] } }));
     await expect(runComponent(bing, { input: "x", params: { api_key: KEY }, ports: ports() })).rejects.toMatchObject({
       kind: "OUTSIDE_SERVICE",
-      messageKey: "flow.errors.search.failed",
+      messageKey: "flow.errors.outside.status",
       params: { status: 400, detail: "Parameter has invalid value." },
     });
   });

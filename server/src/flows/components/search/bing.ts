@@ -1,6 +1,7 @@
 import { componentText, type ComponentDefinition } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES, topN } from "../../params";
-import { SEARCH_RESTRICTED_TARGETS, badAnswer, callVendor, noResults, parseJson, requiredKey, searchOutput, searchQuery, topNOf, vendorFailed, vendorRefused, vendorUrl, type SearchResult } from "./web-search";
+import { callVendor, malformedAnswer, parseJson, requiredKey, statusError, vendorError, vendorUrl } from "../outside-service";
+import { SEARCH_RESTRICTED_TARGETS, noResults, searchOutput, searchQuery, topNOf, type SearchResult } from "./web-search";
 
 const NAME = "Bing";
 const SERVICE = "Bing Search";
@@ -34,7 +35,7 @@ function classify(status: number, _headers: Headers, text: string) {
   if (status < 400 || status === 401 || status === 403 || status === 429) return undefined;
   try {
     const body = JSON.parse(text) as BingAnswer;
-    return body._type === "ErrorResponse" ? vendorFailed(SERVICE, status, errorMessage(body)) : undefined;
+    return body._type === "ErrorResponse" ? statusError(SERVICE, status, errorMessage(body)) : undefined;
   } catch {
     return undefined;
   }
@@ -42,7 +43,7 @@ function classify(status: number, _headers: Headers, text: string) {
 
 function results(body: BingAnswer, news: boolean): SearchResult[] {
   if (news) {
-    if (!Array.isArray(body.value)) throw badAnswer(SERVICE);
+    if (!Array.isArray(body.value)) throw malformedAnswer(SERVICE);
     return body.value.flatMap((a) => {
       if (!a.url) return [];
       const about = [a.provider?.[0]?.name, a.datePublished?.slice(0, 10)].filter(Boolean).join(", ");
@@ -77,7 +78,7 @@ export const bing: ComponentDefinition = {
     { key: "language", type: "select", label: componentText.param(NAME, "language"), default: "en", options: LANGUAGES.map((value) => ({ value })) },
   ],
   async run(context) {
-    const apiKey = requiredKey(context.params.api_key, SERVICE);
+    const apiKey = requiredKey(context, "api_key", SERVICE);
     const query = searchQuery(context);
     if (!query) return noResults();
     const news = context.params.channel === "News";
@@ -98,7 +99,7 @@ export const bing: ComponentDefinition = {
       classify,
     });
     const body = parseJson<BingAnswer>(answer.text, SERVICE);
-    if (body._type === "ErrorResponse") throw vendorRefused(SERVICE, errorMessage(body));
+    if (body._type === "ErrorResponse") throw vendorError(SERVICE, errorMessage(body));
     return searchOutput(results(body, news), count);
   },
 };

@@ -88,11 +88,11 @@ describe("DuckDuckGo", () => {
 
   it("says that DuckDuckGo is limiting requests when it answers 202 with its anomaly page", async () => {
     vendor.answer(() => ({ status: 202, body: '<html><body><div class="anomaly-modal__title">Unfortunately, bots use DuckDuckGo too.</div></body></html>' }));
-    await expect(runComponent(duckDuckGo, { input: "rust", ports: ports() })).rejects.toMatchObject({ kind: "OUTSIDE_SERVICE", messageKey: "flow.errors.search.rateLimited", params: { service: "DuckDuckGo" } });
+    await expect(runComponent(duckDuckGo, { input: "rust", ports: ports() })).rejects.toMatchObject({ kind: "OUTSIDE_SERVICE", messageKey: "flow.errors.outside.rateLimited", params: { service: "DuckDuckGo" } });
   });
 
   it("says so when the site's page carries no vqd token for news", async () => {
     vendor.answer(() => ({ body: "<html><body>nothing here</body></html>" }));
-    await expect(runComponent(duckDuckGo, { input: "rust", params: { channel: "news" }, ports: ports() })).rejects.toMatchObject({ kind: "OUTSIDE_SERVICE", messageKey: "flow.errors.search.badAnswer" });
+    await expect(runComponent(duckDuckGo, { input: "rust", params: { channel: "news" }, ports: ports() })).rejects.toMatchObject({ kind: "OUTSIDE_SERVICE", messageKey: "flow.errors.outside.malformed" });
   });
 });

@@ -1,22 +1,8 @@
 import { DomUtils, parseDocument } from "htmlparser2";
 import { componentText, type ComponentContext, type ComponentDefinition } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES, topN } from "../../params";
-import {
-  BROWSER_USER_AGENT,
-  SEARCH_RESTRICTED_TARGETS,
-  badAnswer,
-  callVendor,
-  hasClass,
-  htmlText,
-  noResults,
-  parseJson,
-  rateLimited,
-  searchOutput,
-  searchQuery,
-  topNOf,
-  vendorUrl,
-  type SearchResult,
-} from "./web-search";
+import { callVendor, malformedAnswer, parseJson, rateLimited, vendorUrl } from "../outside-service";
+import { BROWSER_USER_AGENT, SEARCH_RESTRICTED_TARGETS, hasClass, htmlText, noResults, searchOutput, searchQuery, topNOf, type SearchResult } from "./web-search";
 
 const NAME = "DuckDuckGo";
 /** Web results come from the HTML endpoint (no key, no script); news from the JSON endpoint the site's own page calls. */
@@ -79,7 +65,7 @@ async function newsResults(context: ComponentContext, query: string): Promise<Se
     classify,
   });
   const vqd = /vqd=["']?([\d-]+)/.exec(page.text)?.[1];
-  if (!vqd) throw badAnswer(NAME);
+  if (!vqd) throw malformedAnswer(NAME);
   const news = await callVendor(context, {
     service: NAME,
     url: vendorUrl(context, NAME, SITE_BASE, "/news.js", { l: REGION, o: "json", noamp: 1, q: query, vqd, p: MODERATE_SAFE_SEARCH }),
@@ -87,7 +73,7 @@ async function newsResults(context: ComponentContext, query: string): Promise<Se
     classify,
   });
   const { results } = parseJson<NewsAnswer>(news.text, NAME);
-  if (!Array.isArray(results)) throw badAnswer(NAME);
+  if (!Array.isArray(results)) throw malformedAnswer(NAME);
   return results.flatMap((r) => {
     if (!r.url) return [];
     const when = typeof r.date === "number" ? new Date(r.date * 1000).toISOString().slice(0, 10) : "";

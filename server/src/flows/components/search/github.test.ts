@@ -42,13 +42,13 @@ describe("GitHub", () => {
     expect(vendor.requests[0].headers.authorization).toBe("Bearer ghp_test");
     expect(vendor.requests[0].query.get("per_page")).toBe("10");
     vendor.answer(() => ({ status: 401, body: { message: "Bad credentials", documentation_url: "https://docs.github.com/rest", status: "401" } }));
-    await expect(runComponent(gitHub, { input: "x", params: { token: "ghp_wrong" }, ports: ports() })).rejects.toMatchObject({ kind: "OUTSIDE_SERVICE", messageKey: "flow.errors.search.keyRejected", params: { detail: "Bad credentials" } });
+    await expect(runComponent(gitHub, { input: "x", params: { token: "ghp_wrong" }, ports: ports() })).rejects.toMatchObject({ kind: "OUTSIDE_SERVICE", messageKey: "flow.errors.outside.keyRejected", params: { detail: "Bad credentials" } });
   });
 
   it("tells a used-up rate limit (403 with no requests remaining) from a query GitHub cannot read (422)", async () => {
     vendor.answer(() => ({ status: 403, headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "1732600000" }, body: { message: "API rate limit exceeded for 203.0.113.9.", documentation_url: "https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting" } }));
-    await expect(runComponent(gitHub, { input: "x", ports: ports() })).rejects.toMatchObject({ kind: "OUTSIDE_SERVICE", messageKey: "flow.errors.search.rateLimited", params: { service: "GitHub" } });
+    await expect(runComponent(gitHub, { input: "x", ports: ports() })).rejects.toMatchObject({ kind: "OUTSIDE_SERVICE", messageKey: "flow.errors.outside.rateLimited", params: { service: "GitHub" } });
     vendor.answer(() => ({ status: 422, body: { message: "Validation Failed", errors: [{ resource: "Search", field: "q", code: "invalid" }], documentation_url: "https://docs.github.com/v3/search" } }));
-    await expect(runComponent(gitHub, { input: "x", ports: ports() })).rejects.toMatchObject({ kind: "BAD_REQUEST", messageKey: "flow.errors.search.badQuery", params: { detail: "Validation Failed" } });
+    await expect(runComponent(gitHub, { input: "x", ports: ports() })).rejects.toMatchObject({ kind: "BAD_REQUEST", messageKey: "flow.errors.outside.badQuery", params: { detail: "Validation Failed" } });
   });
 });

@@ -1,7 +1,8 @@
 import { componentText, type ComponentDefinition } from "../../component";
 import { vendorMessage } from "../../../models/http";
 import { DESCRIPTION, INPUT_VARIABLES, topN } from "../../params";
-import { CAIRN_USER_AGENT, SEARCH_RESTRICTED_TARGETS, badAnswer, badQuery, callVendor, noResults, parseJson, rateLimited, searchOutput, searchQuery, topNOf, vendorUrl } from "./web-search";
+import { badQuery, callVendor, malformedAnswer, parseJson, rateLimited, vendorUrl } from "../outside-service";
+import { CAIRN_USER_AGENT, SEARCH_RESTRICTED_TARGETS, noResults, searchOutput, searchQuery, topNOf } from "./web-search";
 
 const NAME = "GitHub";
 const BASE = "https://api.github.com";
@@ -51,7 +52,7 @@ export const gitHub: ComponentDefinition = {
       classify,
     });
     const { items } = parseJson<RepositorySearch>(answer.text, NAME);
-    if (!Array.isArray(items)) throw badAnswer(NAME);
+    if (!Array.isArray(items)) throw malformedAnswer(NAME);
     return searchOutput(
       items.flatMap((repo) => {
         if (!repo.html_url) return [];

@@ -74,6 +74,6 @@ describe("GoogleScholar (SerpApi)", () => {
   });
 
   it("needs a SerpApi key", async () => {
-    await expect(runComponent(googleScholar, { input: "x", ports: ports() })).rejects.toMatchObject({ kind: "BAD_REQUEST", messageKey: "flow.errors.search.keyMissing", params: { service: "Google Scholar (SerpApi)" } });
+    await expect(runComponent(googleScholar, { input: "x", ports: ports() })).rejects.toMatchObject({ kind: "BAD_REQUEST", messageKey: "flow.errors.outside.keyMissing", params: { service: "Google Scholar (SerpApi)" } });
   });
 });

@@ -1,7 +1,8 @@
 import { componentText, type ComponentDefinition } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES, topN } from "../../params";
 import { serpApiSearch } from "./serpapi";
-import { SEARCH_RESTRICTED_TARGETS, noResults, requiredKey, searchOutput, searchQuery, topNOf } from "./web-search";
+import { requiredKey } from "../outside-service";
+import { SEARCH_RESTRICTED_TARGETS, noResults, searchOutput, searchQuery, topNOf } from "./web-search";
 
 const NAME = "GoogleScholar";
 const SERVICE = "Google Scholar (SerpApi)";
@@ -38,7 +39,7 @@ export const googleScholar: ComponentDefinition = {
     { key: "api_key", type: "secret", label: componentText.param(NAME, "api_key"), help: `flow.components.${NAME}.help.api_key`, default: "" },
   ],
   async run(context) {
-    const apiKey = requiredKey(context.params.api_key, SERVICE);
+    const apiKey = requiredKey(context, "api_key", SERVICE);
     const query = searchQuery(context);
     if (!query) return noResults();
     const { params } = context;

@@ -49,7 +49,7 @@ describe("Google (SerpApi)", () => {
   it("needs a key, and says so before asking (RAGFlow's placeholder key counts as none)", async () => {
     vendor.answer(() => ({ body: ANSWER }));
     for (const api_key of ["", "xxx"]) {
-      await expect(runComponent(google, { input: "x", params: { api_key }, ports: ports() })).rejects.toMatchObject({ kind: "BAD_REQUEST", messageKey: "flow.errors.search.keyMissing", params: { service: "Google (SerpApi)" } });
+      await expect(runComponent(google, { input: "x", params: { api_key }, ports: ports() })).rejects.toMatchObject({ kind: "BAD_REQUEST", messageKey: "flow.errors.outside.keyMissing", params: { service: "Google (SerpApi)" } });
     }
     expect(vendor.requests).toHaveLength(0);
   });
@@ -58,7 +58,7 @@ describe("Google (SerpApi)", () => {
     vendor.answer(() => ({ status: 401, body: { error: "Invalid API key. Your API key should be here: https://serpapi.com/manage-api-key" } }));
     await expect(runComponent(google, { input: "x", params: { api_key: "wrong" }, ports: ports() })).rejects.toMatchObject({
       kind: "OUTSIDE_SERVICE",
-      messageKey: "flow.errors.search.keyRejected",
+      messageKey: "flow.errors.outside.keyRejected",
       params: { status: 401, detail: "Invalid API key. Your API key should be here: https://serpapi.com/manage-api-key" },
     });
   });
@@ -68,10 +68,10 @@ describe("Google (SerpApi)", () => {
     expect((await runComponent(google, { input: "x", params: { api_key: KEY }, ports: ports() })).output).toEqual({ content: "", items: [] });
     vendor.answer(() => ({ status: 400, body: { error: "Unsupported `zz` country (gl) parameter." } }));
     await expect(runComponent(google, { input: "x", params: { api_key: KEY }, ports: ports() })).rejects.toMatchObject({
-      messageKey: "flow.errors.search.failed",
+      messageKey: "flow.errors.outside.status",
       params: { status: 400, detail: "Unsupported `zz` country (gl) parameter." },
     });
     vendor.answer(() => ({ status: 429, body: { error: "Your account has run out of searches." } }));
-    await expect(runComponent(google, { input: "x", params: { api_key: KEY }, ports: ports() })).rejects.toMatchObject({ messageKey: "flow.errors.search.rateLimited" });
+    await expect(runComponent(google, { input: "x", params: { api_key: KEY }, ports: ports() })).rejects.toMatchObject({ messageKey: "flow.errors.outside.rateLimited" });
   });
 });

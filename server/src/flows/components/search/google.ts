@@ -1,7 +1,8 @@
 import { componentText, type ComponentDefinition } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES, topN } from "../../params";
 import { serpApiSearch } from "./serpapi";
-import { SEARCH_RESTRICTED_TARGETS, noResults, requiredKey, searchOutput, searchQuery, topNOf } from "./web-search";
+import { requiredKey } from "../outside-service";
+import { SEARCH_RESTRICTED_TARGETS, noResults, searchOutput, searchQuery, topNOf } from "./web-search";
 
 const NAME = "Google";
 const SERVICE = "Google (SerpApi)";
@@ -47,7 +48,7 @@ export const google: ComponentDefinition = {
     { key: "language", type: "select", label: componentText.param(NAME, "language"), default: "en", options: LANGUAGES.map((value) => ({ value })) },
   ],
   async run(context) {
-    const apiKey = requiredKey(context.params.api_key, SERVICE);
+    const apiKey = requiredKey(context, "api_key", SERVICE);
     const query = searchQuery(context);
     if (!query) return noResults();
     const count = topNOf(context, MAX_RESULTS);

@@ -98,20 +98,20 @@ describe("PubMed", () => {
     vendor.answer(() => ({ body: { header: {}, esearchresult: { ERROR: "Invalid query: unbalanced parentheses" } } }));
     await expect(runComponent(pubMed, { input: "(metformin", params: { email: EMAIL }, ports: ports() })).rejects.toMatchObject({
       kind: "BAD_REQUEST",
-      messageKey: "flow.errors.search.badQuery",
+      messageKey: "flow.errors.outside.badQuery",
       params: { detail: "Invalid query: unbalanced parentheses" },
     });
     vendor.answer(() => ({ status: 429, body: { error: "API rate limit exceeded", "api-key": "203.0.113.9", count: "4", limit: "3" } }));
-    await expect(runComponent(pubMed, { input: "metformin", params: { email: EMAIL }, ports: ports() })).rejects.toMatchObject({ kind: "OUTSIDE_SERVICE", messageKey: "flow.errors.search.rateLimited" });
+    await expect(runComponent(pubMed, { input: "metformin", params: { email: EMAIL }, ports: ports() })).rejects.toMatchObject({ kind: "OUTSIDE_SERVICE", messageKey: "flow.errors.outside.rateLimited" });
   });
 
   it("says so when efetch answers an error or something that is not PubMed XML", async () => {
     vendor.answer((request) => (request.path.endsWith("/esearch.fcgi") ? { body: SEARCH } : { body: "<eFetchResult><ERROR>Empty id list - nothing todo</ERROR></eFetchResult>" }));
     await expect(runComponent(pubMed, { input: "metformin", params: { email: EMAIL }, ports: ports() })).rejects.toMatchObject({
-      messageKey: "flow.errors.search.refused",
+      messageKey: "flow.errors.outside.vendorError",
       params: { detail: "Empty id list - nothing todo" },
     });
     vendor.answer((request) => (request.path.endsWith("/esearch.fcgi") ? { body: SEARCH } : { body: "<PubmedArticleSet><PubmedArticle>" }));
-    await expect(runComponent(pubMed, { input: "metformin", params: { email: EMAIL }, ports: ports() })).rejects.toMatchObject({ kind: "OUTSIDE_SERVICE", messageKey: "flow.errors.search.badAnswer" });
+    await expect(runComponent(pubMed, { input: "metformin", params: { email: EMAIL }, ports: ports() })).rejects.toMatchObject({ kind: "OUTSIDE_SERVICE", messageKey: "flow.errors.outside.malformed" });
   });
 });

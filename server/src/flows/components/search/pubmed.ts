@@ -3,7 +3,8 @@ import { componentText, type ComponentContext, type ComponentDefinition } from "
 import { DomainError } from "../../../platform/errors";
 import type { ParamIssue } from "../../../platform/param-spec";
 import { DESCRIPTION, INPUT_VARIABLES, topN } from "../../params";
-import { SEARCH_RESTRICTED_TARGETS, badAnswer, badQuery, callVendor, htmlText, noResults, parseJson, searchOutput, searchQuery, topNOf, vendorRefused, vendorUrl, type SearchResult } from "./web-search";
+import { badQuery, callVendor, malformedAnswer, parseJson, vendorError, vendorUrl } from "../outside-service";
+import { SEARCH_RESTRICTED_TARGETS, htmlText, noResults, searchOutput, searchQuery, topNOf, type SearchResult } from "./web-search";
 
 const NAME = "PubMed";
 const SERVICE = "PubMed (NCBI E-utilities)";
@@ -43,10 +44,10 @@ interface ArticleSet {
 
 /** The articles of an efetch answer (PubmedArticleSet XML), in the order of `ids`. */
 function parseArticles(xml: string, ids: string[]): SearchResult[] {
-  if (XMLValidator.validate(xml) !== true) throw badAnswer(SERVICE);
+  if (XMLValidator.validate(xml) !== true) throw malformedAnswer(SERVICE);
   const parsed = parser.parse(xml) as ArticleSet;
-  if (parsed.eFetchResult?.ERROR) throw vendorRefused(SERVICE, String(parsed.eFetchResult.ERROR));
-  if (parsed.PubmedArticleSet === undefined) throw badAnswer(SERVICE);
+  if (parsed.eFetchResult?.ERROR) throw vendorError(SERVICE, String(parsed.eFetchResult.ERROR));
+  if (parsed.PubmedArticleSet === undefined) throw malformedAnswer(SERVICE);
   const articles = (parsed.PubmedArticleSet || {}).PubmedArticle ?? [];
   const results = articles.flatMap((article) => {
     const citation = article.MedlineCitation;
@@ -70,8 +71,8 @@ async function search(context: ComponentContext, query: string, email: string): 
     url: vendorUrl(context, NAME, BASE, "/esearch.fcgi", { db: "pubmed", term: query, retmax: topNOf(context, MAX_RESULTS), retmode: "json", ...identity }),
   });
   const { error, esearchresult } = parseJson<SearchAnswer>(found.text, SERVICE);
-  if (error) throw vendorRefused(SERVICE, error);
-  if (!esearchresult) throw badAnswer(SERVICE);
+  if (error) throw vendorError(SERVICE, error);
+  if (!esearchresult) throw malformedAnswer(SERVICE);
   if (esearchresult.ERROR) throw badQuery(SERVICE, esearchresult.ERROR);
   const ids = esearchresult.idlist ?? [];
   if (ids.length === 0) return [];

@@ -6,7 +6,7 @@ import { componentText, type ComponentDefinition } from "../../component";
 import { SEARCH_STUB_TITLE, answerEverySearch, searchBaseUrls, startSearchVendor, type SearchVendorServer } from "../../testing/search-vendor-server";
 import { runComponent, testPorts } from "../../testing/run-component";
 import { SEARCH_COMPONENTS } from "./index";
-import { callVendor, searchOutput, vendorUrl } from "./web-search";
+import { searchOutput } from "./web-search";
 
 /** What every search component shares: its description, and how it fails whatever the vendor does. */
 
@@ -71,7 +71,7 @@ describe("the search components", () => {
 
   it("have every text in every language: label, description, params, options, help, and the errors they raise", () => {
     const english = locale("en");
-    const errorKeys = Object.keys(lookup(english, "flow.errors.search") as object).map((reason) => `flow.errors.search.${reason}`);
+    const errorKeys = Object.keys(lookup(english, "flow.errors.outside") as object).map((reason) => `flow.errors.outside.${reason}`);
     const keys = SEARCH_COMPONENTS.flatMap((c) => [componentText.label(c.name), componentText.description(c.name), ...messageKeysOf(c.params)]).concat(errorKeys, "flow.components.PubMed.errors.email");
     for (const language of LANGUAGES) {
       const messages = locale(language);
@@ -93,7 +93,7 @@ describe("the search components", () => {
     it("fails with the vendor's error status as an outside-service error, never with the page it answered", async () => {
       vendor.answer(() => ({ status: 500, body: "<html><body>Internal Server Error: stack trace with secrets</body></html>" }));
       const error = await failure(run(component, vendor.url));
-      expect(error).toMatchObject({ kind: "OUTSIDE_SERVICE", messageKey: "flow.errors.search.failed", params: { status: 500, detail: "" } });
+      expect(error).toMatchObject({ kind: "OUTSIDE_SERVICE", messageKey: "flow.errors.outside.status", params: { status: 500, detail: "" } });
       expect(error.message).not.toMatch(/secrets|^flow\./);
     });
 
@@ -107,7 +107,7 @@ describe("the search components", () => {
       const closed = await startSearchVendor();
       await closed.close();
       const error = await failure(run(component, closed.url));
-      expect(error).toMatchObject({ kind: "OUTSIDE_SERVICE", messageKey: "flow.errors.search.unreachable", params: { detail: "ECONNREFUSED" } });
+      expect(error).toMatchObject({ kind: "OUTSIDE_SERVICE", messageKey: "flow.errors.outside.unreachable", params: { detail: "ECONNREFUSED" } });
     });
   });
 
@@ -116,45 +116,7 @@ describe("the search components", () => {
     const component = SEARCH_COMPONENTS.find((c) => c.name === name)!;
     vendor.answer((request) => (request.path === "/" ? { body: 'vqd="4-1"' } : { body: "<<not what was asked for" }));
     const params = name === "DuckDuckGo" ? { channel: "news" } : {};
-    await expect(run(component, vendor.url, params)).rejects.toMatchObject({ kind: "OUTSIDE_SERVICE", messageKey: "flow.errors.search.badAnswer" });
-  });
-});
-
-/** A component that makes one vendor call with a short time limit, to see the call's own behaviour. */
-const probe = (timeoutMs: number): ComponentDefinition => ({
-  name: "Probe",
-  category: "search",
-  icon: "LuSearch",
-  params: [],
-  async run(context) {
-    const answer = await callVendor(context, { service: "Probe", url: vendorUrl(context, "Probe", "https://probe.invalid", "/search"), timeoutMs });
-    return { content: answer.text };
-  },
-});
-
-describe("a vendor call", () => {
-  it("gives up with a time-out error when the vendor does not answer in time", async () => {
-    vendor.answer(() => ({ hang: true }));
-    await expect(runComponent(probe(100), { ports: testPorts({ baseUrls: { Probe: vendor.url } }) })).rejects.toMatchObject({
-      kind: "OUTSIDE_SERVICE",
-      messageKey: "flow.errors.search.timeout",
-      params: { service: "Probe", seconds: 1 },
-    });
-  });
-
-  it("stays a cancellation when the run is cancelled while waiting", async () => {
-    let arrived!: () => void;
-    const request = new Promise<void>((resolve) => (arrived = resolve));
-    vendor.answer(() => {
-      arrived();
-      return { hang: true };
-    });
-    const controller = new AbortController();
-    const running = runComponent(probe(60_000), { ports: testPorts({ baseUrls: { Probe: vendor.url } }), signal: controller.signal });
-    await request;
-    const reason = new Error("run cancelled");
-    controller.abort(reason);
-    await expect(running).rejects.toBe(reason);
+    await expect(run(component, vendor.url, params)).rejects.toMatchObject({ kind: "OUTSIDE_SERVICE", messageKey: "flow.errors.outside.malformed" });
   });
 });
 

@@ -1,6 +1,7 @@
 import type { ComponentDefinition, ComponentOutput, OutputItem } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES, topN } from "../../params";
-import { callVendor, readInput, isRecord, listOutput, malformedAnswer, statusError, textIn, vendorBase, vendorError } from "./vendor";
+import { callVendor, inputText, malformedAnswer, vendorBase, vendorError } from "../outside-service";
+import { isRecord, listOutput, textIn } from "./vendor";
 
 /**
  * The stock news AkShare's `stock_news_em(symbol)` gives, read where AkShare reads it: Eastmoney's search API
@@ -31,7 +32,7 @@ export const akShare: ComponentDefinition = {
   params: [DESCRIPTION, INPUT_VARIABLES, topN(10)],
   needs: ["internet"],
   async run(context): Promise<ComponentOutput> {
-    const symbol = readInput(context, ",");
+    const symbol = inputText(context, ",");
     if (!symbol) return { content: "" };
     const pageSize = Number(context.params.top_n);
     const search = {
@@ -46,10 +47,11 @@ export const akShare: ComponentDefinition = {
     const url = new URL(`${vendorBase(context, NAME, API)}/search/jsonp`);
     url.searchParams.set("cb", CALLBACK);
     url.searchParams.set("param", JSON.stringify(search));
-    const answer = await callVendor(context, NAME, url.href, {
+    const answer = await callVendor(context, {
+      service: NAME,
+      url: url.href,
       headers: { accept: "*/*", referer: `https://so.eastmoney.com/news/s?keyword=${encodeURIComponent(symbol)}`, "user-agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36" },
     });
-    if (answer.status !== 200) throw statusError(NAME, answer.status);
     let body: unknown;
     try {
       body = unwrapJsonp(answer.text);

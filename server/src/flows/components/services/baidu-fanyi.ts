@@ -3,7 +3,8 @@ import { DomainError } from "../../../platform/errors";
 import type { ParamSpec } from "../../../platform/param-spec";
 import type { ComponentDefinition } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES } from "../../params";
-import { callVendor, readInput, isRecord, keyOf, malformedAnswer, missingKey, parseJson, statusError, vendorBase, vendorError, vendorFailure } from "./vendor";
+import { callVendor, inputText, malformedAnswer, parseJson, requiredKey, vendorBase, vendorError } from "../outside-service";
+import { isRecord, vendorFailure } from "./vendor";
 
 /**
  * Baidu Fanyi's general and field translation (https://fanyi-api.baidu.com/doc/21, /doc/22): a form POST to
@@ -54,12 +55,10 @@ export const baiduFanyi: ComponentDefinition = {
   params: PARAMS,
   needs: ["apiKey", "internet"],
   async run(context) {
-    const q = readInput(context);
+    const q = inputText(context);
     if (!q) return { content: "" };
-    const appid = keyOf(context.params.appid);
-    if (!appid) throw missingKey(NAME, "appid");
-    const secretKey = keyOf(context.params.secret_key);
-    if (!secretKey) throw missingKey(NAME, "secret_key");
+    const appid = requiredKey(context, "appid", NAME);
+    const secretKey = requiredKey(context, "secret_key", NAME);
     const { source_lang: from, target_lang: to, trans_type: type, domain } = context.params as Record<string, string>;
     // Baidu detects the source language, never the target one (it answers 58001).
     if (to === "auto") throw new DomainError("BAD_REQUEST", `flow.components.${NAME}.errors.targetAuto`);
@@ -68,9 +67,8 @@ export const baiduFanyi: ComponentDefinition = {
     const form = new URLSearchParams({ q, from, to, appid, salt, ...(field ? { domain } : {}) });
     form.set("sign", baiduSign(field ? [appid, q, salt, domain, secretKey] : [appid, q, salt, secretKey]));
     const base = vendorBase(context, NAME, API);
-    const answer = await callVendor(context, NAME, `${base}/api/trans/vip/${field ? "fieldtranslate" : "translate"}`, { method: "POST", body: form });
-    if (answer.status !== 200) throw statusError(NAME, answer.status, answer.text);
-    const body = parseJson(NAME, answer);
+    const answer = await callVendor(context, { service: NAME, url: `${base}/api/trans/vip/${field ? "fieldtranslate" : "translate"}`, method: "POST", body: form });
+    const body = parseJson(answer.text, NAME);
     if (!isRecord(body)) throw malformedAnswer(NAME);
     if (body.error_code !== undefined && String(body.error_code) !== "52000") {
       const code = String(body.error_code);

@@ -1,7 +1,8 @@
 import type { ParamSpec } from "../../../platform/param-spec";
 import type { ComponentDefinition } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES } from "../../params";
-import { callVendor, readInput, isRecord, keyOf, malformedAnswer, missingKey, parseJson, statusError, vendorBase, vendorFailure } from "./vendor";
+import { callVendor, inputText, malformedAnswer, parseJson, requiredKey, vendorBase } from "../outside-service";
+import { isRecord, vendorFailure } from "./vendor";
 
 /**
  * DeepL's API v2 (https://developers.deepl.com/docs/api-reference/translate): POST /v2/translate with the key in
@@ -45,29 +46,19 @@ export const deepL: ComponentDefinition = {
   params: PARAMS,
   needs: ["apiKey", "internet"],
   async run(context) {
-    const text = readInput(context);
+    const text = inputText(context);
     if (!text) return { content: "" };
-    const key = keyOf(context.params.auth_key);
-    if (!key) throw missingKey(NAME, "auth_key");
+    const key = requiredKey(context, "auth_key", NAME);
     const base = vendorBase(context, NAME, key.endsWith(":fx") ? FREE_API : PAID_API);
-    const answer = await callVendor(context, NAME, `${base}/v2/translate`, {
+    const answer = await callVendor(context, {
+      service: NAME,
+      url: `${base}/v2/translate`,
       method: "POST",
       headers: { authorization: `DeepL-Auth-Key ${key}`, "content-type": "application/json", accept: "application/json" },
       body: JSON.stringify({ text: [text], source_lang: context.params.source_lang, target_lang: context.params.target_lang }),
+      classify: (status) => (STATUS_ERRORS[status] ? vendorFailure(STATUS_ERRORS[status]) : undefined),
     });
-    if (answer.status !== 200) {
-      const known = STATUS_ERRORS[answer.status];
-      if (known) throw vendorFailure(known);
-      let message = answer.text;
-      try {
-        const body = JSON.parse(answer.text) as unknown;
-        if (isRecord(body) && typeof body.message === "string") message = body.message;
-      } catch {
-        // DeepL's gateways answer some failures in plain text or HTML; the status says enough.
-      }
-      throw statusError(NAME, answer.status, message);
-    }
-    const body = parseJson(NAME, answer);
+    const body = parseJson(answer.text, NAME);
     const translations = isRecord(body) && Array.isArray(body.translations) ? body.translations : null;
     if (!translations || translations.length === 0 || !translations.every((t) => isRecord(t) && typeof t.text === "string")) throw malformedAnswer(NAME);
     return { content: translations.map((t) => (t as { text: string }).text).join("\n") };

@@ -54,7 +54,7 @@ describe("WenCai", () => {
     vendors.servers.WenCai.handle((_request, response) => sendJson(response, 200, { status_code: -1, status_msg: "访问过于频繁" }));
     expect((await failureOf(run(wenCai, {}, "x"))).params).toEqual({ service: "WenCai", detail: "-1 访问过于频繁" });
     vendors.servers.WenCai.handle((_request, response) => sendJson(response, 200, { data: { answer: [] } }));
-    expect((await failureOf(run(wenCai, {}, "x"))).messageKey).toBe("flow.errors.serviceMalformed");
+    expect((await failureOf(run(wenCai, {}, "x"))).messageKey).toBe("flow.errors.outside.malformed");
   });
 });
 
@@ -72,7 +72,7 @@ describe("AkShare", () => {
   it("gives nothing without a symbol, and reports an answer that is not Eastmoney's", async () => {
     expect((await run(akShare, {}, " ")).output.content).toBe("");
     vendors.servers.AkShare.handle((_request, response) => sendText(response, 200, "<html>验证</html>"));
-    expect((await failureOf(run(akShare, {}, "600519"))).messageKey).toBe("flow.errors.serviceMalformed");
+    expect((await failureOf(run(akShare, {}, "600519"))).messageKey).toBe("flow.errors.outside.malformed");
   });
 });
 
@@ -148,7 +148,7 @@ describe("Jin10", () => {
   it("reports a refused key with Jin10's message, and a missing one before calling", async () => {
     const refused = await failureOf(jin10({ secret_key: REFUSED_KEY }));
     expect(refused.params).toEqual({ service: "Jin10", detail: "401 secret-key错误" });
-    expect((await failureOf(jin10({ secret_key: "xxx" }))).messageKey).toBe("flow.errors.missingKey");
+    expect((await failureOf(jin10({ secret_key: "xxx" }))).messageKey).toBe("flow.errors.outside.keyMissing");
   });
 });
 
@@ -170,6 +170,6 @@ describe("TuShare", () => {
 
   it("reports Tushare's own errors and a missing token", async () => {
     expect((await failureOf(run(tuShare, { token: REFUSED_KEY }))).params).toEqual({ service: "TuShare", detail: "40101 抱歉，您的token不对，请确认。" });
-    expect((await failureOf(run(tuShare, {}))).messageKey).toBe("flow.errors.missingKey");
+    expect((await failureOf(run(tuShare, {}))).messageKey).toBe("flow.errors.outside.keyMissing");
   });
 });

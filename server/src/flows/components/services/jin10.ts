@@ -1,7 +1,8 @@
 import type { ParamSpec } from "../../../platform/param-spec";
 import type { ComponentContext, ComponentDefinition, ComponentOutput } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES } from "../../params";
-import { callVendor, readInput, isRecord, keyOf, malformedAnswer, markdownTable, missingKey, parseJson, statusError, textIn, vendorBase, vendorError } from "./vendor";
+import { answerJson, fetchOutside, inputText, malformedAnswer, recordsTable, requiredKey, vendorBase, vendorError } from "../outside-service";
+import { isRecord, textIn } from "./vendor";
 
 /**
  * Jin10's open data API (open-data-api.jin10.com/data-api, the key in a `secret-key` header): news flashes
@@ -49,14 +50,8 @@ const stripTags = (html: string) => html.replace(/<br\s*\/?>/gi, "\n").replace(/
 async function jin10(context: ComponentContext, key: string, path: string, query: Record<string, string>): Promise<unknown[]> {
   const url = new URL(`${vendorBase(context, NAME, API)}/data-api${path}`);
   for (const [name, value] of Object.entries(query)) if (value !== "") url.searchParams.set(name, value);
-  const answer = await callVendor(context, NAME, url.href, { headers: { "secret-key": key, accept: "application/json" } });
-  let body: unknown;
-  try {
-    body = parseJson(NAME, answer);
-  } catch (error) {
-    if (answer.status !== 200) throw statusError(NAME, answer.status);
-    throw error;
-  }
+  const answer = await fetchOutside(context, { service: NAME, url: url.href, headers: { "secret-key": key, accept: "application/json" } });
+  const body: unknown = answerJson(answer, NAME);
   if (!isRecord(body)) throw malformedAnswer(NAME);
   const status = body.status ?? answer.status;
   if (answer.status !== 200 || Number(status) !== 200) throw vendorError(NAME, `${String(status)} ${typeof body.message === "string" ? body.message : ""}`.trim());
@@ -66,10 +61,10 @@ async function jin10(context: ComponentContext, key: string, path: string, query
 
 function table(context: ComponentContext, rows: unknown[], names?: Record<string, string>): string {
   const records = rows.filter(isRecord);
-  if (!names) return markdownTable(records);
+  if (!names) return recordsTable(records);
   const fields = Object.keys(names);
   const headers = Object.fromEntries(fields.map((field) => [field, textIn(context, `flow.components.${NAME}.fields.${names[field]}`)]));
-  return markdownTable(records.map((row) => Object.fromEntries(fields.map((field) => [field, row[field]]))), headers);
+  return recordsTable(records.map((row) => Object.fromEntries(fields.map((field) => [field, row[field]]))), headers);
 }
 
 export const jin10Component: ComponentDefinition = {
@@ -79,8 +74,7 @@ export const jin10Component: ComponentDefinition = {
   params: PARAMS,
   needs: ["apiKey", "internet"],
   async run(context): Promise<ComponentOutput> {
-    const key = keyOf(context.params.secret_key);
-    if (!key) throw missingKey(NAME, "secret_key");
+    const key = requiredKey(context, "secret_key", NAME);
     const p = context.params as Record<string, string>;
     const filters = { contain: context.resolve(p.contain ?? "").trim(), filter: context.resolve(p.filter ?? "").trim() };
     switch (p.type) {
@@ -90,7 +84,7 @@ export const jin10Component: ComponentDefinition = {
       }
       case "symbols": {
         if (p.symbols_datatype === "quotes") {
-          const codes = readInput(context, ",").replace(/\s+/g, "");
+          const codes = inputText(context, ",").replace(/\s+/g, "");
           if (!codes) return { content: "" };
           const rows = await jin10(context, key, "/quotes", { type: p.symbols_type, codes });
           return { content: table(context, rows, QUOTE_NAMES) };

@@ -86,11 +86,11 @@ describe("QWeather", () => {
   });
 
   it("says the key is missing, and reports an answer that is not QWeather's", async () => {
-    expect((await failureOf(run({ web_apikey: "" }))).messageKey).toBe("flow.errors.missingKey");
+    expect((await failureOf(run({ web_apikey: "" }))).messageKey).toBe("flow.errors.outside.keyMissing");
     server.handle((_request, response) => {
       response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
       response.end("not gzip at all");
     });
-    expect((await failureOf(run({}))).messageKey).toBe("flow.errors.serviceMalformed");
+    expect((await failureOf(run({}))).messageKey).toBe("flow.errors.outside.malformed");
   });
 });

@@ -1,7 +1,8 @@
 import type { ParamIssue, ParamSpec } from "../../../platform/param-spec";
 import type { ComponentContext, ComponentDefinition, ComponentOutput } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES } from "../../params";
-import { callVendor, isRecord, keyOf, keyValueLines, malformedAnswer, missingKey, parseJson, statusError, vendorBase, vendorFailure } from "./vendor";
+import { answerJson, fetchOutside, malformedAnswer, requiredKey, statusError, vendorBase } from "../outside-service";
+import { isRecord, keyValueLines, vendorFailure } from "./vendor";
 
 /**
  * QWeather's Web API (https://dev.qweather.com/docs/api/): the city is looked up with the GeoAPI
@@ -56,14 +57,8 @@ const KNOWN_CODES = new Set(["204", "400", "401", "402", "403", "404", "429", "5
 
 /** QWeather's v7 answers hold `code`; its newer error format is `{error: {status, title, detail}}` with an HTTP status. */
 async function qweather(context: ComponentContext, url: URL): Promise<Record<string, unknown>> {
-  const answer = await callVendor(context, NAME, url.href, { headers: { accept: "application/json", "accept-encoding": "gzip" } });
-  let body: unknown;
-  try {
-    body = parseJson(NAME, answer);
-  } catch (error) {
-    if (answer.status !== 200) throw statusError(NAME, answer.status);
-    throw error;
-  }
+  const answer = await fetchOutside(context, { service: NAME, url: url.href, headers: { accept: "application/json", "accept-encoding": "gzip" } });
+  const body: unknown = answerJson(answer, NAME);
   if (!isRecord(body)) throw malformedAnswer(NAME);
   const code = body.code !== undefined ? String(body.code) : isRecord(body.error) && body.error.status !== undefined ? String(body.error.status) : answer.status === 200 ? "200" : String(answer.status);
   if (code === "200") return body;
@@ -86,8 +81,7 @@ export const qWeather: ComponentDefinition = {
   params: PARAMS,
   needs: ["apiKey", "internet"],
   async run(context): Promise<ComponentOutput> {
-    const key = keyOf(context.params.web_apikey);
-    if (!key) throw missingKey(NAME, "web_apikey");
+    const key = requiredKey(context, "web_apikey", NAME);
     // The city may come from another component or a Begin input (`{begin@city}`); RAGFlow read a fixed one.
     const location = context.resolve(String(context.params.location ?? "")).trim();
     if (!location) return { content: "" };

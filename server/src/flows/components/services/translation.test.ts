@@ -67,7 +67,7 @@ describe("translation components", () => {
       for (const auth_key of ["", "xxx"]) {
         const error = await failureOf(run({ auth_key }));
         expect(error.kind).toBe("BAD_REQUEST");
-        expect(error.messageKey).toBe("flow.errors.missingKey");
+        expect(error.messageKey).toBe("flow.errors.outside.keyMissing");
         expect(error.params).toEqual({ service: "DeepL", field: "auth_key" });
       }
       expect(deeplServer().requests.length).toBe(before);
@@ -81,7 +81,7 @@ describe("translation components", () => {
       expect((await failureOf(run({}))).messageKey).toBe("flow.components.DeepL.errors.quotaExceeded");
       deeplServer().handle((_request, response) => sendJson(response, 400, { message: "Value for 'target_lang' not supported." }));
       const bad = await failureOf(run({}));
-      expect(bad.messageKey).toBe("flow.errors.serviceStatus");
+      expect(bad.messageKey).toBe("flow.errors.outside.status");
       expect(bad.params).toMatchObject({ service: "DeepL", status: 400, detail: "Value for 'target_lang' not supported." });
       deeplServer().handle((_request, response) => {
         response.writeHead(502, { "content-type": "text/html" });
@@ -95,9 +95,9 @@ describe("translation components", () => {
         response.writeHead(200, { "content-type": "text/html" });
         response.end("<html>captive portal</html>");
       });
-      expect((await failureOf(run({}))).messageKey).toBe("flow.errors.serviceMalformed");
+      expect((await failureOf(run({}))).messageKey).toBe("flow.errors.outside.malformed");
       deeplServer().handle((_request, response) => sendJson(response, 200, { translations: [] }));
-      expect((await failureOf(run({}))).messageKey).toBe("flow.errors.serviceMalformed");
+      expect((await failureOf(run({}))).messageKey).toBe("flow.errors.outside.malformed");
     });
   });
 
@@ -136,7 +136,7 @@ describe("translation components", () => {
       expect((await failureOf(run({ source_lang: "wyw", target_lang: "kor" }))).messageKey).toBe("flow.components.BaiduFanyi.errors.e58001");
       baiduServer().handle((_request, response) => sendJson(response, 200, { error_code: "20003", error_msg: "Request content has security risks" }));
       const other = await failureOf(run({}));
-      expect(other.messageKey).toBe("flow.errors.serviceError");
+      expect(other.messageKey).toBe("flow.errors.outside.vendorError");
       expect(other.params).toEqual({ service: "BaiduFanyi", detail: "20003 Request content has security risks" });
     });
 

@@ -1,7 +1,8 @@
 import type { ParamSpec } from "../../../platform/param-spec";
 import type { ComponentDefinition, ComponentOutput } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES } from "../../params";
-import { callVendor, isRecord, keyOf, malformedAnswer, missingKey, parseJson, statusError, vendorBase, vendorError } from "./vendor";
+import { callVendor, malformedAnswer, parseJson, requiredKey, vendorBase, vendorError } from "../outside-service";
+import { isRecord } from "./vendor";
 
 /**
  * Tushare Pro's news flashes (https://tushare.pro/document/2?doc_id=143): one JSON POST to http://api.tushare.pro
@@ -43,19 +44,19 @@ export const tuShare: ComponentDefinition = {
   params: PARAMS,
   needs: ["apiKey", "internet"],
   async run(context): Promise<ComponentOutput> {
-    const token = keyOf(context.params.token);
-    if (!token) throw missingKey(NAME, "token");
+    const token = requiredKey(context, "token", NAME);
     const startDate = String(context.params.start_date ?? "").trim();
     const endDate = String(context.params.end_date ?? "").trim() || nowInChina();
     const keyword = context.resolve(String(context.params.keyword ?? "")).trim().toLowerCase();
     const request = { api_name: "news", token, params: { src: context.params.src, start_date: startDate, end_date: endDate }, fields: FIELDS };
-    const answer = await callVendor(context, NAME, vendorBase(context, NAME, API), {
+    const answer = await callVendor(context, {
+      service: NAME,
+      url: vendorBase(context, NAME, API),
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(request),
     });
-    if (answer.status !== 200) throw statusError(NAME, answer.status, answer.text);
-    const body = parseJson(NAME, answer);
+    const body = parseJson(answer.text, NAME);
     if (!isRecord(body)) throw malformedAnswer(NAME);
     if (body.code !== 0) throw vendorError(NAME, `${String(body.code)} ${typeof body.msg === "string" ? body.msg : ""}`.trim());
     const data = body.data;

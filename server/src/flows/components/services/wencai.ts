@@ -1,6 +1,7 @@
 import type { ComponentContext, ComponentDefinition, ComponentOutput } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES, topN } from "../../params";
-import { valueAt, callVendor, readInput, isRecord, keyValueLines, malformedAnswer, markdownTable, parseJson, statusError, vendorBase, vendorError } from "./vendor";
+import { callVendor, inputText, malformedAnswer, parseJson, recordsTable, vendorBase, vendorError } from "../outside-service";
+import { valueAt, isRecord, keyValueLines } from "./vendor";
 
 /**
  * iwencai.com (Tonghuashun's "WenCai") has no documented public API. RAGFlow calls the pywencai library, which
@@ -24,13 +25,14 @@ type Block = Record<string, unknown>;
 
 
 async function wencaiJson(context: ComponentContext, url: string, body: string | URLSearchParams, json: boolean): Promise<unknown> {
-  const answer = await callVendor(context, NAME, url, {
+  const answer = await callVendor(context, {
+    service: NAME,
+    url,
     method: "POST",
     headers: { "user-agent": USER_AGENT, accept: "application/json, text/plain, */*", referer: `${API}/unifiedwap/home/index`, ...(json ? { "content-type": "application/json" } : {}) },
     body,
   });
-  if (answer.status !== 200) throw statusError(NAME, answer.status);
-  const parsed = parseJson(NAME, answer);
+  const parsed = parseJson(answer.text, NAME);
   if (!isRecord(parsed)) throw malformedAnswer(NAME);
   // The site answers refusals with a status and message of its own inside a 200.
   if (typeof parsed.status_code === "number" && parsed.status_code !== 0) throw vendorError(NAME, `${parsed.status_code} ${String(parsed.status_msg ?? "")}`.trim());
@@ -44,7 +46,7 @@ function blockText(block: Block): string {
   const data = block.data;
   let body = "";
   if (showType === "txt1" || showType === "txt2") body = String(valueAt(data, ["content"]) ?? "");
-  else if (Array.isArray(valueAt(data, ["datas"]))) body = markdownTable((valueAt(data, ["datas"]) as unknown[]).filter(isRecord));
+  else if (Array.isArray(valueAt(data, ["datas"]))) body = recordsTable((valueAt(data, ["datas"]) as unknown[]).filter(isRecord));
   else if (isRecord(data) && !("meta" in data)) body = keyValueLines(data).join("\n");
   return body ? [typeof title === "string" && title ? title : "", body].filter(Boolean).join("\n") : "";
 }
@@ -61,7 +63,7 @@ export const wenCai: ComponentDefinition = {
   ],
   needs: ["internet"],
   async run(context): Promise<ComponentOutput> {
-    const question = readInput(context, ",");
+    const question = inputText(context, ",");
     if (!question) return { content: "" };
     const queryType = String(context.params.query_type);
     const perpage = Number(context.params.top_n);
@@ -109,7 +111,7 @@ export const wenCai: ComponentDefinition = {
       const rows = valueAt(page, ["answer", "components", 0, "data", "datas"]);
       if (!Array.isArray(rows)) throw malformedAnswer(NAME);
       const records = rows.filter(isRecord).slice(0, perpage);
-      return { content: markdownTable(records) };
+      return { content: recordsTable(records) };
     }
     const texts = blocks.filter(isRecord).map(blockText).filter(Boolean);
     return { content: texts.join("\n\n"), items: texts.map((text) => ({ content: text })) };

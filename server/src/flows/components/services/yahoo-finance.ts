@@ -1,7 +1,8 @@
 import type { ParamSpec } from "../../../platform/param-spec";
 import type { ComponentContext, ComponentDefinition, ComponentOutput } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES } from "../../params";
-import { valueAt, callVendor, readInput, isRecord, keyValueLines, malformedAnswer, markdownTable, parseJson, statusError, textIn, vendorBase, vendorError, vendorFailure, type VendorAnswer } from "./vendor";
+import { answerJson, fetchOutside, inputText, malformedAnswer, type OutsideAnswer, recordsTable, statusError, vendorBase, vendorError } from "../outside-service";
+import { valueAt, isRecord, keyValueLines, textIn, vendorFailure } from "./vendor";
 
 /**
  * Yahoo Finance's JSON endpoints, which yfinance (RAGFlow's library) reads:
@@ -72,19 +73,13 @@ function plain(value: unknown): unknown {
 /** A module's text: its rows as a table when it holds a list (statements, filings), else its fields. */
 function moduleText(module: Record<string, unknown>): string {
   const list = Object.values(module).find((value) => Array.isArray(value) && value.every(isRecord)) as Record<string, unknown>[] | undefined;
-  if (list) return markdownTable(list.map((row) => plain(row) as Record<string, unknown>).map(({ maxAge: _maxAge, ...row }) => row));
+  if (list) return recordsTable(list.map((row) => plain(row) as Record<string, unknown>).map(({ maxAge: _maxAge, ...row }) => row));
   const { maxAge: _maxAge, ...fields } = plain(module) as Record<string, unknown>;
   return keyValueLines(fields).join("\n");
 }
 
-function yahooJson(answer: VendorAnswer, root: string, ticker: string): Record<string, unknown> {
-  let body: unknown;
-  try {
-    body = parseJson(NAME, answer);
-  } catch (error) {
-    if (answer.status !== 200) throw statusError(NAME, answer.status);
-    throw error;
-  }
+function yahooJson(answer: OutsideAnswer, root: string, ticker: string): Record<string, unknown> {
+  const body: unknown = answerJson(answer, NAME);
   const node = isRecord(body) ? body[root] : undefined;
   // Yahoo answers an unknown ticker with 404 and `{<root>: {result: null, error: {code: "Not Found", description}}}`.
   if (isRecord(node) && isRecord(node.error)) {
@@ -98,12 +93,12 @@ function yahooJson(answer: VendorAnswer, root: string, ticker: string): Record<s
 
 /** yfinance's session: the cookie fc.yahoo.com sets, and the crumb Yahoo gives for it. */
 async function session(context: ComponentContext): Promise<{ cookie: string; crumb: string }> {
-  const first = await callVendor(context, NAME, `${vendorBase(context, NAME, COOKIE_API)}/`, { headers: { "user-agent": USER_AGENT } });
+  const first = await fetchOutside(context, { service: NAME, url: `${vendorBase(context, NAME, COOKIE_API)}/`, headers: { "user-agent": USER_AGENT } });
   const cookie = first.headers
     .getSetCookie()
     .map((line) => line.split(";")[0])
     .join("; ");
-  const answer = await callVendor(context, NAME, `${vendorBase(context, NAME, QUERY_API)}/v1/test/getcrumb`, { headers: { "user-agent": USER_AGENT, cookie } });
+  const answer = await fetchOutside(context, { service: NAME, url: `${vendorBase(context, NAME, QUERY_API)}/v1/test/getcrumb`, headers: { "user-agent": USER_AGENT, cookie } });
   const crumb = answer.text.trim();
   if (answer.status !== 200 || !crumb || crumb.startsWith("<") || crumb.startsWith("{")) throw statusError(NAME, answer.status, crumb.slice(0, 200));
   return { cookie, crumb };
@@ -116,7 +111,7 @@ export const yahooFinance: ComponentDefinition = {
   params: PARAMS,
   needs: ["internet"],
   async run(context): Promise<ComponentOutput> {
-    const ticker = readInput(context, "").replace(/\s+/g, "").toUpperCase();
+    const ticker = inputText(context, "").replace(/\s+/g, "").toUpperCase();
     if (!ticker) return { content: "" };
     const on = (key: string) => context.params[key] === true;
     const base = vendorBase(context, NAME, QUERY_API);
@@ -130,7 +125,7 @@ export const yahooFinance: ComponentDefinition = {
       const url = new URL(`${base}/v10/finance/quoteSummary/${encodeURIComponent(ticker)}`);
       url.searchParams.set("modules", modules.map(([module]) => module).join(","));
       url.searchParams.set("crumb", crumb);
-      const body = yahooJson(await callVendor(context, NAME, url.href, { headers: { ...headers, cookie } }), "quoteSummary", ticker);
+      const body = yahooJson(await fetchOutside(context, { service: NAME, url: url.href, headers: { ...headers, cookie } }), "quoteSummary", ticker);
       const result = valueAt(body, ["quoteSummary", "result", 0]);
       if (!isRecord(result)) throw malformedAnswer(NAME);
       for (const [module, section] of modules) {
@@ -144,7 +139,7 @@ export const yahooFinance: ComponentDefinition = {
       const url = new URL(`${base}/v8/finance/chart/${encodeURIComponent(ticker)}`);
       url.searchParams.set("range", "1mo");
       url.searchParams.set("interval", "1d");
-      const body = yahooJson(await callVendor(context, NAME, url.href, { headers }), "chart", ticker);
+      const body = yahooJson(await fetchOutside(context, { service: NAME, url: url.href, headers }), "chart", ticker);
       const chart = valueAt(body, ["chart", "result", 0]);
       const quote = valueAt(chart, ["indicators", "quote", 0]);
       if (!isRecord(chart) || !Array.isArray(chart.timestamp) || !isRecord(quote)) throw malformedAnswer(NAME);
@@ -158,14 +153,14 @@ export const yahooFinance: ComponentDefinition = {
         Close: round(column("close")[i]),
         Volume: column("volume")[i],
       }));
-      sections.push({ section: "history", text: markdownTable(rows) });
+      sections.push({ section: "history", text: recordsTable(rows) });
     }
     if (on("news")) {
       const url = new URL(`${base}/v1/finance/search`);
       url.searchParams.set("q", ticker);
       url.searchParams.set("quotesCount", "0");
       url.searchParams.set("newsCount", String(NEWS_COUNT));
-      const body = yahooJson(await callVendor(context, NAME, url.href, { headers }), "finance", ticker);
+      const body = yahooJson(await fetchOutside(context, { service: NAME, url: url.href, headers }), "finance", ticker);
       if (!Array.isArray(body.news)) throw malformedAnswer(NAME);
       const rows = body.news.filter(isRecord).map((item) => ({
         title: item.title,
@@ -173,7 +168,7 @@ export const yahooFinance: ComponentDefinition = {
         link: item.link,
         time: typeof item.providerPublishTime === "number" ? new Date(item.providerPublishTime * 1000).toISOString().slice(0, 16).replace("T", " ") : "",
       }));
-      sections.push({ section: "news", text: markdownTable(rows) });
+      sections.push({ section: "news", text: recordsTable(rows) });
     }
     const items = sections.filter((s) => s.text).map((s) => ({ title: title(s.section), content: s.text }));
     return { content: items.map((item) => `${item.title}:\n${item.content}`).join("\n\n"), items };

@@ -1,7 +1,8 @@
 import { DomainError } from "../../../platform/errors";
 import type { ComponentDefinition } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES } from "../../params";
-import { answerText, htmlToMarkdown, htmlToText, inputText, PROXY, refuseProxy, webRequest } from "./web";
+import { callVendor, htmlToMarkdown, htmlToText, inputText } from "../outside-service";
+import { PROXY, refuseProxy, WEB_TOOL_MAX_BYTES } from "./web";
 
 /**
  * Crawler: reads the web page whose URL is its input, through the run's outbound guard, as markdown, as the
@@ -37,8 +38,7 @@ export const crawler: ComponentDefinition = {
     // The input may be a sentence around the URL (a model's answer): the first http(s) URL in it is the page.
     const url = /https?:\/\/[^\s<>"'`]+/i.exec(input)?.[0];
     if (!url) throw new DomainError("BAD_REQUEST", "flow.components.Crawler.errors.noUrl", { input: input.slice(0, 200) });
-    const answer = await webRequest(context, url, { headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.5" } }, CRAWL_TIMEOUT_MS);
-    const html = answerText(answer);
+    const { text: html } = await callVendor(context, { service: url, url, headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.5" }, timeoutMs: CRAWL_TIMEOUT_MS, maxBytes: WEB_TOOL_MAX_BYTES });
     switch (context.params.extract_type) {
       case "html":
         return { content: html };

@@ -8,7 +8,7 @@ import { validate, withDefaults, type ParamValues } from "../../../platform/para
 import type { ComponentContext, ComponentDefinition, OutputItem } from "../../component";
 import type { FlowPorts } from "../../ports";
 import { DESCRIPTION, INPUT_VARIABLES, topN } from "../../params";
-import { inputText, markdownTable } from "./web";
+import { inputText, markdownTable } from "../outside-service";
 
 /**
  * ExeSQL: runs the SQL its input holds (a model's answer, as in RAGFlow's text-to-SQL flows) on a MySQL,

@@ -2,7 +2,8 @@ import { DomainError } from "../../../platform/errors";
 import type { ParamIssue } from "../../../platform/param-spec";
 import type { ComponentContext, ComponentDefinition } from "../../component";
 import { DESCRIPTION } from "../../params";
-import { answerText, htmlToText, PROXY, refuseProxy, webRequest } from "./web";
+import { callVendor, htmlToText, outsideError } from "../outside-service";
+import { PROXY, refuseProxy, WEB_TOOL_MAX_BYTES } from "./web";
 
 /**
  * Invoke: one HTTP request to a URL the flow's author names (RAGFlow v0.14's HTTP tool), through the run's
@@ -150,7 +151,7 @@ export const invoke: ComponentDefinition = {
     try {
       url = new URL(address);
     } catch {
-      throw new DomainError("BAD_REQUEST", "flow.errors.request.invalidUrl", { url: address });
+      throw outsideError("BAD_REQUEST", "invalidUrl", { url: address });
     }
 
     const headerTemplates = parseObject(params.headers);
@@ -184,8 +185,7 @@ export const invoke: ComponentDefinition = {
       if (!hasHeader(headers, "content-type")) headers["content-type"] = "application/json";
     }
 
-    const answer = await webRequest(context, url.href, { method: method.toUpperCase(), headers, body }, Number(params.timeout) * 1000);
-    const text = answerText(answer);
+    const { text } = await callVendor(context, { service: url.href, url, method: method.toUpperCase(), headers, body, timeoutMs: Number(params.timeout) * 1000, maxBytes: WEB_TOOL_MAX_BYTES });
     return { content: params.clean_html ? htmlToText(text) : text };
   },
 };

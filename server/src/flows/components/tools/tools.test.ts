@@ -17,7 +17,7 @@ function keysInSource(file: string, component: string): string[] {
   const source = readFileSync(join(__dirname, file), "utf8");
   const literal = [...source.matchAll(/"(flow\.[\w.]+)"/g)].map((m) => m[1]);
   const completed = [...source.matchAll(/(?:sqlError|connectionError)\("(\w+)"/g)].map((m) => `flow.components.${component}.errors.${m[1]}`);
-  const requests = [...source.matchAll(/requestError\("\w+", "(\w+)"/g)].map((m) => `flow.errors.request.${m[1]}`);
+  const requests = [...source.matchAll(/outsideError\("\w+", "(\w+)"/g)].map((m) => `flow.errors.outside.${m[1]}`);
   return [...literal, ...completed, ...requests];
 }
 
@@ -34,6 +34,7 @@ describe("the tools components", () => {
     const keys = new Set([
       ...TOOLS_COMPONENTS.flatMap((c) => [componentText.label(c.name), componentText.description(c.name), ...messageKeysOf(c.params)]),
       ...keysInSource("web.ts", ""),
+      ...keysInSource("../outside-service.ts", ""),
       ...keysInSource("invoke.ts", "Invoke"),
       ...keysInSource("crawler.ts", "Crawler"),
       ...keysInSource("exe-sql.ts", "ExeSQL"),

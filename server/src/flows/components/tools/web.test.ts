@@ -120,7 +120,7 @@ describe("Invoke", () => {
   test("a status other than 2xx is a translated error with the status", async () => {
     await expect(runComponent(invoke, { params: { url: `${base}/broken` } })).rejects.toMatchObject({
       kind: "OUTSIDE_SERVICE",
-      messageKey: "flow.errors.request.status",
+      messageKey: "flow.errors.outside.status",
       params: { status: 500 },
     });
   });
@@ -128,13 +128,13 @@ describe("Invoke", () => {
   test("an answer slower than the time-out is a translated error", async () => {
     await expect(runComponent(invoke, { params: { url: `${base}/slow`, timeout: 1 } })).rejects.toMatchObject({
       kind: "OUTSIDE_SERVICE",
-      messageKey: "flow.errors.request.timeout",
+      messageKey: "flow.errors.outside.timeout",
       params: { seconds: 1 },
     });
   });
 
   test("an answer over the size cap is a translated error", async () => {
-    await expect(runComponent(invoke, { params: { url: `${base}/big` } })).rejects.toMatchObject({ messageKey: "flow.errors.request.tooLarge" });
+    await expect(runComponent(invoke, { params: { url: `${base}/big` } })).rejects.toMatchObject({ messageKey: "flow.errors.outside.tooLarge" });
   });
 
   test("a refused address is never reached", async () => {
@@ -146,7 +146,7 @@ describe("Invoke", () => {
   test("a proxy is refused (it would bypass the guard)", async () => {
     await expect(runComponent(invoke, { params: { url: `${base}/echo`, proxy: "http://proxy.example:3128" } })).rejects.toMatchObject({
       kind: "BAD_REQUEST",
-      messageKey: "flow.errors.request.proxyUnsupported",
+      messageKey: "flow.errors.outside.proxyUnsupported",
     });
     // The form's placeholder is no proxy.
     await expect(runComponent(invoke, { params: { url: `${base}/echo`, proxy: "http://" } })).resolves.toBeDefined();
@@ -173,6 +173,6 @@ describe("Crawler", () => {
   test("an input without a URL, a refused address and a failing page are translated errors", async () => {
     await expect(crawl("markdown", "no address here")).rejects.toMatchObject({ messageKey: "flow.components.Crawler.errors.noUrl" });
     await expect(runComponent(crawler, { input: `${base}/page`, ports: publicOnly() })).rejects.toMatchObject({ messageKey: "errors.outbound.addressRefused" });
-    await expect(crawl("markdown", `${base}/broken`)).rejects.toMatchObject({ messageKey: "flow.errors.request.status", params: { status: 500 } });
+    await expect(crawl("markdown", `${base}/broken`)).rejects.toMatchObject({ messageKey: "flow.errors.outside.status", params: { status: 500 } });
   });
 });
