@@ -1,5 +1,5 @@
 import type { ChatModel } from "../models/model-types";
-import type { OutboundRequest } from "../platform/outbound";
+import type { OutboundPolicy, OutboundRequest } from "../platform/outbound";
 import type { Locale } from "../platform/messages";
 import type { SignedIn } from "../policies/principal";
 import type { RetrievalRequest, RetrievalResult } from "../retrieval/retrieval.service";
@@ -24,6 +24,11 @@ export interface FlowPorts {
   retrieve(request: RetrievalRequest): Promise<RetrievalResult>;
   /** An HTTP request through the outbound guard, with the flow tools' policy. */
   fetch(url: string | URL, request?: OutboundRequest): Promise<Response>;
+  /**
+   * The address policy `fetch` applies, for components that open their own connections (ExeSQL's database
+   * drivers) so that they reach no address `fetch` would refuse. Without it, only public addresses.
+   */
+  outboundPolicy?: OutboundPolicy;
   /** Vendor base URLs by component name, for tests that stand local servers in for the vendors. */
   baseUrls?: Readonly<Record<string, string>>;
 }

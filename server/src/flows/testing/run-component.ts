@@ -37,6 +37,7 @@ export function testPorts(overrides: Partial<FlowPorts> & { chat?: ChatModel } =
       throw new Error("This test gave no retrieval");
     },
     fetch: (url, request = {}) => outboundFetch(url, request, LOOPBACK_ALLOWED),
+    outboundPolicy: LOOPBACK_ALLOWED,
     ...rest,
   };
 }
