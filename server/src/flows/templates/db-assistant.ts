@@ -18,7 +18,7 @@ export const dbAssistant: FlowTemplate = {
       { id: "begin", name: "Begin", at: [0, 1], params: { prologue: "Hi! Ask me a question about your database: I'll write the SQL, run it and tell you what it found." } },
       { id: "Answer:Interact", name: "Interact", at: [1, 1] },
       ...sqlWriter(2),
-      { id: "ExeSQL:Run", name: "Run SQL", at: [4, 1], params: { db_type: "mysql", database: "", username: "", host: "", port: 3306, password: "", loop: 3, top_n: 30 } },
+      { id: "ExeSQL:Run", name: "Run SQL", at: [4, 1], params: { db_type: "mysql", database: "your_database", username: "your_read_only_user", host: "your-database-host", port: 3306, password: "", loop: 3, top_n: 30 } },
       {
         id: "Switch:Failed",
         name: "SQL failed?",
