@@ -55,7 +55,7 @@ export const generalChatbot: FlowTemplate = {
       },
       // weather
       { id: "Generate:FindCity", name: "Find the city", at: [3, 0], params: generateParams("Answer with the name of the city the user asks about the weather of, in English, and nothing else. When the question names no city, answer with the city the conversation mentioned last.", { window: 4 }) },
-      { id: "QWeather:Weather", name: "Weather", at: [4, 0], params: { web_apikey: "", lang: "en", type: "weather", user_type: "free", time_period: "7d" } },
+      { id: "QWeather:Weather", name: "Weather", at: [4, 0], params: { web_apikey: "", location: "{Generate:FindCity}", lang: "en", type: "weather", user_type: "free", time_period: "7d" } },
       { id: "Generate:WeatherReply", name: "Weather reply", at: [5, 0], params: generateParams(`${FRIEND}\n\nTask:\n- Tell your friend the weather from the information below, in the language of their question.\n- If they did not say where they are, ask them.\n\nThe weather information:\n{weather}`, { window: 4, parameters: { weather: "QWeather:Weather" } }) },
       // finance
       { id: "Concentrator:Finance", name: "Finance", at: [3, 1] },
