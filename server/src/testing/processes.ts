@@ -98,3 +98,64 @@ export function spawnTs(entry: string, env: Record<string, string>): TsProcess {
     stop: (graceMs) => stopProcess(child, graceMs),
   };
 }
+
+export interface LaunchOptions {
+  cwd?: string;
+  uid?: number;
+  gid?: number;
+  /** What the server prints once it accepts connections. */
+  ready: RegExp;
+  timeoutMs?: number;
+  /** What to install when the command is missing, for the error message. */
+  install: string;
+}
+
+/**
+ * Starts a server program and resolves once its output (stdout or stderr) matches `ready`; rejects with its
+ * output when it exits first or the time runs out, killing it. Its output keeps draining afterwards.
+ */
+export function launchServer(command: string, args: string[], options: LaunchOptions): Promise<ChildProcess> {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, uid: options.uid, gid: options.gid, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    let settled = false;
+    const settle = (error?: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      child.off("exit", onEarlyExit);
+      if (error) {
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+        reject(error);
+      } else resolve(child);
+    };
+    const onEarlyExit = (code: number | null, signal: string | null) => settle(new Error(`${command} exited before it was ready (code ${code}, signal ${signal}):\n${output}`));
+    const timer = setTimeout(() => settle(new Error(`${command} was not ready within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const onOutput = (chunk: Buffer) => {
+      if (settled) return;
+      output += chunk.toString();
+      if (options.ready.test(output)) settle();
+    };
+    child.stdout!.on("data", onOutput);
+    child.stderr!.on("data", onOutput);
+    child.once("error", (error: NodeJS.ErrnoException) =>
+      settle(error.code === "ENOENT" ? new Error(`${command} was not found; these tests need a real server: install it (Debian: ${options.install}).`) : error),
+    );
+    child.once("exit", onEarlyExit);
+  });
+}
+
+/** Runs a program to its end; rejects with its output when it fails. */
+export function runToEnd(command: string, args: string[], options: { cwd?: string; uid?: number; gid?: number; install: string }): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, uid: options.uid, gid: options.gid, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.once("error", (error: NodeJS.ErrnoException) =>
+      reject(error.code === "ENOENT" ? new Error(`${command} was not found; install it (Debian: ${options.install}).`) : error),
+    );
+    child.once("exit", (code) => (code === 0 ? resolve(output) : reject(new Error(`${command} ${args.join(" ")} failed (code ${code}):\n${output}`))));
+  });
+}
