@@ -15,6 +15,8 @@ export class FlowGraph {
   readonly ids: string[];
   private readonly down = new Map<string, string[]>();
   private readonly up = new Map<string, string[]>();
+  private readonly ancestorSets = new Map<string, Set<string>>();
+  private readonly dependencySets = new Map<string, string[]>();
 
   constructor(
     readonly dsl: FlowDsl,
@@ -102,6 +104,8 @@ export class FlowGraph {
 
   /** Every component from which `id` can be reached (its ancestors). */
   ancestors(id: string): Set<string> {
+    const known = this.ancestorSets.get(id);
+    if (known) return known;
     const seen = new Set<string>();
     const stack = [...this.upstream(id)];
     while (stack.length > 0) {
@@ -110,6 +114,20 @@ export class FlowGraph {
       seen.add(next);
       stack.push(...this.upstream(next));
     }
+    this.ancestorSets.set(id, seen);
     return seen;
+  }
+
+  /**
+   * What a component waits for when they still run in the turn (the join barrier): the components its params
+   * reference and its upstream in the same container — not Begin, not an Answer (those ran before the turn).
+   */
+  dependencies(id: string, referenced: (id: string) => string[]): string[] {
+    const known = this.dependencySets.get(id);
+    if (known) return known;
+    const candidates = [...new Set([...referenced(id), ...this.upstream(id)])];
+    const found = candidates.filter((other) => other !== id && this.parentOf(other) === this.parentOf(id) && !this.isInteraction(other) && this.nameOf(other) !== "Begin");
+    this.dependencySets.set(id, found);
+    return found;
   }
 }

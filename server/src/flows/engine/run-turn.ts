@@ -9,7 +9,7 @@ import type { FlowState, RunTurn, TurnOptions, TurnRequest, TurnResult, TurnStat
 import { defaultInput } from "./default-input";
 import { FlowGraph } from "./graph";
 import { repeatedBlock } from "./limits";
-import { asText, dependenciesOf, referenceValue, resolveText, type ReferenceValues } from "./references";
+import { asText, referencedComponents, referenceValue, resolveText, type ReferenceValues } from "./references";
 
 /**
  * One conversation turn of a flow, with RAGFlow v0.14's semantics (`Canvas.run`):
@@ -70,7 +70,7 @@ class Turn {
 
   async run(): Promise<TurnResult> {
     const { limits } = this.options;
-    const timer = setTimeout(() => this.stop(new DomainError("TIMEOUT", "flow.errors.timeBudget", { seconds: Math.round(limits.timeBudgetMs / 1000) })), limits.timeBudgetMs);
+    const timer = setTimeout(() => this.stop(new DomainError("TIMEOUT", "flow.errors.timeBudget", { seconds: Math.ceil(limits.timeBudgetMs / 1000) })), limits.timeBudgetMs);
     try {
       this.throwIfStopped();
       await this.play();
@@ -223,6 +223,7 @@ class Turn {
           if (!waiting.includes(id)) waiting.push(id);
           continue;
         }
+        waiting = waiting.filter((other) => other !== id);
         await this.step(id, scope);
       }
     };
@@ -253,11 +254,12 @@ class Turn {
   }
 
   /**
-   * Whether a component must wait: a component its params reference has not run in this scope yet and still
-   * will — it is about to run, is waiting, or can be reached from what ran and was not followed yet.
+   * Whether a component must wait: one of its dependencies (its upstream, and what its params reference) has not
+   * run in this scope yet and still will — it is about to run, is waiting, or can be reached from what ran and was
+   * not followed yet (not through the component itself: a back-edge does not hold it).
    */
   private mustWait(id: string, scope: Scope, cursor: number, pending: string[]): boolean {
-    const missing = dependenciesOf(this.graph, id).filter((dep) => !scope.ran.includes(dep) && this.graph.parentOf(dep) === scope.parent);
+    const missing = this.graph.dependencies(id, (other) => referencedComponents(this.graph, other)).filter((dep) => !scope.ran.includes(dep));
     if (missing.length === 0) return false;
     const reachable = new Set<string>();
     const stack = [...pending, ...scope.ran.slice(cursor).flatMap((ran) => this.nextOf(ran))];
