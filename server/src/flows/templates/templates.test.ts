@@ -103,7 +103,17 @@ const SCENARIOS: Record<string, Scenario> = {
   "research-digest": { inputs: { topic: "tides" }, runs: ["ArXiv:Preprints", "PubMed:Articles", "Generate:Digest"], reaches: ["ArXiv", "PubMed"], answer: ANSWER },
   "meeting-minutes": { inputs: { meeting: "of 26 November", notes: "Ana will send the budget by Friday. We chose the blue logo." }, runs: ["Generate:Summary", "Generate:Actions", "Template:Minutes"], answer: `# Minutes of 26 November\n\n## Summary\n${ANSWER}\n\n## Action items\n${ANSWER}` },
   "customer-service": { message: "How do I mount it on the wall?", category: "product_related", runs: ["RewriteQuestion:Clarify", "Retrieval:Manual", "Relevant:Answerable", "Generate:Answer"], answer: ANSWER },
-  "web-search-assistant": { message: "Why are there tides?", runs: ["RewriteQuestion:Refine", "KeywordExtract:Keywords", "Retrieval:Knowledge", "Wikipedia:Encyclopedia", "DuckDuckGo:Web", "Generate:Answer"], reaches: ["Wikipedia", "DuckDuckGo"], answer: ANSWER },
+  "web-search-assistant": {
+    message: "Why are there tides?",
+    runs: ["RewriteQuestion:Refine", "KeywordExtract:Keywords", "Retrieval:Knowledge", "Wikipedia:Encyclopedia", "DuckDuckGo:Web", "Generate:Answer"],
+    reaches: ["Wikipedia", "DuckDuckGo"],
+    answer: ANSWER,
+    // The web is searched for the keywords, the knowledge base for the whole question.
+    check: () => {
+      expect(world.calls("Wikipedia")[0].query.get("gsrsearch")).toBe("tides, moon");
+      expect(new URLSearchParams(world.calls("DuckDuckGo")[0].body).get("q")).toBe("tides, moon");
+    },
+  },
   "general-chatbot": { message: "Will it rain in Lisbon this week?", category: "weather", runs: ["Generate:FindCity", "QWeather:Weather", "Generate:WeatherReply"], reaches: ["QWeather"], answer: ANSWER },
   "recruiting-assistant": { message: "Tell me more", category: "interested", runs: ["Message:Introduction"], answer: /open-source platform/ },
   interpreter: { inputs: { lang: "French", file: "The tide comes in twice a day." }, runs: ["Generate:Translate", "Generate:Reflect", "Generate:Improve"], answer: ANSWER },
