@@ -34,13 +34,22 @@ const Streamer: ComponentDefinition = {
     return { content: "Hello", reference: { total: 1, chunks: [], doc_aggs: [] } };
   },
 };
-/** Holds the turn until it is stopped (a component that ignores its signal). */
+/** Holds the turn until it is stopped (a component that ignores its signal), then still tries to speak. */
 const Hold: ComponentDefinition = {
   name: "Hold",
   category: "core",
   icon: "",
   params: [],
-  run: () => new Promise(() => undefined),
+  run: ({ signal, say, replaceQuestion }) =>
+    new Promise((resolve) =>
+      signal.addEventListener("abort", () =>
+        setImmediate(() => {
+          say("too late");
+          replaceQuestion("changed");
+          resolve({ content: "late" });
+        }),
+      ),
+    ),
 };
 const Spend: ComponentDefinition = {
   name: "Spend",
@@ -120,6 +129,33 @@ describe("a conversation turn", () => {
     const third = await run(flow, second.state, { message: "pong" });
     expect(third.answer).toBe("You said: pong");
     expect(third.state.path).toEqual([["begin"], ["answer"], ["echo", "answer"], ["echo", "answer"]]);
+  });
+
+  it("says the prologue on a first turn that carries a message, as RAGFlow does, and goes on after the Answer", async () => {
+    const flow = sketchFlow({
+      begin: { name: "Begin", params: { prologue: "Hi there" }, down: ["answer"] },
+      answer: { name: "Answer", down: ["echo"] },
+      echo: { name: "Template", params: { content: "You said: {input}" }, down: ["answer"] },
+    });
+    const first = await run(flow, null, { message: "early" });
+    expect(first).toMatchObject({ status: "waiting", answer: "Hi there" });
+    expect((await run(flow, first.state, { message: "later" })).answer).toBe("You said: later");
+  });
+
+  it("lets the user try again after a failed turn, from the Answer the flow waited at", async () => {
+    const flow = sketchFlow({
+      begin: { name: "Begin", down: ["answer"] },
+      answer: { name: "Answer", down: ["switch"] },
+      switch: { name: "Switch", params: { conditions: [{ items: [{ cpn_id: "sys.query", operator: "contains", value: "boom" }], to: "fail" }], end_cpn_id: "echo" }, down: ["fail", "echo"] },
+      fail: { name: "Fail", down: ["answer"] },
+      echo: { name: "Template", params: { content: "ok: {sys.query}" }, down: ["answer"] },
+    });
+    const first = await run(flow, null);
+    const failed = await run(flow, first.state, { message: "boom" });
+    expect(failed.status).toBe("failed");
+    expect(failed.state.waitingAt).toBe("answer");
+    const retried = await run(flow, failed.state, { message: "fine" });
+    expect(retried).toMatchObject({ status: "waiting", answer: "ok: fine" });
   });
 
   it("runs a task-style flow with Begin's typed input values, and refuses a missing required input in the runner's language", async () => {
@@ -282,16 +318,21 @@ describe("a conversation turn", () => {
 
   it("is cancelled mid-run by its signal, even while a component holds it", async () => {
     const controller = new AbortController();
-    const flow = sketchFlow({ begin: { name: "Begin", down: ["hold"] }, hold: { name: "Hold", down: ["after"] }, after: { name: "Echo" } });
+    // Hold ends the flow, so it speaks to the user if it can.
+    const flow = sketchFlow({ begin: { name: "Begin", down: ["hold", "other"] }, hold: { name: "Hold" }, other: { name: "Echo", down: ["after"] }, after: { name: "Echo" } });
     const result = await run(flow, null, { message: "go" }, {
       signal: controller.signal,
       onEvent: (event) => {
-        if (event.type === "node_started" && event.componentId === "hold") controller.abort();
+        if (event.type === "node_started" && event.componentId === "hold") setImmediate(() => controller.abort());
       },
     });
     expect(result.status).toBe("cancelled");
     expect(started(result.events)).not.toContain("after");
     expect(result.events.some((e) => e.type === "message_end")).toBe(false);
+    // The abandoned component's late words and changes reach no one.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(deltas(result.events)).toEqual([]);
+    expect(result.state.history).toEqual([{ role: "user", content: "go" }]);
   });
 
   it("fails a turn that outlives its time budget", async () => {

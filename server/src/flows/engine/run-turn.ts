@@ -55,7 +55,10 @@ class Turn {
   /** What each speaking component has said this turn, so that its Answer does not say it again. */
   private readonly saidBy = new Map<string, string>();
   private reference: MessageReference | undefined;
-  private waitingAt: string | undefined;
+  /** The turn has ended: a component it abandoned (stopped while it worked) can no longer speak nor change the state. */
+  private closed = false;
+  /** The Answer that spoke this turn. */
+  private spokeAt: string | undefined;
 
   constructor(
     flow: FlowDsl,
@@ -74,7 +77,7 @@ class Turn {
     try {
       this.throwIfStopped();
       await this.play();
-      const status: TurnStatus = this.waitingAt !== undefined && (this.graph.downstream(this.waitingAt).length > 0 || this.state.pendingAnswers.length > 0) ? "waiting" : "finished";
+      const status: TurnStatus = this.spokeAt !== undefined && (this.graph.downstream(this.spokeAt).length > 0 || this.state.pendingAnswers.length > 0) ? "waiting" : "finished";
       return this.end(status);
     } catch (error) {
       if (this.options.signal.aborted) return this.end("cancelled");
@@ -88,12 +91,15 @@ class Turn {
   }
 
   private end(status: TurnStatus, error?: string): TurnResult {
+    this.closed = true;
     const answer = this.said.join("");
     if (status === "waiting" || status === "finished") {
+      if (status === "waiting") this.state.waitingAt = this.spokeAt;
+      else delete this.state.waitingAt;
       if (answer !== "") this.state.history.push({ role: "assistant", content: answer });
       if (this.reference) this.state.references.push(this.reference);
       this.options.emit({ type: "message_end", reference: this.reference ?? null });
-      if (status === "waiting" && this.waitingAt) this.options.emit({ type: "waiting_for_input", componentId: this.waitingAt });
+      if (status === "waiting" && this.spokeAt) this.options.emit({ type: "waiting_for_input", componentId: this.spokeAt });
     }
     return { state: this.state, status, answer, ...(this.reference ? { reference: this.reference } : {}), ...(error !== undefined ? { error } : {}) };
   }
@@ -149,10 +155,9 @@ class Turn {
       return this.speak(queued);
     }
 
-    const lastTurn = state.path.at(-1) ?? [];
-    const stoppedAt = lastTurn.at(-1);
+    const stoppedAt = state.waitingAt;
     let frontier: string[];
-    if (stoppedAt !== undefined && this.graph.has(stoppedAt) && this.graph.isInteraction(stoppedAt)) {
+    if (stoppedAt !== undefined && this.graph.has(stoppedAt)) {
       frontier = this.graph.downstream(stoppedAt);
       state.path.push([]);
     } else {
@@ -195,7 +200,7 @@ class Turn {
   /** An Answer ("Interact") speaks what reached it, and the turn stops there. */
   private async speak(answerId: string): Promise<void> {
     await this.step(answerId, this.mainScope());
-    this.waitingAt = answerId;
+    this.spokeAt = answerId;
   }
 
   /**
@@ -358,12 +363,13 @@ class Turn {
       resolve: (template) => resolveText(template, graph, this.referenceValues(), id, source.content),
       speaking,
       say: (delta) => {
-        if (!speaking || delta === "") return;
+        if (!speaking || delta === "" || this.closed) return;
         spokenNow += delta;
         this.tell(id, delta);
       },
       loopCount: state.counters[id],
       replaceQuestion: (text) => {
+        if (this.closed) return;
         const index = state.history.map((m) => m.role).lastIndexOf("user");
         if (index >= 0) state.history[index] = { role: "user", content: text };
       },

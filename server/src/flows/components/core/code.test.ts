@@ -41,8 +41,12 @@ describe("Code", () => {
     expect(await failure("function main() { return new Promise(() => {}); }")).toEqual({ key: "flow.components.Code.errors.pending", params: {} });
   });
 
-  it("stops code that runs too long or takes too much memory", async () => {
+  it("stops code that runs too long or takes too much memory, while the server's own thread goes on", async () => {
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 10);
     expect(await failure("function main() { while (true) {} }")).toEqual({ key: "flow.components.Code.errors.timeout", params: { seconds: 2 } });
+    clearInterval(ticker);
+    expect(ticks).toBeGreaterThan(20);
     expect(await failure("function main() { return 'x'.repeat(40 * 1024 * 1024).length; }")).toEqual({ key: "flow.components.Code.errors.memory", params: { megabytes: 32 } });
   });
 });
