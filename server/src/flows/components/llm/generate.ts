@@ -29,14 +29,16 @@ export interface PromptParameter {
   component_id: string;
 }
 
+const PARAMETERS_ERROR = "flow.components.Generate.errors.parameters";
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function checkParameters(value: unknown): ParamIssue[] {
-  if (!Array.isArray(value)) return [{ code: "type", messageKey: text("errors.parameters") }];
+  if (!Array.isArray(value)) return [{ code: "type", messageKey: PARAMETERS_ERROR }];
   return value.flatMap((entry, i): ParamIssue[] =>
     isObject(entry) && typeof entry.key === "string" && entry.key.trim() !== "" && typeof entry.component_id === "string" && entry.component_id !== ""
       ? []
-      : [{ path: String(i), code: "type", messageKey: text("errors.parameters"), value: entry }],
+      : [{ path: String(i), code: "type", messageKey: PARAMETERS_ERROR, value: entry }],
   );
 }
 
@@ -114,6 +116,7 @@ function conversation(context: ComponentContext): ChatMessage[] {
 export const generateComponent: ComponentDefinition = {
   name: NAME,
   category: "core",
+  restrictedTargets: ["Begin"],
   icon: "LuBrain",
   params: [
     DESCRIPTION,
