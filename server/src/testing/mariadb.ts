@@ -14,6 +14,12 @@ export interface TestMariadb {
 
 const INSTALL = "apt-get install mariadb-server";
 
+/** The server lives in /usr/sbin, which a user's PATH may lack. */
+function binary(name: string): string {
+  const dirs = [...(process.env.PATH ?? "").split(path.delimiter), "/usr/sbin", "/usr/bin"];
+  return dirs.map((dir) => path.join(dir, name)).find((candidate) => fs.existsSync(candidate)) ?? name;
+}
+
 /**
  * A real, throw-away MariaDB (Debian's mariadb-server) on a free loopback port, its data in a temporary
  * folder: `mariadb-install-db` makes the system tables, `mariadbd` serves them. Missing binaries are a
@@ -27,14 +33,14 @@ export async function startMariadb(): Promise<TestMariadb> {
   // mariadbd refuses to run as root unless told to.
   const user = os.userInfo().username;
   try {
-    await runToEnd("mariadb-install-db", ["--no-defaults", `--datadir=${data}`, `--user=${user}`, "--auth-root-authentication-method=normal", "--skip-test-db"], { install: INSTALL });
+    await runToEnd(binary("mariadb-install-db"), ["--no-defaults", `--datadir=${data}`, `--user=${user}`, "--auth-root-authentication-method=normal", "--skip-test-db"], { install: INSTALL });
     let lastError: Error | undefined;
     // The free port is found by binding and releasing it, so another process may take it first: then try another.
     for (let attempt = 0; attempt < 3; attempt++) {
       const port = await freePort();
       try {
         const child = await launchServer(
-          "mariadbd",
+          binary("mariadbd"),
           [
             "--no-defaults",
             `--datadir=${data}`,

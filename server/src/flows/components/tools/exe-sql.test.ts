@@ -123,17 +123,32 @@ async function postgresCount() {
   }
 }
 
-describe("ExeSQL without a database", () => {
-  const params = { db_type: "mysql", host: "127.0.0.1", port: 1, database: "shop", username: "reader", password: "x" };
-
-  test("PostgreSQL stops a write hidden in a CTE", async () => {
+describe("ExeSQL on postgresql only", () => {
+  test("stops a write hidden in a CTE", async () => {
     const { output } = await runComponent(exeSql, {
       input: "WITH gone AS (DELETE FROM items RETURNING id) SELECT COUNT(*) FROM gone",
       params: { db_type: "postgresql", host: postgres.host, port: postgres.port, database: "shop", ...READER },
     });
-    expect(output.content).toMatch(/^\*\*Error\*\*: /);
+    expect(output.content).toMatch(/^\*\*Error\*\*: .*(data-modifying|read-only transaction)/);
     expect(Number(((await postgresCount()) as { n: string }[])[0].n)).toBe(50);
   });
+
+  test("a cancelled run drops the statement it waits for", async () => {
+    const controller = new AbortController();
+    const running = runComponent(exeSql, {
+      input: "SELECT pg_sleep(30)",
+      params: { db_type: "postgresql", host: postgres.host, port: postgres.port, database: "shop", ...READER },
+      signal: controller.signal,
+    });
+    const sleeping = async () => ((await postgres.admin("SELECT COUNT(*) AS n FROM pg_stat_activity WHERE usename = 'reader' AND wait_event = 'PgSleep'")) as { n: string }[])[0].n !== "0";
+    while (!(await sleeping())) await new Promise((resolve) => setImmediate(resolve));
+    controller.abort(new Error("cancelled by the user"));
+    await expect(running).rejects.toThrow("cancelled by the user");
+  });
+});
+
+describe("ExeSQL without a database", () => {
+  const params = { db_type: "mysql", host: "127.0.0.1", port: 1, database: "shop", username: "reader", password: "x" };
 
   test("a flow that loops back to it more than `loop` times is stopped", async () => {
     await expect(runComponent(exeSql, { input: "SELECT 1", params: { ...params, loop: 3 }, loopCount: 4 })).rejects.toMatchObject({
@@ -159,6 +174,13 @@ describe("ExeSQL without a database", () => {
     // Metadata and link-local addresses are refused whatever the policy.
     await expect(runComponent(exeSql, { input: "SELECT 1", params: { ...params, host: "169.254.169.254" } })).rejects.toMatchObject({ messageKey: "errors.outbound.addressRefused" });
     await expect(testDatabaseConnection({ ...params, host: "10.0.0.1" }, publicOnly)).rejects.toMatchObject({ messageKey: "errors.outbound.addressRefused" });
+  });
+
+  test("a host that is no host name (a template's placeholder) is a translated error", async () => {
+    await expect(runComponent(exeSql, { input: "SELECT 1", params: { ...params, host: "Your IP Port" } })).rejects.toMatchObject({
+      kind: "BAD_REQUEST",
+      messageKey: "flow.components.ExeSQL.errors.host",
+    });
   });
 
   test("an unreachable server is a translated component error", async () => {

@@ -3,7 +3,7 @@ import mysql from "mysql2";
 import pg from "pg";
 import { DomainError } from "../../../platform/errors";
 import { localizedMessage } from "../../../platform/messages";
-import { guardedConnection, outboundPolicy, type OutboundPolicy } from "../../../platform/outbound";
+import { guardedConnection, OutboundRefused, outboundPolicy, type OutboundPolicy } from "../../../platform/outbound";
 import { validate, withDefaults, type ParamValues } from "../../../platform/param-spec";
 import type { ComponentContext, ComponentDefinition, OutputItem } from "../../component";
 import type { FlowPorts } from "../../ports";
@@ -140,7 +140,13 @@ function cell(value: unknown): string {
 /** Resolves the host once, checks every address with the policy, and answers the one the driver connects to. */
 async function checkedAddress(host: string, port: number, policy: OutboundPolicy): Promise<string> {
   const bare = host.replace(/^\[|\]$/g, "");
-  const { lookup } = guardedConnection(`http://${net.isIPv6(bare) ? `[${bare}]` : bare}:${port}/`, policy);
+  let lookup: net.LookupFunction;
+  try {
+    ({ lookup } = guardedConnection(`http://${net.isIPv6(bare) ? `[${bare}]` : bare}:${port}/`, policy));
+  } catch (error) {
+    // The guard reads the host as a URL's: one that is not a host name or address is the form's mistake.
+    throw error instanceof OutboundRefused && error.reason === "url" ? sqlError("host", { host }) : error;
+  }
   return new Promise((resolve, reject) => {
     lookup(bare, {}, (error, address) => {
       if (error instanceof DomainError) reject(error);
@@ -164,6 +170,8 @@ async function openPostgres(address: string, params: DatabaseParams): Promise<Se
   client.on("error", () => undefined);
   try {
     await client.connect();
+    // PostgreSQL 14+ then ends a statement whose client went away (a time-out, a cancelled run); older servers lack it.
+    await client.query("SET client_connection_check_interval = 1000").catch(() => undefined);
     await client.query("BEGIN TRANSACTION READ ONLY");
   } catch (error) {
     await client.end().catch(() => undefined);
@@ -208,6 +216,7 @@ async function openPostgres(address: string, params: DatabaseParams): Promise<Se
       }
     },
     destroy() {
+      // pg has no public way to drop a connection in the middle of a query (end() waits for the server's answer).
       (client as unknown as { connection?: { stream?: net.Socket } }).connection?.stream?.destroy();
       void client.end().catch(() => undefined);
     },
@@ -344,11 +353,11 @@ export const exeSql: ComponentDefinition = {
     DESCRIPTION,
     INPUT_VARIABLES,
     { key: "db_type", type: "select", label: "flow.components.ExeSQL.params.db_type", options: DB_TYPES.map((value) => ({ value })), default: "mysql" },
-    { key: "database", type: "string", label: "flow.components.ExeSQL.params.database", required: true, trimmed: true, default: "" },
-    { key: "username", type: "string", label: "flow.components.ExeSQL.params.username", required: true, trimmed: true, default: "" },
-    { key: "host", type: "string", label: "flow.components.ExeSQL.params.host", help: "flow.components.ExeSQL.help.host", required: true, trimmed: true, default: "" },
+    { key: "database", type: "string", label: "flow.components.ExeSQL.params.database", required: true, trimmed: true },
+    { key: "username", type: "string", label: "flow.components.ExeSQL.params.username", required: true, trimmed: true },
+    { key: "host", type: "string", label: "flow.components.ExeSQL.params.host", help: "flow.components.ExeSQL.help.host", required: true, trimmed: true },
     { key: "port", type: "integer", label: "flow.components.ExeSQL.params.port", min: 1, max: 65_535, default: 3306 },
-    // Not required as in RAGFlow: a database may let a user in without one (trust, socket peers).
+    // Unlike RAGFlow, not required: a database may let a user in without one (trust authentication).
     { key: "password", type: "secret", label: "flow.components.ExeSQL.params.password", default: "" },
     { key: "loop", type: "integer", label: "flow.components.ExeSQL.params.loop", help: "flow.components.ExeSQL.help.loop", min: 1, max: 100, default: 3 },
     topN(30, 1000),

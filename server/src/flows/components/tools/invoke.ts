@@ -93,8 +93,8 @@ export const invoke: ComponentDefinition = {
   needs: ["internet"],
   params: [
     DESCRIPTION,
-    { key: "url", type: "string", label: "flow.components.Invoke.params.url", help: "flow.components.Invoke.help.url", required: true, trimmed: true, default: "" },
-    { key: "method", type: "select", label: "flow.components.Invoke.params.method", options: METHODS.map((value) => ({ value: value })), default: "get" },
+    { key: "url", type: "string", label: "flow.components.Invoke.params.url", help: "flow.components.Invoke.help.url", required: true, trimmed: true },
+    { key: "method", type: "select", label: "flow.components.Invoke.params.method", options: METHODS.map((value) => ({ value })), default: "get" },
     { key: "timeout", type: "integer", label: "flow.components.Invoke.params.timeout", min: 1, max: 600, default: 60 },
     {
       key: "headers",

@@ -49,8 +49,6 @@ export const PROXY: ParamSpec = {
 };
 
 export interface WebAnswer {
-  status: number;
-  url: string;
   contentType: string;
   body: Buffer;
 }
@@ -82,7 +80,7 @@ export async function webRequest(context: ComponentContext, url: string, request
   }
   try {
     const body = await readLimited(response, WEB_TOOL_MAX_BYTES, () => requestError("OUTSIDE_SERVICE", "tooLarge", { url, megabytes: WEB_TOOL_MAX_BYTES / 1024 / 1024 }));
-    return { status: response.status, url: response.url || url, contentType: response.headers.get("content-type") ?? "", body };
+    return { contentType: response.headers.get("content-type") ?? "", body };
   } catch (error) {
     throw failure(error);
   }
@@ -149,9 +147,16 @@ function blockPlainText(block: Block): string {
 /** A page's readable content as markdown (headings, lists, code, tables), by ingestion's HTML parser. */
 export function htmlToMarkdown(html: string): string {
   const { title, blocks } = htmlBlocks(html);
-  const parts = blocks.map(blockMarkdown).filter((part) => part !== "");
-  if (title && !blocks.some((block) => block.kind === "heading")) parts.unshift(`# ${title}`);
-  return parts.join("\n\n");
+  let markdown = title && !blocks.some((block) => block.kind === "heading") ? `# ${title}` : "";
+  let previous: Block["kind"] | undefined;
+  for (const block of blocks) {
+    const part = blockMarkdown(block);
+    if (part === "") continue;
+    // the items of one list stay together; other blocks are paragraphs apart
+    markdown += markdown === "" ? part : `${previous === "listItem" && block.kind === "listItem" ? "\n" : "\n\n"}${part}`;
+    previous = block.kind;
+  }
+  return markdown;
 }
 
 /** A page's readable content as plain text, one block a line (RAGFlow's HtmlParser sections, joined). */
