@@ -5,6 +5,9 @@ import type { AddressInfo } from "node:net";
  * A local server standing in for a search vendor in the search components' tests: it records every request
  * (so a test checks method, path, query and headers) and answers with what the test's handler says — a
  * recorded-shape body, an error status, or nothing at all (`hang`, for time-outs).
+ *
+ * For tests of whole flows (templates, the engine), `answerEverySearch` speaks all nine search vendors' protocols
+ * at once with one small result each, and `searchBaseUrls` points every search component at the server.
  */
 
 export interface RecordedRequest {
@@ -67,3 +70,32 @@ export async function startSearchVendor(): Promise<SearchVendorServer> {
       }),
   };
 }
+
+export const SEARCH_STUB_TITLE = "An example result";
+
+/** The base URLs that send every search component to one local server (Wikipedia's keeps its language in the path). */
+export function searchBaseUrls(url: string): Record<string, string> {
+  const names = ["Baidu", "DuckDuckGo", "PubMed", "ArXiv", "Google", "Bing", "GoogleScholar", "GitHub"];
+  return { ...Object.fromEntries(names.map((name) => [name, url])), Wikipedia: `${url}/{language}` };
+}
+
+/** Speaks each search vendor's protocol, by path, with one result titled SEARCH_STUB_TITLE. */
+export const answerEverySearch: VendorHandler = (request) => {
+  const title = SEARCH_STUB_TITLE;
+  const url = "https://example.org/result";
+  if (request.path.endsWith("/w/api.php")) return { body: { batchcomplete: true, query: { pages: [{ pageid: 1, ns: 0, title, index: 1, extract: "An encyclopedia introduction.", fullurl: url }] } } };
+  if (request.path === "/s") return { body: `<div class="result c-container" mu="${url}"><h3><a href="${url}">${title}</a></h3><div class="c-abstract">A Baidu snippet.</div></div>` };
+  if (request.path === "/html/") return { body: `<div class="result results_links"><h2><a class="result__a" href="${url}">${title}</a></h2><a class="result__snippet">A DuckDuckGo snippet.</a></div>` };
+  if (request.path === "/" && request.method === "POST") return { body: '<script>vqd="4-1"</script>' };
+  if (request.path === "/news.js") return { body: { results: [{ title, url, excerpt: "A news excerpt.", source: "Example", date: 1732550400 }] } };
+  if (request.path === "/esearch.fcgi") return { body: { esearchresult: { count: "1", idlist: ["1"] } } };
+  if (request.path === "/efetch.fcgi") {
+    return { body: `<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>1</PMID><Article><ArticleTitle>${title}</ArticleTitle><Abstract><AbstractText>An abstract.</AbstractText></Abstract></Article></MedlineCitation></PubmedArticle></PubmedArticleSet>` };
+  }
+  if (request.path === "/api/query") return { body: `<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>${url}</id><title>${title}</title><summary>A preprint abstract.</summary><link href="${url}" rel="alternate"/></entry></feed>` };
+  if (request.path === "/search.json") return { body: { organic_results: [{ title, link: url, snippet: "A Google snippet.", publication_info: { summary: "A Author - 2024" } }] } };
+  if (request.path === "/v7.0/search") return { body: { _type: "SearchResponse", webPages: { value: [{ name: title, url, snippet: "A Bing snippet." }] } } };
+  if (request.path === "/v7.0/news/search") return { body: { _type: "News", value: [{ name: title, url, description: "A Bing news item." }] } };
+  if (request.path === "/search/repositories") return { body: { total_count: 1, items: [{ full_name: title, html_url: url, description: "A repository.", stargazers_count: 1 }] } };
+  return { status: 404, body: { message: "Not Found" } };
+};

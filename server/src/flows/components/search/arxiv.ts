@@ -40,7 +40,7 @@ function errorEntry(xml: string): string | undefined {
 }
 
 /** The entries of an arXiv Atom feed: the abstract page as the link (the PDF is one click from it), the abstract as the content. */
-export function parseEntries(xml: string): SearchResult[] {
+function parseEntries(xml: string): SearchResult[] {
   return (parseFeed(xml).entry ?? []).flatMap((entry) => {
     const links = entry.link ?? [];
     const url = links.find((l) => l.rel === "alternate")?.href ?? links.find((l) => l.title === "pdf")?.href ?? textOf(entry.id);

@@ -1,3 +1,4 @@
+import type { Element } from "domhandler";
 import { DomUtils, parseDocument } from "htmlparser2";
 import type { ComponentContext, ComponentDefinition } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES, topN } from "../../params";
@@ -12,6 +13,7 @@ import {
   rateLimited,
   searchOutput,
   searchQuery,
+  topNOf,
   vendorUrl,
   type SearchResult,
 } from "./web-search";
@@ -29,12 +31,18 @@ function isCaptcha(url: string, text: string): boolean {
 /** A snippet's element: its class has changed over the years (c-abstract, then hashed content-right_xxxx). */
 const isSnippet = (classes: string[]) => classes.some((c) => c === "c-abstract" || c.startsWith("content-right"));
 
+/** Newer pages nest a `c-container` in each result's own: the outer one is the result. */
+function insideContainer(element: Element): boolean {
+  for (let parent = element.parent; parent; parent = parent.parent) if (hasClass(parent, "c-container")) return true;
+  return false;
+}
+
 /**
  * The organic results of a result page: each `c-container` block carries its title link in an h3 and the
  * page's real address in `mu` (the link itself goes through Baidu's redirector, used when `mu` is missing).
  */
-export function parseResultPage(html: string): SearchResult[] {
-  const containers = DomUtils.findAll((el) => hasClass(el, "c-container"), parseDocument(html).children);
+function parseResultPage(html: string): SearchResult[] {
+  const containers = DomUtils.findAll((el) => hasClass(el, "c-container") && !insideContainer(el), parseDocument(html).children);
   return containers.flatMap((block) => {
     const heading = DomUtils.findOne((el) => el.name === "h3", block.children);
     const link = heading && DomUtils.findOne((el) => el.name === "a", heading.children);
@@ -68,7 +76,6 @@ export const baidu: ComponentDefinition = {
   async run(context) {
     const query = searchQuery(context);
     if (!query) return noResults();
-    const n = Number(context.params.top_n);
-    return searchOutput(await search(context, query, Math.min(n, MAX_PER_PAGE)), n);
+    return searchOutput(await search(context, query, topNOf(context, MAX_PER_PAGE)), topNOf(context));
   },
 };

@@ -1,6 +1,6 @@
 import { componentText, type ComponentDefinition } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES, topN } from "../../params";
-import { SEARCH_RESTRICTED_TARGETS, badAnswer, callVendor, noResults, parseJson, requiredKey, searchOutput, searchQuery, topNOf, vendorFailed, vendorUrl, type SearchResult } from "./web-search";
+import { SEARCH_RESTRICTED_TARGETS, badAnswer, callVendor, noResults, parseJson, requiredKey, searchOutput, searchQuery, topNOf, vendorFailed, vendorRefused, vendorUrl, type SearchResult } from "./web-search";
 
 const NAME = "Bing";
 const SERVICE = "Bing Search";
@@ -25,6 +25,19 @@ interface BingAnswer {
   webPages?: { value?: { name?: string; url?: string; snippet?: string }[] };
   /** News search: the articles are the answer's own value. */
   value?: { name?: string; url?: string; description?: string; datePublished?: string; provider?: { name?: string }[] }[];
+}
+
+const errorMessage = (body: BingAnswer) => body.errors?.[0]?.message ?? "";
+
+/** Bing's ErrorResponse ({_type, errors: [{code, message}]}) is not an envelope the shared reading knows. */
+function classify(status: number, _headers: Headers, text: string) {
+  if (status < 400 || status === 401 || status === 403 || status === 429) return undefined;
+  try {
+    const body = JSON.parse(text) as BingAnswer;
+    return body._type === "ErrorResponse" ? vendorFailed(SERVICE, status, errorMessage(body)) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function results(body: BingAnswer, news: boolean): SearchResult[] {
@@ -82,9 +95,10 @@ export const bing: ComponentDefinition = {
       }),
       headers: { "Ocp-Apim-Subscription-Key": apiKey, accept: "application/json" },
       keyed: true,
+      classify,
     });
     const body = parseJson<BingAnswer>(answer.text, SERVICE);
-    if (body._type === "ErrorResponse") throw vendorFailed(SERVICE, 200, body.errors?.[0]?.message ?? "");
+    if (body._type === "ErrorResponse") throw vendorRefused(SERVICE, errorMessage(body));
     return searchOutput(results(body, news), count);
   },
 };

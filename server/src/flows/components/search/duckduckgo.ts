@@ -13,6 +13,7 @@ import {
   rateLimited,
   searchOutput,
   searchQuery,
+  topNOf,
   vendorUrl,
   type SearchResult,
 } from "./web-search";
@@ -40,7 +41,7 @@ function targetOf(href: string): string {
   }
 }
 
-export function parseHtmlResults(html: string): SearchResult[] {
+function parseHtmlResults(html: string): SearchResult[] {
   const blocks = DomUtils.findAll((el) => hasClass(el, "result") && !hasClass(el, "result--ad"), parseDocument(html).children);
   return blocks.flatMap((block) => {
     const link = DomUtils.findOne((el) => el.name === "a" && hasClass(el, "result__a"), block.children);
@@ -121,6 +122,6 @@ export const duckDuckGo: ComponentDefinition = {
     const query = searchQuery(context);
     if (!query) return noResults();
     const results = context.params.channel === "news" ? await newsResults(context, query) : await webResults(context, query);
-    return searchOutput(results, Number(context.params.top_n));
+    return searchOutput(results, topNOf(context));
   },
 };

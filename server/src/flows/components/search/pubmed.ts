@@ -3,7 +3,7 @@ import { componentText, type ComponentContext, type ComponentDefinition } from "
 import { DomainError } from "../../../platform/errors";
 import type { ParamIssue } from "../../../platform/param-spec";
 import { DESCRIPTION, INPUT_VARIABLES, topN } from "../../params";
-import { SEARCH_RESTRICTED_TARGETS, badAnswer, badQuery, callVendor, htmlText, noResults, parseJson, searchOutput, searchQuery, topNOf, vendorFailed, vendorUrl, type SearchResult } from "./web-search";
+import { SEARCH_RESTRICTED_TARGETS, badAnswer, badQuery, callVendor, htmlText, noResults, parseJson, searchOutput, searchQuery, topNOf, vendorRefused, vendorUrl, type SearchResult } from "./web-search";
 
 const NAME = "PubMed";
 const SERVICE = "PubMed (NCBI E-utilities)";
@@ -42,10 +42,10 @@ interface ArticleSet {
 }
 
 /** The articles of an efetch answer (PubmedArticleSet XML), in the order of `ids`. */
-export function parseArticles(xml: string, ids: string[]): SearchResult[] {
+function parseArticles(xml: string, ids: string[]): SearchResult[] {
   if (XMLValidator.validate(xml) !== true) throw badAnswer(SERVICE);
   const parsed = parser.parse(xml) as ArticleSet;
-  if (parsed.eFetchResult?.ERROR) throw vendorFailed(SERVICE, 200, String(parsed.eFetchResult.ERROR));
+  if (parsed.eFetchResult?.ERROR) throw vendorRefused(SERVICE, String(parsed.eFetchResult.ERROR));
   if (parsed.PubmedArticleSet === undefined) throw badAnswer(SERVICE);
   const articles = (parsed.PubmedArticleSet || {}).PubmedArticle ?? [];
   const results = articles.flatMap((article) => {
@@ -70,7 +70,7 @@ async function search(context: ComponentContext, query: string, email: string): 
     url: vendorUrl(context, NAME, BASE, "/esearch.fcgi", { db: "pubmed", term: query, retmax: topNOf(context, MAX_RESULTS), retmode: "json", ...identity }),
   });
   const { error, esearchresult } = parseJson<SearchAnswer>(found.text, SERVICE);
-  if (error) throw vendorFailed(SERVICE, 200, error);
+  if (error) throw vendorRefused(SERVICE, error);
   if (!esearchresult) throw badAnswer(SERVICE);
   if (esearchresult.ERROR) throw badQuery(SERVICE, esearchresult.ERROR);
   const ids = esearchresult.idlist ?? [];

@@ -1,5 +1,5 @@
 import type { ComponentContext } from "../../component";
-import { badAnswer, callVendor, parseJson, vendorFailed, vendorUrl } from "./web-search";
+import { badAnswer, callVendor, parseJson, vendorRefused, vendorUrl } from "./web-search";
 
 /** Google and Google Scholar go through SerpApi (Google has no search API of its own for these). */
 const BASE = "https://serpapi.com";
@@ -29,7 +29,7 @@ export async function serpApiSearch(context: ComponentContext, component: string
   const body = parseJson<SerpApiAnswer>(answer.text, service);
   if (body.error) {
     if (NO_RESULTS.test(body.error)) return [];
-    throw vendorFailed(service, 200, body.error);
+    throw vendorRefused(service, body.error);
   }
   if (body.organic_results === undefined) return [];
   if (!Array.isArray(body.organic_results)) throw badAnswer(service);

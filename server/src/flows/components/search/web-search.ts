@@ -11,7 +11,7 @@ import type { ComponentContext, ComponentOutput, OutputItem } from "../../compon
  */
 
 /** How long one request to a search service may take: they answer in a second or two, and a hung one must not hold the run until its budget is spent. */
-export const SEARCH_TIME_LIMIT_MS = 30_000;
+const SEARCH_TIME_LIMIT_MS = 30_000;
 /** A result page or an abstracts file is a few hundred kilobytes; more is not a search answer. */
 const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
@@ -48,6 +48,8 @@ export const badQuery = (service: string, detail: string) => errorOf("BAD_REQUES
 export const badAnswer = (service: string) => errorOf("OUTSIDE_SERVICE", "badAnswer", { service });
 export const rateLimited = (service: string) => errorOf("OUTSIDE_SERVICE", "rateLimited", { service });
 export const vendorFailed = (service: string, status: number, detail: string) => errorOf("OUTSIDE_SERVICE", "failed", { service, status, detail: shortened(detail) });
+/** The vendor answered, successfully by its status, with an error of its own (MediaWiki, SerpApi and NCBI do). */
+export const vendorRefused = (service: string, detail: string) => errorOf("OUTSIDE_SERVICE", "refused", { service, detail: shortened(detail) });
 
 /** RAGFlow v0.14 fills its key fields with these placeholders, so an imported flow holds them where no key was given. */
 const PLACEHOLDER_KEYS = new Set(["xxx", "YOUR_ACCESS_KEY", "YOUR_API_KEY"]);
@@ -170,7 +172,8 @@ export function oneLine(text: string): string {
 
 /** Markdown link text and targets that stay one link whatever a vendor's title or URL holds. */
 const linkText = (text: string) => text.replace(/([\\[\]])/g, "\\$1");
-const linkTarget = (url: string) => url.replace(/[\s()<>]/g, (c) => encodeURIComponent(c));
+// encodeURIComponent leaves parentheses as they are.
+const linkTarget = (url: string) => url.replace(/[\s()<>]/g, (c) => (c === "(" ? "%28" : c === ")" ? "%29" : encodeURIComponent(c)));
 
 /**
  * The component's output: the items (`{content, title, url}`) and, as the text other components read, a
@@ -192,7 +195,7 @@ export function searchOutput(results: readonly SearchResult[], topN: number): Co
 export const noResults = (): ComponentOutput => ({ content: "", items: [] });
 
 /** The top_n param, clamped to what one request of the vendor may ask for. */
-export function topNOf(context: ComponentContext, vendorMax: number): number {
+export function topNOf(context: ComponentContext, vendorMax = Number.POSITIVE_INFINITY): number {
   const n = Number(context.params.top_n);
   return Math.max(1, Math.min(Number.isFinite(n) ? Math.floor(n) : 1, vendorMax));
 }

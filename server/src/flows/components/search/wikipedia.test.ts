@@ -103,7 +103,7 @@ describe("Wikipedia", () => {
     vendor.answer(() => ({ body: { error: { code: "badvalue", info: 'Unrecognized value for parameter "prop": extracts.', docref: "See https://de.wikipedia.org/w/api.php for API usage." } } }));
     await expect(runComponent(wikipedia, { input: "x", ports: ports() })).rejects.toMatchObject({
       kind: "OUTSIDE_SERVICE",
-      messageKey: "flow.errors.search.failed",
+      messageKey: "flow.errors.search.refused",
       params: { service: "Wikipedia", detail: 'Unrecognized value for parameter "prop": extracts.' },
     });
   });

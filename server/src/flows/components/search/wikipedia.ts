@@ -1,6 +1,6 @@
 import { componentText, type ComponentDefinition } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES, topN } from "../../params";
-import { CAIRN_USER_AGENT, SEARCH_RESTRICTED_TARGETS, callVendor, noResults, parseJson, searchOutput, searchQuery, topNOf, vendorFailed, vendorUrl } from "./web-search";
+import { CAIRN_USER_AGENT, SEARCH_RESTRICTED_TARGETS, callVendor, noResults, parseJson, searchOutput, searchQuery, topNOf, vendorRefused, vendorUrl } from "./web-search";
 
 const NAME = "Wikipedia";
 /** One wiki per language; `{language}` is the param. A test's base URL may hold `{language}` too. */
@@ -66,7 +66,7 @@ export const wikipedia: ComponentDefinition = {
     });
     const body = parseJson<QueryAnswer>(answer.text, NAME);
     // MediaWiki reports a bad request with 200 and an error object.
-    if (body.error) throw vendorFailed(NAME, 200, body.error.info ?? body.error.code ?? "");
+    if (body.error) throw vendorRefused(NAME, body.error.info ?? body.error.code ?? "");
     const pages = [...(body.query?.pages ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
     const results = pages.flatMap((page) =>
       page.title ? [{ title: page.title, url: page.fullurl ?? `https://${language}.wikipedia.org/wiki/${encodeURIComponent(page.title.replace(/ /g, "_"))}`, content: page.extract ?? "" }] : [],
