@@ -1,6 +1,6 @@
 import type { ComponentDefinition, ComponentOutput, OutputItem } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES, topN } from "../../params";
-import { callVendor, componentText, isRecord, listOutput, malformedAnswer, statusError, textIn, vendorBase, vendorError } from "./vendor";
+import { callVendor, readInput, isRecord, listOutput, malformedAnswer, statusError, textIn, vendorBase, vendorError } from "./vendor";
 
 /**
  * The stock news AkShare's `stock_news_em(symbol)` gives, read where AkShare reads it: Eastmoney's search API
@@ -31,7 +31,7 @@ export const akShare: ComponentDefinition = {
   params: [DESCRIPTION, INPUT_VARIABLES, topN(10)],
   needs: ["internet"],
   async run(context): Promise<ComponentOutput> {
-    const symbol = componentText(context, ",");
+    const symbol = readInput(context, ",");
     if (!symbol) return { content: "" };
     const pageSize = Number(context.params.top_n);
     const search = {

@@ -3,7 +3,7 @@ import { DomainError } from "../../../platform/errors";
 import type { ParamSpec } from "../../../platform/param-spec";
 import type { ComponentDefinition } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES } from "../../params";
-import { callVendor, componentText, isRecord, keyOf, malformedAnswer, missingKey, parseJson, statusError, vendorBase, vendorError, vendorFailure } from "./vendor";
+import { callVendor, readInput, isRecord, keyOf, malformedAnswer, missingKey, parseJson, statusError, vendorBase, vendorError, vendorFailure } from "./vendor";
 
 /**
  * Baidu Fanyi's general and field translation (https://fanyi-api.baidu.com/doc/21, /doc/22): a form POST to
@@ -19,10 +19,11 @@ const LANGUAGES = ["auto", "zh", "en", "yue", "wyw", "jp", "kor", "fra", "spa", 
 const DOMAINS = ["it", "finance", "machinery", "senimed", "novel", "academic", "aerospace", "wiki", "news", "law", "contract"];
 
 /** Baidu's codes as the shared language keys (`flow.languages.*`, ISO 639 where there is one). */
+// prettier-ignore
 const LANGUAGE_KEYS: Record<string, string> = {
   auto: "auto", zh: "zh", en: "en", yue: "yue", wyw: "lzh", jp: "ja", kor: "ko", fra: "fr", spa: "es", th: "th", ara: "ar", ru: "ru", pt: "pt", de: "de", it: "it", el: "el",
   nl: "nl", pl: "pl", bul: "bg", est: "et", dan: "da", fin: "fi", cs: "cs", rom: "ro", slo: "sl", swe: "sv", hu: "hu", cht: "zh-Hant", vie: "vi",
-}; // prettier-ignore
+};
 
 const languageOptions = LANGUAGES.map((value) => ({ value, label: `flow.languages.${LANGUAGE_KEYS[value]}` }));
 const param = (key: string) => `flow.components.${NAME}.params.${key}`;
@@ -42,7 +43,7 @@ const PARAMS: ParamSpec[] = [
 /** Baidu's error codes (https://fanyi-api.baidu.com/doc/21 "错误码列表") that a user can act on. */
 const KNOWN_ERRORS = new Set(["52001", "52002", "52003", "54000", "54001", "54003", "54004", "54005", "58000", "58001", "58002", "90107"]);
 
-export function baiduSign(parts: string[]): string {
+function baiduSign(parts: string[]): string {
   return createHash("md5").update(parts.join(""), "utf8").digest("hex");
 }
 
@@ -53,7 +54,7 @@ export const baiduFanyi: ComponentDefinition = {
   params: PARAMS,
   needs: ["apiKey", "internet"],
   async run(context) {
-    const q = componentText(context);
+    const q = readInput(context);
     if (!q) return { content: "" };
     const appid = keyOf(context.params.appid);
     if (!appid) throw missingKey(NAME, "appid");

@@ -1,7 +1,7 @@
 import type { ParamSpec } from "../../../platform/param-spec";
 import type { ComponentDefinition } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES } from "../../params";
-import { callVendor, componentText, isRecord, keyOf, malformedAnswer, missingKey, parseJson, statusError, vendorBase, vendorFailure } from "./vendor";
+import { callVendor, readInput, isRecord, keyOf, malformedAnswer, missingKey, parseJson, statusError, vendorBase, vendorFailure } from "./vendor";
 
 /**
  * DeepL's API v2 (https://developers.deepl.com/docs/api-reference/translate): POST /v2/translate with the key in
@@ -45,7 +45,7 @@ export const deepL: ComponentDefinition = {
   params: PARAMS,
   needs: ["apiKey", "internet"],
   async run(context) {
-    const text = componentText(context);
+    const text = readInput(context);
     if (!text) return { content: "" };
     const key = keyOf(context.params.auth_key);
     if (!key) throw missingKey(NAME, "auth_key");

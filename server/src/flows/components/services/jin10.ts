@@ -1,7 +1,7 @@
 import type { ParamSpec } from "../../../platform/param-spec";
 import type { ComponentContext, ComponentDefinition, ComponentOutput } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES } from "../../params";
-import { callVendor, componentText, isRecord, keyOf, malformedAnswer, markdownTable, missingKey, parseJson, statusError, textIn, vendorBase, vendorError } from "./vendor";
+import { callVendor, readInput, isRecord, keyOf, malformedAnswer, markdownTable, missingKey, parseJson, statusError, textIn, vendorBase, vendorError } from "./vendor";
 
 /**
  * Jin10's open data API (open-data-api.jin10.com/data-api, the key in a `secret-key` header): news flashes
@@ -13,7 +13,7 @@ import { callVendor, componentText, isRecord, keyOf, malformedAnswer, markdownTa
  */
 
 const NAME = "Jin10";
-const API = "https://open-data-api.jin10.com/data-api";
+const API = "https://open-data-api.jin10.com";
 
 const param = (key: string) => `flow.components.${NAME}.params.${key}`;
 const select = (key: string, values: string[], fallback: string, show?: string): ParamSpec => ({
@@ -35,20 +35,19 @@ const PARAMS: ParamSpec[] = [
   select("calendar_type", ["cj", "qh", "hk", "us"], "cj", "calendar"),
   select("calendar_datatype", ["data", "event", "holiday"], "data", "calendar"),
   select("symbols_type", ["GOODS", "FOREX", "FUTURE", "CRYPTO"], "GOODS", "symbols"),
-  select("symbols_datatype", ["symbols", "quotes"], "symbols", "symbols"),
+  { ...select("symbols_datatype", ["symbols", "quotes"], "symbols", "symbols"), help: `flow.components.${NAME}.help.symbols_datatype` },
   { key: "contain", type: "string", label: param("contain"), help: `flow.components.${NAME}.help.contain`, default: "", displayOptions: { show: { type: ["flash", "news"] } } },
   { key: "filter", type: "string", label: param("filter"), help: `flow.components.${NAME}.help.filter`, default: "", displayOptions: { show: { type: ["flash", "news"] } } },
 ];
 
 /** Jin10's one-letter fields of symbols and quotes, named as RAGFlow named them (in the runner's language). */
-const SYMBOL_FIELDS = ["c", "e", "n", "t"];
-const QUOTE_FIELDS = ["c", "e", "p", "o", "h", "l", "hc", "a", "b", "t"];
-const FIELD_KEYS: Record<string, string> = { c: "code", e: "exchange", n: "name", t: "type", p: "price", o: "open", h: "high", l: "low", hc: "previousClose", a: "ask", b: "bid" };
+const SYMBOL_NAMES: Record<string, string> = { c: "code", e: "exchange", n: "name", t: "type" };
+const QUOTE_NAMES: Record<string, string> = { c: "code", e: "exchange", p: "price", o: "open", h: "high", l: "low", hc: "previousClose", a: "ask", b: "bid", t: "time" };
 
 const stripTags = (html: string) => html.replace(/<br\s*\/?>/gi, "\n").replace(/<[^>]+>/g, "").trim();
 
 async function jin10(context: ComponentContext, key: string, path: string, query: Record<string, string>): Promise<unknown[]> {
-  const url = new URL(`${vendorBase(context, NAME, API)}${path}`);
+  const url = new URL(`${vendorBase(context, NAME, API)}/data-api${path}`);
   for (const [name, value] of Object.entries(query)) if (value !== "") url.searchParams.set(name, value);
   const answer = await callVendor(context, NAME, url.href, { headers: { "secret-key": key, accept: "application/json" } });
   let body: unknown;
@@ -65,10 +64,11 @@ async function jin10(context: ComponentContext, key: string, path: string, query
   return body.data;
 }
 
-function table(context: ComponentContext, rows: unknown[], fields?: string[]): string {
+function table(context: ComponentContext, rows: unknown[], names?: Record<string, string>): string {
   const records = rows.filter(isRecord);
-  if (!fields) return markdownTable(records);
-  const headers = Object.fromEntries(fields.map((field) => [field, textIn(context, `flow.components.${NAME}.fields.${FIELD_KEYS[field]}`)]));
+  if (!names) return markdownTable(records);
+  const fields = Object.keys(names);
+  const headers = Object.fromEntries(fields.map((field) => [field, textIn(context, `flow.components.${NAME}.fields.${names[field]}`)]));
   return markdownTable(records.map((row) => Object.fromEntries(fields.map((field) => [field, row[field]]))), headers);
 }
 
@@ -86,17 +86,17 @@ export const jin10Component: ComponentDefinition = {
     switch (p.type) {
       case "calendar": {
         const rows = await jin10(context, key, `/calendar/${p.calendar_datatype}`, { category: p.calendar_type });
-        return { content: table(context, rows), values: { rows } };
+        return { content: table(context, rows) };
       }
       case "symbols": {
         if (p.symbols_datatype === "quotes") {
-          const codes = componentText(context, ",").replace(/\s+/g, "");
+          const codes = readInput(context, ",").replace(/\s+/g, "");
           if (!codes) return { content: "" };
           const rows = await jin10(context, key, "/quotes", { type: p.symbols_type, codes });
-          return { content: table(context, rows, QUOTE_FIELDS), values: { rows } };
+          return { content: table(context, rows, QUOTE_NAMES) };
         }
         const rows = await jin10(context, key, "/symbols", { type: p.symbols_type });
-        return { content: table(context, rows, SYMBOL_FIELDS), values: { rows } };
+        return { content: table(context, rows, SYMBOL_NAMES) };
       }
       case "news": {
         const rows = (await jin10(context, key, "/news", filters)).filter(isRecord);

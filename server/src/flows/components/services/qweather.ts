@@ -104,20 +104,20 @@ export const qWeather: ComponentDefinition = {
       const answer = await qweather(context, withQuery(base, "/v7/indices/1d", { type: "0", ...query }));
       const daily = records(answer.daily);
       const lines = daily.map((index) => `${String(index.name)}: ${String(index.category)}${index.text ? `, ${String(index.text)}` : ""}`);
-      return { content: [place, daily[0]?.date, ...lines].filter(Boolean).join("\n"), values: { location: city } };
+      return { content: [place, daily[0]?.date, ...lines].filter(Boolean).join("\n") };
     }
     if (type === "airquality") {
       const answer = await qweather(context, withQuery(base, "/v7/air/now", query));
       if (!isRecord(answer.now)) throw malformedAnswer(NAME);
-      return { content: [place, ...keyValueLines(answer.now)].join("\n"), values: { location: city } };
+      return { content: [place, ...keyValueLines(answer.now)].join("\n") };
     }
     const answer = await qweather(context, withQuery(base, `/v7/weather/${period}`, query));
     if (period === "now") {
       if (!isRecord(answer.now)) throw malformedAnswer(NAME);
-      return { content: [place, ...keyValueLines(answer.now)].join("\n"), values: { location: city } };
+      return { content: [place, ...keyValueLines(answer.now)].join("\n") };
     }
     const days = records(answer.daily);
     const items = days.map((day) => ({ title: String(day.fxDate ?? ""), content: keyValueLines(day).join("\n") }));
-    return { content: [place, ...items.map((item) => item.content)].join("\n\n"), items, values: { location: city } };
+    return { content: [place, ...items.map((item) => item.content)].join("\n\n"), items };
   },
 };

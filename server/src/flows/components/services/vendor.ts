@@ -11,7 +11,7 @@ import type { ComponentContext, ComponentOutput, OutputItem } from "../../compon
  */
 
 /** RAGFlow's calls have no time-out at all: a vendor that never answers would hold the run until its budget ends. */
-export const VENDOR_TIMEOUT_MS = 30_000;
+const VENDOR_TIMEOUT_MS = 30_000;
 /** Every answer these vendors give is a page of JSON or text; anything far larger is not one of theirs. */
 const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
@@ -21,7 +21,7 @@ export function vendorBase(context: ComponentContext, component: string, fallbac
 }
 
 /** What the component reads: its input variables when it has any (RAGFlow's `query`), else the upstream output. */
-export function componentText(context: ComponentContext, separator = "\n"): string {
+export function readInput(context: ComponentContext, separator = "\n"): string {
   const text = context.inputs.length > 0 ? context.inputs.map((input) => input.content).join(separator) : context.input;
   return text.trim();
 }
@@ -53,8 +53,11 @@ export function malformedAnswer(component: string): DomainError {
   return new DomainError("OUTSIDE_SERVICE", "flow.errors.serviceMalformed", { service: component });
 }
 
+/** An HTTP failure; `detail` is the vendor's message, left out when it is a page of HTML (a gateway's error page). */
 export function statusError(component: string, status: number, detail = ""): DomainError {
-  return new DomainError("OUTSIDE_SERVICE", "flow.errors.serviceStatus", { service: component, status, detail: detail.slice(0, 500) });
+  const text = detail.trim();
+  const message = text.startsWith("<") ? "" : (text.split("\n")[0] ?? "").slice(0, 300);
+  return new DomainError("OUTSIDE_SERVICE", "flow.errors.serviceStatus", { service: component, status, detail: message });
 }
 
 export interface VendorAnswer {
@@ -105,7 +108,7 @@ export async function callVendor(
   } catch (error) {
     if (context.signal.aborted) throw context.signal.reason;
     if (error instanceof DomainError) throw error;
-    if (timeout.aborted) throw new DomainError("OUTSIDE_SERVICE", "flow.errors.serviceTimeout", { service: component, seconds: Math.round(timeoutMs / 1000) });
+    if (timeout.aborted) throw new DomainError("OUTSIDE_SERVICE", "flow.errors.serviceTimeout", { service: component, seconds: Math.ceil(timeoutMs / 1000) });
     throw new DomainError("OUTSIDE_SERVICE", "flow.errors.serviceUnreachable", { service: component });
   }
 }

@@ -1,6 +1,6 @@
 import type { ComponentContext, ComponentDefinition, ComponentOutput } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES, topN } from "../../params";
-import { valueAt, callVendor, componentText, isRecord, keyValueLines, malformedAnswer, markdownTable, parseJson, statusError, vendorBase, vendorError } from "./vendor";
+import { valueAt, callVendor, readInput, isRecord, keyValueLines, malformedAnswer, markdownTable, parseJson, statusError, vendorBase, vendorError } from "./vendor";
 
 /**
  * iwencai.com (Tonghuashun's "WenCai") has no documented public API. RAGFlow calls the pywencai library, which
@@ -61,7 +61,7 @@ export const wenCai: ComponentDefinition = {
   ],
   needs: ["internet"],
   async run(context): Promise<ComponentOutput> {
-    const question = componentText(context, ",");
+    const question = readInput(context, ",");
     if (!question) return { content: "" };
     const queryType = String(context.params.query_type);
     const perpage = Number(context.params.top_n);
@@ -109,7 +109,7 @@ export const wenCai: ComponentDefinition = {
       const rows = valueAt(page, ["answer", "components", 0, "data", "datas"]);
       if (!Array.isArray(rows)) throw malformedAnswer(NAME);
       const records = rows.filter(isRecord).slice(0, perpage);
-      return { content: markdownTable(records), values: { rows: records } };
+      return { content: markdownTable(records) };
     }
     const texts = blocks.filter(isRecord).map(blockText).filter(Boolean);
     return { content: texts.join("\n\n"), items: texts.map((text) => ({ content: text })) };

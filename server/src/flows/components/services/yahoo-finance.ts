@@ -1,7 +1,7 @@
 import type { ParamSpec } from "../../../platform/param-spec";
 import type { ComponentContext, ComponentDefinition, ComponentOutput } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES } from "../../params";
-import { valueAt, callVendor, componentText, isRecord, keyValueLines, malformedAnswer, markdownTable, parseJson, statusError, textIn, vendorBase, vendorError, vendorFailure, type VendorAnswer } from "./vendor";
+import { valueAt, callVendor, readInput, isRecord, keyValueLines, malformedAnswer, markdownTable, parseJson, statusError, textIn, vendorBase, vendorError, vendorFailure, type VendorAnswer } from "./vendor";
 
 /**
  * Yahoo Finance's JSON endpoints, which yfinance (RAGFlow's library) reads:
@@ -116,7 +116,7 @@ export const yahooFinance: ComponentDefinition = {
   params: PARAMS,
   needs: ["internet"],
   async run(context): Promise<ComponentOutput> {
-    const ticker = componentText(context, "").replace(/\s+/g, "").toUpperCase();
+    const ticker = readInput(context, "").replace(/\s+/g, "").toUpperCase();
     if (!ticker) return { content: "" };
     const on = (key: string) => context.params[key] === true;
     const base = vendorBase(context, NAME, QUERY_API);
