@@ -5,6 +5,7 @@ import type { RetrievalResult } from "../../retrieval/retrieval.service";
 import { startPostgres, type TestPostgres } from "../../testing/postgres";
 import { fakeHit } from "../components/llm/testing-hits";
 import type { FlowDsl } from "../dsl";
+import { exportFlow, importFlow } from "../dsl-format";
 import { validateFlow } from "../engine";
 import type { FlowState } from "../run-types";
 import { startOutsideWorld, type OutsideVendor, type OutsideWorld } from "../testing/outside-world";
@@ -150,6 +151,11 @@ describe.each(FLOW_TEMPLATES.map((t) => [t.id, t] as const))("the %s template", 
   test("passes validation as shipped, and once configured", () => {
     expect(validateFlow(template.dsl)).toEqual([]);
     expect(validateFlow(configured(template))).toEqual([]);
+  });
+
+  test("exports as a RAGFlow file that imports again unchanged, with nothing to note", () => {
+    const again = importFlow(JSON.parse(JSON.stringify(exportFlow({ dsl: template.dsl, title: id }))));
+    expect({ dsl: again.dsl, notes: again.notes }).toEqual({ dsl: template.dsl, notes: [] });
   });
 
   test(scenario.inputs ? "runs on Begin's inputs and gives its result" : "greets, then answers a question through its branch", async () => {
