@@ -51,6 +51,11 @@ describe("importing RAGFlow v0.14's templates and DSL examples", () => {
     const first = importFlow(read(file));
     const exported = exportFlow({ dsl: first.dsl, title: first.title ?? "Imported", description: first.description });
     expect(exported).toMatchObject({ history: [], messages: [], path: [], reference: [], answer: [], title: first.title ?? "Imported" });
+    // Each node carries its component's params as RAGFlow's editor reads them.
+    for (const node of (exported.graph as { nodes: { id: string; data: { form: unknown; label: string } }[] }).nodes) {
+      if (!first.dsl.components[node.id]) continue; // a note, kept in the drawing only
+      expect(node.data).toMatchObject({ label: first.dsl.components[node.id].obj.component_name, form: first.dsl.components[node.id].obj.params });
+    }
     const again = importFlow(JSON.parse(JSON.stringify(exported)));
     expect(again.dsl).toEqual(first.dsl);
     expect(again.title).toBe(first.title ?? "Imported");
@@ -67,6 +72,14 @@ describe("importing RAGFlow v0.14's templates and DSL examples", () => {
     const names = dsl.graph!.nodes.map((node) => node.data?.name);
     expect(new Set(names).size).toBe(names.length);
     expect(notes).toContainEqual({ messageKey: "flow.import.namesRenamed", params: { count: 1 } });
+  });
+
+  it("keeps the notes RAGFlow draws without a component, with their text", () => {
+    const raw = read("templates-general_chat_bot.json") as { dsl: { graph: { nodes: { id: string; type: string; data: { form?: unknown } }[] } } };
+    const notes = raw.dsl.graph.nodes.filter((node) => node.type === "noteNode");
+    expect(notes.length).toBeGreaterThan(0);
+    const { dsl } = importFlow(raw);
+    for (const note of notes) expect(dsl.graph!.nodes.find((node) => node.id === note.id)!.data).toMatchObject({ form: note.data.form });
   });
 
   it("lays a file without a graph out in columns from Begin", () => {

@@ -148,7 +148,7 @@ export function layoutGraph(dsl: FlowDsl): { nodes: GraphNode[]; edges: GraphEdg
     const row = rows.get(column) ?? 0;
     rows.set(column, row + 1);
     const name = graph.nameOf(id);
-    return { id, type: NODE_TYPES[name] ?? "ragNode", position: { x: 50 + column * 320, y: 50 + row * 160 }, data: { label: name, name: id, form: graph.params(id) } };
+    return { id, type: NODE_TYPES[name] ?? "ragNode", position: { x: 50 + column * 320, y: 50 + row * 160 }, data: { label: name, name: id } };
   });
   const edges: GraphEdge[] = graph.ids.flatMap((source) =>
     graph.downstream(source).map((target) => {
@@ -176,6 +176,9 @@ function importGraph(raw: unknown, dsl: FlowDsl, notes: ImportNote[]): FlowDsl["
     notes.push({ messageKey: "flow.import.nodesPlaced", params: { count: missing.length } });
   }
   const graph = structuredClone({ nodes, edges });
+  // RAGFlow's nodes carry a copy of the params (`data.form`), often stale; the params are the truth, and an export writes
+  // the copy again. A node with no component (RAGFlow's notes live in the drawing only) keeps its form: its text.
+  for (const node of graph.nodes) if (isObject(node.data) && Object.prototype.hasOwnProperty.call(dsl.components, node.id)) delete node.data.form;
   const renamed = uniqueNames(graph.nodes);
   if (renamed > 0) notes.push({ messageKey: "flow.import.namesRenamed", params: { count: renamed } });
   return graph;
@@ -231,11 +234,17 @@ export function importFlow(json: unknown): ImportedFlow {
 /** A flow as a file RAGFlow loads (its DSL with an empty run state) and Cairn imports again, title and description beside it. */
 export function exportFlow(flow: { dsl: FlowDsl; title?: string; description?: string | null }): Record<string, unknown> {
   const dsl = structuredClone(flow.dsl);
+  const graph = dsl.graph ?? layoutGraph(dsl);
+  // RAGFlow's editor draws a node's form from its copy of the params.
+  for (const node of graph.nodes) {
+    const component = dsl.components[node.id];
+    if (component) node.data = { ...node.data, label: component.obj.component_name, form: component.obj.params };
+  }
   return {
     ...(flow.title ? { title: flow.title } : {}),
     ...(flow.description ? { description: flow.description } : {}),
     components: dsl.components,
-    graph: dsl.graph ?? layoutGraph(dsl),
+    graph,
     history: [],
     messages: [],
     path: [],

@@ -256,6 +256,11 @@ describe("a conversation turn", () => {
     expect(result.answer).toBe("Ada|q|test-user|1|X|X|named|X|X|{unknown}");
   });
 
+  it("reads the flow's v0.20 variables as {env.name}, and its globals", async () => {
+    const flow = { ...sketchFlow({ begin: { name: "Begin", down: ["m"] }, m: { name: "Message", params: { content: ["{env.lang} {sys.files} {custom.value}"] } } }), variables: { lang: { name: "lang", type: "string", value: "fr" } }, globals: { "custom.value": 7 } };
+    expect((await run(flow, null, { message: "x" })).answer).toBe("fr  7");
+  });
+
   it("stops a loop that repeats the same block more than 6 times, naming it in the runner's language", async () => {
     const flow = sketchFlow({ begin: { name: "Begin", down: ["a"] }, a: { name: "Echo", down: ["b"] }, b: { name: "Echo", down: ["a"] } });
     const result = await run(flow, null, {}, { ports: testPorts({ language: "zh" }) });

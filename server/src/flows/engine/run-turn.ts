@@ -146,7 +146,7 @@ class Turn {
       state.globals["sys.query"] = request.message;
     }
     if (request.message !== undefined) state.globals["sys.conversation_turns"] = Number(state.globals["sys.conversation_turns"] ?? 0) + 1;
-    if (request.inputs && state.path.length > 0) Object.assign(state.beginInputs, request.inputs);
+    if (request.inputs) Object.assign(state.beginInputs, request.inputs);
 
     if (request.fromComponent !== undefined) return this.rerunFrom(request.fromComponent);
     const queued = state.pendingAnswers.shift();
@@ -214,7 +214,6 @@ class Turn {
     const prepare = async (ids: string[], force: boolean) => {
       for (let i = 0; i < ids.length; i++) {
         const id = ids[i];
-        if (!this.graph.has(id)) throw new DomainError("BAD_REQUEST", "flow.errors.unknownTarget", { name: this.graph.displayName(scope.ran.at(-1) ?? id), target: id });
         if (this.graph.parentOf(id) !== scope.parent) continue;
         if (scope.ran.at(-1) === id) continue;
         const definition = this.graph.definition(id);

@@ -21,6 +21,12 @@ describe("validating a flow", () => {
     expect(validateFlow(flow)).toEqual([]);
   });
 
+  it("reports a malformed flow instead of failing on it", () => {
+    expect(validateFlow({} as FlowDsl)).toEqual([{ messageKey: "flow.import.notAFlow" }]);
+    const broken = { components: { begin: { obj: { component_name: "Begin", params: {} }, upstream: "x", downstream: 7 }, odd: { obj: null } }, graph: { nodes: "none", edges: [null] } } as unknown as FlowDsl;
+    expect(keys(validateFlow(broken))).toEqual(["flow.errors.malformedComponent"]);
+  });
+
   it("needs exactly one Begin", () => {
     expect(keys(validateFlow(sketchFlow({ message: { name: "Message", params: { messages: ["hi"] } } })))).toEqual(["flow.errors.beginMissing"]);
     const two = validateFlow(sketchFlow({ begin: { name: "Begin" }, again: { name: "Begin" } }));
