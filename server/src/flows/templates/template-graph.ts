@@ -91,7 +91,8 @@ export function templateDsl(components: TemplateComponent[], links: TemplateLink
   const nodes: GraphNode[] = [
     ...[...byId.values()].map((c) => {
       const label = componentNameOf(c.id);
-      return { id: c.id, type: NODE_TYPES[label] ?? "ragNode", position: position(c.at), data: { label, name: c.name, form: c.params ?? {} } };
+      // No `form`: the stored format keeps params in the components only; an export writes RAGFlow's copy.
+      return { id: c.id, type: NODE_TYPES[label] ?? "ragNode", position: position(c.at), data: { label, name: c.name } };
     }),
     ...notes.map((note, i) => ({ id: `Note:${i + 1}`, type: "noteNode", position: position(note.at), data: { label: "Note", name: note.name, form: { text: note.text } } })),
   ];
