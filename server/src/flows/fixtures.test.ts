@@ -72,8 +72,8 @@ const SCENARIOS: Record<string, Scenario> = {
     model: { generate: "SELECT name FROM ships;" },
     runs: ["Retrieval:SillyPartsCheer", "Generate:CuteSidesBuy", "ExeSQL:CoolFactsChew"],
     answer: "",
-    // The template's database is RAGFlow's placeholder "Your IP Port": ExeSQL refuses to reach it (no DB is started here).
-    fails: /\S/,
+    // The template's database is RAGFlow's placeholder "Your IP Port", which ExeSQL tells is no host (no DB is started here).
+    fails: /Your IP Port is not a host name/,
   },
   "templates-HR_callout_zh.json": { message: "说说看", model: { category: "interested" }, runs: ["categorize:0", "Message:MajorPigsYell"], answer: /RAGFlow 是一款基于深度文档理解构建的开源 RAG/ },
   "templates-general_chat_bot.json": { message: "Will it rain tomorrow?", model: { category: "1. weather" }, runs: ["Categorize:KhakiTimesSmile", "QWeather:DeepKiwisTeach", "Generate:SpicyChickenKneel"], reaches: ["QWeather"], answer: ANSWER },
