@@ -1,17 +1,12 @@
-import fs from "node:fs";
-import path from "node:path";
 import { DomainError } from "../platform/errors";
 import { componentNamed } from "./components";
 import { exportFlow, importFlow } from "./dsl-format";
 import { validateFlow } from "./engine/validate";
+import { ragflowFixtureFiles, readRagflowFixture } from "./testing/ragflow-fixtures";
 import { runTestTurn } from "./testing/run-flow";
 
-const FIXTURES = "/work/shared/flows/ragflow-v0.14";
-const files = [
-  ...fs.readdirSync(FIXTURES).filter((name) => name.endsWith(".json")),
-  ...fs.readdirSync(path.join(FIXTURES, "dsl_examples")).map((name) => path.join("dsl_examples", name)),
-];
-const read = (file: string): unknown => JSON.parse(fs.readFileSync(path.join(FIXTURES, file), "utf8"));
+const files = ragflowFixtureFiles();
+const read = readRagflowFixture;
 
 const refusal = (json: unknown): string => {
   try {

@@ -14,15 +14,15 @@ export interface InputSource {
  * A component's default input (RAGFlow's `get_input` when it has no input variables): the output of the most
  * recent component run before it (this turn's path, after the one before), looking through Switch and
  * Concentrator, and through Categorize and Relevant except for a Switch; an Answer upstream (or Begin, in a turn
- * that carries a message, for any reader but an Answer) means the user's message. Unlike RAGFlow only the component's ancestors count, so a
- * parallel branch never reads its neighbour's output.
+ * that carries a message, for any reader but an Answer) means the user's message. Unlike RAGFlow only components that feed the reader count
+ * (its upstream, seen through those hubs and routers), so a parallel branch never reads its neighbour's output.
  */
 export function defaultInput(graph: FlowGraph, readerId: string, recent: readonly string[], outputs: Record<string, { content: string }>, question: string, fallback: string): InputSource {
   const reader = graph.nameOf(readerId);
-  const ancestors = graph.ancestors(readerId);
+  const feeders = feedersOf(graph, readerId, reader);
   for (let i = recent.length - 1; i >= 0; i--) {
     const id = recent[i];
-    if (id === readerId || !ancestors.has(id)) continue;
+    if (id === readerId || !feeders.has(id)) continue;
     const name = graph.nameOf(id);
     if (TRANSPARENT.has(name) || (ROUTERS.has(name) && reader !== "Switch")) continue;
     if (graph.isInteraction(id)) return { content: question };
@@ -32,4 +32,22 @@ export function defaultInput(graph: FlowGraph, readerId: string, recent: readonl
     if (output) return { content: output.content, from: id };
   }
   return { content: fallback };
+}
+
+/**
+ * The components whose output can reach the reader: its upstream, and through the hubs and routers it looks
+ * through, theirs. Not every ancestor: behind a back-edge (an Answer looping to the start) every component of the
+ * flow is one, and a search would read its sibling Retrieval's output instead of the keywords before it.
+ */
+function feedersOf(graph: FlowGraph, readerId: string, reader: string): Set<string> {
+  const seen = new Set<string>();
+  const stack = [...graph.upstream(readerId)];
+  while (stack.length > 0) {
+    const id = stack.pop()!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const name = graph.nameOf(id);
+    if (TRANSPARENT.has(name) || (ROUTERS.has(name) && reader !== "Switch")) stack.push(...graph.upstream(id));
+  }
+  return seen;
 }

@@ -1,16 +1,14 @@
-import fs from "node:fs";
-import path from "node:path";
 import type { ComponentDefinition, RoutePort } from "../component";
 import { CORE_COMPONENTS } from "../components/core";
 import { importFlow } from "../dsl-format";
+import { ragflowFixtureFiles, readRagflowFixture } from "../testing/ragflow-fixtures";
 import { runTestTurn } from "../testing/run-flow";
 
 /**
  * RAGFlow's own flows run through the engine, with stand-ins for the components that need a model or an outside
  * service (their own tests are theirs): the turns, routes, joins and loops of real files, not of sketches.
  */
-const FIXTURES = "/work/shared/flows/ragflow-v0.14";
-const files = [...fs.readdirSync(FIXTURES).filter((n) => n.endsWith(".json")), ...fs.readdirSync(path.join(FIXTURES, "dsl_examples")).map((n) => path.join("dsl_examples", n))];
+const files = ragflowFixtureFiles();
 const CORE = new Set(CORE_COMPONENTS.map((c) => c.name));
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -52,7 +50,7 @@ function standIn(name: string): ComponentDefinition {
 
 describe.each(files)("RAGFlow's %s", (file) => {
   it("runs its first two turns", async () => {
-    const { dsl } = importFlow(JSON.parse(fs.readFileSync(path.join(FIXTURES, file), "utf8")));
+    const { dsl } = importFlow(readRagflowFixture(file));
     const extra = [...new Set(Object.values(dsl.components).map((c) => c.obj.component_name))].filter((name) => !CORE.has(name)).map(standIn);
     const begin = dsl.components.begin.obj.params;
     const inputs = Object.fromEntries((Array.isArray(begin.query) ? begin.query : []).filter(isObject).map((field) => [String(field.key), Array.isArray(field.options) && field.options.length > 0 ? String(field.options[0]) : "1"]));

@@ -1,4 +1,3 @@
-import type { FlowDsl } from "../dsl";
 import { customerService } from "./customer-service";
 import { dbAssistant } from "./db-assistant";
 import { generalChatbot } from "./general-chatbot";
@@ -14,19 +13,9 @@ import { supportTriage } from "./support-triage";
 import { textToSql } from "./text-to-sql";
 import { webSearchAssistant } from "./web-search-assistant";
 
-/**
- * The flows a user can start from (adapted from RAGFlow's ten templates, and Cairn's own). Each has its texts in
- * every locale (`flow.templates.<id>.title`, `.description`) and a DSL that passes validation.
- */
-export interface FlowTemplate {
-  id: string;
-  /** Message keys. */
-  title: string;
-  description: string;
-  /** What the template needs beyond the built-in models: a knowledge base, keys of outside services. */
-  needs: readonly ("knowledgeBase" | "apiKey" | "internet" | "database")[];
-  dsl: FlowDsl;
-}
+import type { FlowTemplate } from "./flow-template";
+
+export type { FlowTemplate };
 
 /** In the order the "create a flow" dialog offers them: Cairn's built-in-model flows first, then RAGFlow's. */
 export const FLOW_TEMPLATES: readonly FlowTemplate[] = [

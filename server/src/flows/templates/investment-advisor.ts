@@ -1,4 +1,4 @@
-import type { FlowTemplate } from "./index";
+import type { FlowTemplate } from "./flow-template";
 import { generateParams, modelParams, templateDsl } from "./template-graph";
 
 /**

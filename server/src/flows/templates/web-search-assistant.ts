@@ -1,4 +1,4 @@
-import type { FlowTemplate } from "./index";
+import type { FlowTemplate } from "./flow-template";
 import { generateParams, modelParams, retrievalParams, templateDsl } from "./template-graph";
 
 /** RAGFlow's "WebSearch Assistant": the question, made self-contained, is searched in the knowledge base and on the web, and answered with sources. */
