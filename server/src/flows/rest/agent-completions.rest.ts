@@ -1,0 +1,133 @@
+import { randomUUID } from "node:crypto";
+import { success } from "../../rest/envelope";
+import { PythonException } from "../../rest/python-repr";
+import { authenticatedRoute, type AuthenticatedRestContext, type RestRoute } from "../../rest/rest-route";
+import type { SignedIn } from "../../policies/principal";
+import { DomainError } from "../../platform/errors";
+import type { Services } from "../../platform/services";
+import { bridgeToSse, rawFrame } from "../../platform/runs/sse";
+import { agentEvent, failureEvents, FoldedAnswer, STREAMED_EVENTS, TraceCollector, type AgentEvent, type AgentTurn } from "./agent-frames";
+import { ownAgent } from "./agents.rest";
+import type { PendingSession } from "./pending-services";
+
+/**
+ * RAGFlow's agent completions (API contract §10.5): `POST /api/v1/agents/{agent_id}/completions` runs one
+ * turn of the agent in a session — the one named, else a new one made from the saved flow — and streams
+ * its events as `data:{event json}` frames (`message` deltas, `node_finished`, `message_end`) ending with
+ * `data:[DONE]`, or answers once with the last event and the deltas folded into it. The turn is a flow run
+ * like the canvas's (a job, stored, cancellable); a client that goes away cancels it.
+ */
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** RAGFlow's `bool(value)` of a JSON flag; a missing one takes the default. */
+function flag(value: unknown, fallback: boolean): boolean {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value === "string") return value !== "";
+  return Boolean(value);
+}
+
+/** Begin's input values from RAGFlow's `inputs` (`{key: {type, value}}`), or plain values. */
+export function beginInputs(value: unknown): Record<string, unknown> {
+  if (!isObject(value)) return {};
+  return Object.fromEntries(Object.entries(value).map(([key, input]) => [key, isObject(input) && "value" in input ? input.value : input]));
+}
+
+export interface AgentTurnRequest {
+  question: string;
+  inputs: Json;
+  /** An existing session of the agent; none: a new session from the saved flow. */
+  sessionId?: string;
+  userId?: string;
+}
+
+export interface StartedTurn {
+  turn: AgentTurn;
+  /** The turn's events as RAGFlow tells them, every one (the caller picks what it forwards). */
+  events: AsyncIterable<AgentEvent>;
+  cancel(): void;
+}
+
+/**
+ * Finds or makes the session and starts the turn. RAGFlow raises AssertionErrors here (code 100): a session
+ * that is not found, an agent not found or not the caller's.
+ */
+export async function startAgentTurn(services: Services, principal: SignedIn, agentId: string, request: AgentTurnRequest): Promise<StartedTurn> {
+  let session: PendingSession;
+  if (request.sessionId) {
+    session = await sessionOf(services, principal, agentId, request.sessionId);
+  } else {
+    const agent = await ownAgent(services, principal, agentId);
+    if (!agent) throw new PythonException("AssertionError", "You do not own the agent.");
+    session = await services.flowRuns.createSession(principal, agent.id, { userId: request.userId ?? "", source: "api" });
+  }
+  const { runId } = await services.flowRuns.startTurn(principal, session.id, { message: request.question, inputs: request.inputs });
+  const turn: AgentTurn = {
+    messageId: randomUUID().replace(/-/g, ""),
+    agentId,
+    sessionId: session.id,
+    dsl: session.dsl,
+    inputs: request.inputs,
+    startedAt: Date.now(),
+    lastOutputs: {},
+  };
+  async function* events(): AsyncGenerator<AgentEvent> {
+    for await (const event of services.flowRuns.events(principal, runId)) {
+      if (event.type === "run_failed") {
+        yield* failureEvents(turn, event.error);
+        return;
+      }
+      if (event.type === "run_cancelled") return;
+      const mapped = agentEvent(turn, event);
+      if (mapped) yield mapped;
+      if (event.type === "run_finished") return;
+    }
+  }
+  return { turn, events: events(), cancel: () => void services.flowRuns.cancel(principal, runId).catch(() => undefined) };
+}
+
+/** The session, if it is one of this agent's and the caller may use it; else RAGFlow's "Session not found!". */
+async function sessionOf(services: Services, principal: SignedIn, agentId: string, sessionId: string): Promise<PendingSession> {
+  try {
+    const session = await services.flowRuns.session(principal, sessionId);
+    if (session.flowId === agentId) return session;
+  } catch (error) {
+    if (!(error instanceof DomainError && (error.kind === "NOT_FOUND" || error.kind === "FORBIDDEN"))) throw error;
+  }
+  throw new PythonException("AssertionError", "Session not found!");
+}
+
+async function completions({ services, principal, params, body, res }: AuthenticatedRestContext): Promise<unknown> {
+  const returnTrace = flag(body.return_trace, false);
+  const started = await startAgentTurn(services, principal, params.agentId, {
+    question: String(body.question ?? body.query ?? ""),
+    inputs: beginInputs(body.inputs),
+    sessionId: body.session_id ? String(body.session_id) : undefined,
+    userId: body.user_id ? String(body.user_id) : undefined,
+  });
+  const trace = returnTrace ? new TraceCollector() : null;
+
+  if (!flag(body.stream, true)) {
+    const folded = new FoldedAnswer();
+    for await (const event of started.events) {
+      if (trace && event.event === "node_finished") trace.add(event);
+      folded.add(event);
+    }
+    return success(folded.result(trace?.trace));
+  }
+
+  async function* frames(): AsyncGenerator<unknown> {
+    for await (const event of started.events) {
+      if (!STREAMED_EVENTS.has(event.event)) continue;
+      if (trace && event.event === "node_finished") trace.add(event);
+      yield event;
+    }
+    yield rawFrame("[DONE]");
+  }
+  await bridgeToSse(res, frames(), { onDisconnect: started.cancel });
+  return undefined;
+}
+
+export const agentCompletionRestRoutes: RestRoute[] = [authenticatedRoute("POST", "/api/v1/agents/:agentId/completions", "apiKey", completions)];
