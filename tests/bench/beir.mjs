@@ -63,6 +63,7 @@ export async function startBenchServer(env = {}) {
     config,
     services,
     principal,
+    url: server.url,
     async close() {
       await server.close();
       fs.rmSync(dataDir, { recursive: true, force: true });

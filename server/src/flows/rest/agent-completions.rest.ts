@@ -7,8 +7,8 @@ import { DomainError } from "../../platform/errors";
 import type { Services } from "../../platform/services";
 import { bridgeToSse, rawFrame } from "../../platform/runs/sse";
 import { agentEvent, failureEvents, FoldedAnswer, STREAMED_EVENTS, TraceCollector, type AgentEvent, type AgentTurn } from "./agent-frames";
-import { ownAgent } from "./agents.rest";
-import type { PendingSession } from "./pending-services";
+import type { FlowSession } from "../flow-session.entity";
+import { visibleAgent } from "./agents.rest";
 
 /**
  * RAGFlow's agent completions (API contract §10.5): `POST /api/v1/agents/{agent_id}/completions` runs one
@@ -51,19 +51,25 @@ export interface StartedTurn {
 }
 
 /**
- * Finds or makes the session and starts the turn. RAGFlow raises AssertionErrors here (code 100): a session
- * that is not found, an agent not found or not the caller's.
+ * Starts the turn in the session named, else in a new one. RAGFlow raises AssertionErrors here (code 100): a
+ * session that is not found (here also one of another agent or tenant), an agent not found or not the caller's.
  */
 export async function startAgentTurn(services: Services, principal: SignedIn, agentId: string, request: AgentTurnRequest): Promise<StartedTurn> {
-  let session: PendingSession;
+  const agent = await visibleAgent(services, principal, agentId);
   if (request.sessionId) {
-    session = await sessionOf(services, principal, agentId, request.sessionId);
+    const session = agent?.tenantId === principal.tenantId ? await sessionOf(services, principal, request.sessionId) : null;
+    if (!session || session.flowId !== agentId) throw new PythonException("AssertionError", "Session not found!");
   } else {
-    const agent = await ownAgent(services, principal, agentId);
-    if (!agent) throw new PythonException("AssertionError", "You do not own the agent.");
-    session = await services.flowRuns.createSession(principal, agent.id, { userId: request.userId ?? "", source: "api" });
+    if (!agent) throw new PythonException("AssertionError", "Agent not found.");
+    if (agent.tenantId !== principal.tenantId) throw new PythonException("AssertionError", "You do not own the agent.");
   }
-  const { runId } = await services.flowRuns.startTurn(principal, session.id, { message: request.question, inputs: request.inputs });
+  const { run, session } = await services.flowRuns.start(principal, agentId, {
+    message: request.question,
+    inputs: request.inputs,
+    sessionId: request.sessionId,
+    userId: request.userId,
+    source: "api",
+  });
   const turn: AgentTurn = {
     messageId: randomUUID().replace(/-/g, ""),
     agentId,
@@ -73,8 +79,9 @@ export async function startAgentTurn(services: Services, principal: SignedIn, ag
     startedAt: Date.now(),
     lastOutputs: {},
   };
+  const stream = await services.flowRuns.events(principal, run.id);
   async function* events(): AsyncGenerator<AgentEvent> {
-    for await (const event of services.flowRuns.events(principal, runId)) {
+    for await (const event of stream) {
       if (event.type === "run_failed") {
         yield* failureEvents(turn, event.error);
         return;
@@ -85,18 +92,17 @@ export async function startAgentTurn(services: Services, principal: SignedIn, ag
       if (event.type === "run_finished") return;
     }
   }
-  return { turn, events: events(), cancel: () => void services.flowRuns.cancel(principal, runId).catch(() => undefined) };
+  return { turn, events: events(), cancel: () => void services.flowRuns.cancel(principal, run.id).catch(() => undefined) };
 }
 
-/** The session, if it is one of this agent's and the caller may use it; else RAGFlow's "Session not found!". */
-async function sessionOf(services: Services, principal: SignedIn, agentId: string, sessionId: string): Promise<PendingSession> {
+/** The session, or null when the caller may not see it. */
+async function sessionOf(services: Services, principal: SignedIn, sessionId: string): Promise<FlowSession | null> {
   try {
-    const session = await services.flowRuns.session(principal, sessionId);
-    if (session.flowId === agentId) return session;
+    return await services.flowRuns.session(principal, sessionId);
   } catch (error) {
-    if (!(error instanceof DomainError && (error.kind === "NOT_FOUND" || error.kind === "FORBIDDEN"))) throw error;
+    if (error instanceof DomainError && (error.kind === "NOT_FOUND" || error.kind === "FORBIDDEN")) return null;
+    throw error;
   }
-  throw new PythonException("AssertionError", "Session not found!");
 }
 
 async function completions({ services, principal, params, body, res }: AuthenticatedRestContext): Promise<unknown> {

@@ -7,8 +7,12 @@ import { answering, pythonInt, refuse, uniqueIds } from "../../knowledge/rest/sc
 import type { SignedIn } from "../../policies/principal";
 import { DomainError } from "../../platform/errors";
 import type { Services } from "../../platform/services";
-import type { FlowDsl } from "../dsl";
-import type { PendingFlow, PendingSession, PendingSessionMessage } from "./pending-services";
+import { withDefaults } from "../../platform/param-spec";
+import { componentNamed } from "../components";
+import { BEGIN_ID, type FlowDsl } from "../dsl";
+import type { Flow } from "../flow.entity";
+import type { FlowRun } from "../flow-run.entity";
+import type { FlowSession, FlowSessionMessage } from "../flow-session.entity";
 
 /**
  * RAGFlow's agents and agent sessions (API contract §10.1, §10.3, §10.4) over the flow services: an agent
@@ -22,10 +26,10 @@ type Json = Record<string, unknown>;
 const OWNER_ONLY = jsonResult(RETURN_CODES.OPERATING_ERROR, "Only owner of canvas authorized for this operation.", false);
 
 /** An agent as `GET /agents` lists it (§10.1). */
-export function presentAgent(flow: PendingFlow): Json {
+export function presentAgent(flow: Flow): Json {
   return {
     id: flow.id,
-    title: flow.name,
+    title: flow.title,
     description: flow.description,
     avatar: flow.avatar,
     user_id: flow.tenantId,
@@ -40,12 +44,17 @@ export function presentAgent(flow: PendingFlow): Json {
   };
 }
 
-/** A session's message as listed (§10.4): an answer after the prologue carries its cited chunks' short form (§7.1). */
-function presentMessage(message: PendingSessionMessage, index: number): Json {
-  const out: Json = { role: message.role, content: message.content };
-  if (message.id) out.id = message.id;
-  if (message.createdAt) out.created_at = message.createdAt.getTime() / 1000;
-  if (index > 0 && message.role === "assistant") {
+/** Begin's prologue, its default when the flow sets none: what a session opens with. */
+export function prologueOf(dsl: FlowDsl): string {
+  const begin = dsl.components[BEGIN_ID]?.obj;
+  const params = withDefaults(componentNamed(begin?.component_name ?? "Begin")?.params ?? [], begin?.params ?? {});
+  return typeof params.prologue === "string" ? params.prologue : "";
+}
+
+/** A session's message as listed (§10.4): an answer carries its cited chunks' short form (§7.1). */
+function presentMessage(message: FlowSessionMessage): Json {
+  const out: Json = { role: message.role, content: message.content, id: message.id, created_at: new Date(message.createdAt).getTime() / 1000 };
+  if (message.role === "assistant") {
     out.reference = (message.reference?.chunks ?? []).map((c) => ({
       id: c.id,
       content: c.content,
@@ -59,21 +68,26 @@ function presentMessage(message: PendingSessionMessage, index: number): Json {
   return out;
 }
 
-export function presentAgentSession(session: PendingSession, withDsl: boolean): Json {
+/**
+ * A session as listed (§10.4). It opens with the prologue, as RAGFlow stores it; its token count, duration and
+ * rounds add up its runs, and `errors` is the last run's failure.
+ */
+export function presentAgentSession(session: FlowSession, runs: FlowRun[], withDsl: boolean): Json {
+  const ended = runs.filter((r) => r.startedAt && r.finishedAt);
   return {
     id: session.id,
     agent_id: session.flowId,
     user_id: session.userId,
     exp_user_id: null,
-    name: session.name,
-    messages: session.messages.map(presentMessage),
+    name: null,
+    messages: [{ role: "assistant", content: prologueOf(session.dsl) }, ...session.messages.map(presentMessage)],
     source: "agent",
     ...(withDsl ? { dsl: session.dsl } : {}),
-    tokens: session.tokens,
-    duration: session.durationMs / 1000,
-    round: session.rounds,
+    tokens: runs.reduce((sum, r) => sum + r.tokens, 0),
+    duration: ended.reduce((sum, r) => sum + (r.finishedAt!.getTime() - r.startedAt!.getTime()), 0) / 1000,
+    round: runs.length,
     thumb_up: 0,
-    errors: session.errors,
+    errors: runs.find((r) => r.error)?.error ?? null,
     create_time: epochMillis(session.createdAt),
     create_date: rfc1123(session.createdAt),
     update_time: epochMillis(session.updatedAt),
@@ -83,17 +97,23 @@ export function presentAgentSession(session: PendingSession, withDsl: boolean): 
 
 const isRefusal = (error: unknown) => error instanceof DomainError && (error.kind === "NOT_FOUND" || error.kind === "FORBIDDEN");
 
-/**
- * The caller's agent, or null. RAGFlow lets only the tenant that owns an agent use it through the API
- * (`user_id == tenant_id`), whatever the team may see in the web application.
- */
-export async function ownAgent(services: Services, principal: SignedIn, agentId: string): Promise<PendingFlow | null> {
+/** The agent if the caller may see it (its tenant's, or shared with its team), else null. */
+export async function visibleAgent(services: Services, principal: SignedIn, agentId: string): Promise<Flow | null> {
   try {
-    return await services.flows.get(principal, agentId, "manage");
+    return await services.flows.accessible(principal, agentId, "read");
   } catch (error) {
     if (isRefusal(error)) return null;
     throw error;
   }
+}
+
+/**
+ * The caller's agent, or null. RAGFlow lets only the tenant that owns an agent use it through the API
+ * (`user_id == tenant_id`), whatever its team may see in the web application.
+ */
+export async function ownAgent(services: Services, principal: SignedIn, agentId: string): Promise<Flow | null> {
+  const flow = await visibleAgent(services, principal, agentId);
+  return flow?.tenantId === principal.tenantId ? flow : null;
 }
 
 /** `json.loads` of a DSL given as a JSON string; an object is taken as it is. */
@@ -116,22 +136,30 @@ const text = (value: unknown): string | null => (value === undefined || value ==
 
 /** How the flow services' refusals read in RAGFlow's words. */
 const AGENT_ERRORS: RestErrorTable = {
-  "errors.flow.nameTaken": (params) => `Agent with title ${String(params.name)} already exists.`,
+  "flow.errors.titleTaken": (params) => `Agent with title ${String(params.name)} already exists.`,
 };
+
+/** RAGFlow's `orderby` column → the flow's field; other columns sort by the last save, as RAGFlow's default. */
+const AGENT_ORDER: Record<string, "createdAt" | "updatedAt" | "title"> = { create_time: "createdAt", update_time: "updatedAt", create_date: "createdAt", update_date: "updatedAt", title: "title" };
+const SESSION_ORDER: Record<string, "createdAt" | "updatedAt"> = { create_time: "createdAt", update_time: "updatedAt", create_date: "createdAt", update_date: "updatedAt" };
 
 async function listAgents({ services, principal, query }: AuthenticatedRestContext) {
   return answering(async () => {
-    const id = query.id || undefined;
-    const title = query.title || undefined;
-    const filter = { page: Math.max(1, pythonInt(query.page, 1)), pageSize: Math.max(0, pythonInt(query.page_size, 30)), orderBy: query.orderby ?? "update_time", id, name: title, ownOnly: true };
-    if (id || title) {
-      const matches = await services.flows.list(principal, { ...filter, page: 1, pageSize: 1, orderBy: "update_time", desc: true });
-      if (matches.length === 0) throw refuse("The agent doesn't exist.");
+    // RAGFlow lists the agents of the key's tenant only, not those a team shares with it.
+    const filter = { tenantId: principal.tenantId, id: query.id || undefined, title: query.title || undefined };
+    if (filter.id || filter.title) {
+      const { total } = await services.flows.list(principal, { ...filter, pageSize: 0 });
+      if (total === 0) throw refuse("The agent doesn't exist.");
     }
-    // `desc` is false unless given, and then true unless it says false (contract §1.9).
-    const desc = query.desc !== undefined && query.desc.toLowerCase() !== "false";
-    const flows = await services.flows.list(principal, { ...filter, desc });
-    return success(flows.map(presentAgent));
+    const { items } = await services.flows.list(principal, {
+      ...filter,
+      page: Math.max(1, pythonInt(query.page, 1)),
+      pageSize: Math.max(0, pythonInt(query.page_size, 30)),
+      orderBy: AGENT_ORDER[query.orderby ?? ""] ?? "updatedAt",
+      // False unless given, then true unless it says false (contract §1.9).
+      desc: query.desc !== undefined && query.desc.toLowerCase() !== "false",
+    });
+    return success(items.map(presentAgent));
   });
 }
 
@@ -140,7 +168,7 @@ async function createAgent({ services, principal, body }: AuthenticatedRestConte
   const dsl = parseDsl(body.dsl);
   if (body.title === undefined || body.title === null) return jsonResult(RETURN_CODES.ARGUMENT_ERROR, "No title in request.", false);
   const title = strippedTitle(body.title);
-  await services.flows.create(principal, { name: title, dsl, description: text(body.description), avatar: text(body.avatar) });
+  await services.flows.create(principal, { title, dsl, description: text(body.description), avatar: text(body.avatar) });
   return jsonResult(RETURN_CODES.SUCCESS, "success", true);
 }
 
@@ -150,7 +178,7 @@ async function updateAgent({ services, principal, params, body }: AuthenticatedR
   const title = given.title === undefined ? undefined : strippedTitle(given.title);
   if (!(await ownAgent(services, principal, params.agentId))) return OWNER_ONLY;
   await services.flows.update(principal, params.agentId, {
-    ...(title !== undefined ? { name: title } : {}),
+    ...(title !== undefined ? { title } : {}),
     ...(dsl !== undefined ? { dsl } : {}),
     ...("description" in given ? { description: text(given.description) } : {}),
     ...("avatar" in given ? { avatar: text(given.avatar) } : {}),
@@ -167,28 +195,18 @@ async function deleteAgent({ services, principal, params }: AuthenticatedRestCon
   return jsonResult(RETURN_CODES.SUCCESS, "success", true);
 }
 
-/** Whether an agent with this id exists for anyone: RAGFlow tells "not found" from "not yours" here. */
-async function agentExists(services: Services, principal: SignedIn, agentId: string): Promise<boolean> {
-  try {
-    await services.flows.get(principal, agentId, "read");
-    return true;
-  } catch (error) {
-    if (error instanceof DomainError && error.kind === "FORBIDDEN") return true;
-    if (isRefusal(error)) return false;
-    throw error;
-  }
-}
-
 async function createSession({ services, principal, params, query }: AuthenticatedRestContext) {
   return answering(async () => {
-    const agent = await ownAgent(services, principal, params.agentId);
-    if (!agent) throw refuse((await agentExists(services, principal, params.agentId)) ? "You cannot access the agent." : "Agent not found.");
+    // An agent the caller may not see is not found (Cairn does not tell that it exists); one its team shares is not its to use here.
+    const agent = await visibleAgent(services, principal, params.agentId);
+    if (!agent) throw refuse("Agent not found.");
+    if (agent.tenantId !== principal.tenantId) throw refuse("You cannot access the agent.");
     const session = await services.flowRuns.createSession(principal, agent.id, { userId: query.user_id ?? principal.tenantId, source: "api" });
     return success({
       id: session.id,
       agent_id: agent.id,
       user_id: session.userId,
-      message: [{ role: "assistant", content: services.flows.prologue(session.dsl) }],
+      message: [{ role: "assistant", content: prologueOf(session.dsl) }],
       source: "agent",
       dsl: session.dsl,
     });
@@ -203,12 +221,13 @@ async function listSessions({ services, principal, params, query }: Authenticate
     const sessions = await services.flowRuns.listSessions(principal, params.agentId, {
       page: Math.max(1, pythonInt(query.page, 1)),
       pageSize: Math.max(0, pythonInt(query.page_size, 30)),
-      orderBy: query.orderby ?? "update_time",
+      orderBy: SESSION_ORDER[query.orderby ?? ""] ?? "updatedAt",
       desc: !pythonFalse(query.desc),
       id: query.id || undefined,
       userId: query.user_id || undefined,
     });
-    return success(sessions.map((s) => presentAgentSession(s, !pythonFalse(query.dsl))));
+    const runs = await Promise.all(sessions.map((s) => services.flowRuns.list(principal, s.flowId, { sessionId: s.id, pageSize: 200 })));
+    return success(sessions.map((s, i) => presentAgentSession(s, runs[i], !pythonFalse(query.dsl))));
   });
 }
 
@@ -216,7 +235,7 @@ async function deleteSessions({ services, principal, params, body }: Authenticat
   return answering(async () => {
     const { agentId } = params;
     if (!(await ownAgent(services, principal, agentId))) throw refuse(`You don't own the agent ${agentId}`);
-    const all = await services.flowRuns.listSessions(principal, agentId, { page: 1, pageSize: Number.MAX_SAFE_INTEGER, orderBy: "create_time", desc: false });
+    const all = await services.flowRuns.listSessions(principal, agentId, { pageSize: Number.MAX_SAFE_INTEGER, orderBy: "createdAt", desc: false });
     if (all.length === 0) throw refuse(`Agent ${agentId} has no sessions`);
     const requested = Array.isArray(body.ids) && body.ids.length > 0 ? body.ids.map(String) : all.map((s) => s.id);
     const { unique, duplicateErrors } = uniqueIds(requested, "session");
@@ -227,7 +246,7 @@ async function deleteSessions({ services, principal, params, body }: Authenticat
       errors.push(`The agent doesn't own the session ${id}`);
       return false;
     });
-    const deleted = deletable.length > 0 ? await services.flowRuns.deleteSessions(principal, deletable) : 0;
+    const deleted = deletable.length > 0 ? (await services.flowRuns.deleteSessions(principal, agentId, deletable)).length : 0;
     // RAGFlow reports the sessions it does not own before the duplicates, each list on its own (§1.11).
     if (errors.length > 0) return deleted > 0 ? success({ success_count: deleted, errors }) : failure(RETURN_CODES.DATA_ERROR, errors.join("; "));
     if (duplicateErrors.length > 0) return deleted > 0 ? success({ success_count: deleted, errors: duplicateErrors }) : failure(RETURN_CODES.DATA_ERROR, duplicateErrors.join(";"));
