@@ -3,6 +3,9 @@ import { AuthService } from "./auth/auth.service";
 import { AssistantService } from "./chat/assistant.service";
 import { ShareService } from "./chat/share.service";
 import { ConversationService } from "./chat/conversation.service";
+import { FlowService } from "./flows/flow.service";
+import { FlowRunService } from "./flows/flow-run.service";
+import { runTurn } from "./flows/engine/run-turn";
 import { ANONYMOUS, bearerToken } from "./policies/principal";
 import { ChunkService } from "./knowledge/chunk.service";
 import { DocumentService } from "./knowledge/document.service";
@@ -20,6 +23,7 @@ import "./ingestion/services";
 import "./knowledge/services";
 import "./retrieval/services";
 import "./chat/services";
+import "./flows/services";
 
 export type { Services };
 
@@ -34,6 +38,8 @@ export function createServices(platform: Platform): Services {
   const shares = new ShareService(platform, assistants, apiTokens);
   const retrieval = new RetrievalService(platform, knowledgeBases, models);
   const conversations = new ConversationService(platform, { models, retrieval, assistants });
+  const flows = new FlowService(platform);
+  const flowRuns = new FlowRunService(platform, { platform, models, retrieval, flows, runTurn });
   const { timeoutSeconds, stepTimeoutSeconds, memoryMb } = platform.config.parsing;
   const parsers = new ParserSandbox({ documentMs: timeoutSeconds * 1000, stepMs: stepTimeoutSeconds * 1000, memoryBytes: memoryMb * 1024 * 1024 });
   return {
@@ -49,10 +55,13 @@ export function createServices(platform: Platform): Services {
     assistants,
     shares,
     conversations,
+    flows,
+    flowRuns,
     parsers,
     close: async () => {
       await parsers.close();
       await conversations.close();
+      await flowRuns.close();
       await models.flushUsage();
     },
     async principalFor(authorization) {

@@ -13,6 +13,7 @@ import { LiveCounters1764420000000 } from "./1764420000000-live-counters";
 import { KbTaskLog1764450000000 } from "./1764450000000-kb-task-log";
 import { BuiltinProducers1764450000001 } from "./1764450000001-builtin-producers";
 import { SearchTermsVersion1764460000000 } from "./1764460000000-search-terms-version";
+import { Flows1764470000000 } from "./1764470000000-flows";
 
 /** In order of their timestamps; TypeORM records which ran in the `migrations` table. */
 export const migrations = [
@@ -31,4 +32,5 @@ export const migrations = [
   KbTaskLog1764450000000,
   BuiltinProducers1764450000001,
   SearchTermsVersion1764460000000,
+  Flows1764470000000,
 ];

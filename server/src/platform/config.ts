@@ -33,6 +33,10 @@ export interface Config {
   crawlPrivateAddresses: boolean;
   /** Lets model base URLs be on loopback and private networks (local Ollama, vLLM, …); hosted deployments turn it off. */
   modelPrivateAddresses: boolean;
+  /** Lets agent-flow tools (HTTP, crawler, search, SQL) reach private, loopback and link-local addresses (off, as for crawls). */
+  flowPrivateAddresses: boolean;
+  /** Versions kept per agent flow: each save keeps one, and the oldest beyond this go. */
+  flowVersionsKept: number;
   /** Key that seals model-provider secrets; without it the key of `secretKeyFile` is used (generated there on first start). */
   secretKey?: string;
   /** Where the generated key lives: DATA_DIR/secret.key unless SECRET_KEY_FILE keeps it apart from the data (backups, volumes). */
@@ -234,6 +238,10 @@ export function loadConfig(env: Env = process.env): Config {
     registrationMaxUsers: reader.integer("REGISTRATION_MAX_USERS", 0, 0, 10_000_000),
     crawlPrivateAddresses: reader.boolean("CRAWL_PRIVATE_ADDRESSES", false),
     modelPrivateAddresses: reader.boolean("MODEL_PRIVATE_ADDRESSES", true),
+    // Off like CRAWL_PRIVATE_ADDRESSES: a flow's HTTP tool must not probe the internal network.
+    flowPrivateAddresses: reader.boolean("FLOW_PRIVATE_ADDRESSES", false),
+    // Enough to step back through an afternoon of autosaves without a flow's history outgrowing the flow.
+    flowVersionsKept: reader.integer("FLOW_VERSIONS_KEPT", 20, 1, 1000),
     secretKey: reader.secretKey("SECRET_KEY"),
     secretKeyFile: path.resolve(reader.string("SECRET_KEY_FILE", path.join(reader.string("DATA_DIR", "./data"), "secret.key"))),
     signInThrottle: {

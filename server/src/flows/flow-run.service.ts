@@ -1,0 +1,370 @@
+import { In, type Repository } from "typeorm";
+import type { MessageReference } from "../chat/message.entity";
+import { Conflict, DomainError, FieldChecks, messageForClient, NotFound } from "../platform/errors";
+import { newId } from "../platform/ids";
+import type { Platform } from "../platform";
+import { CancellableRuns } from "../platform/runs/cancellable-runs";
+import type { SignedIn } from "../policies/principal";
+import type { SequencedRunEvent } from "./events";
+import type { Flow } from "./flow.entity";
+import { localeOf, type FlowService } from "./flow.service";
+import { FINAL_RUN_STATUSES, FlowRun, FlowRunStep, type FlowRunStatus } from "./flow-run.entity";
+import { FlowSession, type FlowSessionMessage, type FlowSessionSource } from "./flow-session.entity";
+import { isLastEvent, RunRecorder, runEventStream } from "./run-events";
+import { flowPorts, type PortServices } from "./run-ports";
+import { debugComponent, type DebugInput, type DebugResult } from "./debug-component";
+import { flowLimits } from "./engine/limits";
+import { initialState } from "./engine/state";
+import type { RunTurn, TurnResult } from "./run-types";
+
+/**
+ * Runs of flows. A run is one turn of a session (RAGFlow: one completion call): from the user's message, or
+ * the start, to the next Answer, where it waits for the user, or to the flow's end. It runs as a job on the queue
+ * port (in this process, or on any worker with Redis) through the engine's `runTurn`, on the session's own copy of
+ * the flow and its own state, so running never changes the saved flow. Any process may cancel it; its events are
+ * stored as they come (run-events.ts), its steps with them.
+ */
+
+export const RUN_JOB = "flows.run";
+export const CANCEL_TOPIC = "flows.run.cancel";
+
+const MESSAGE_MAX_LENGTH = 100_000;
+
+export interface RunPayload {
+  runId: string;
+  /** Who started the run: what it may read and which models it uses, as at its start. */
+  principal: SignedIn;
+}
+
+export interface StartRunInput {
+  /** The user's message; none on the first turn, where Begin speaks first, or in a task-style flow. */
+  message?: string | null;
+  /** Begin's input values by key. */
+  inputs?: Record<string, unknown> | null;
+  /** The session to continue (answering an interaction); none opens a new one. */
+  sessionId?: string | null;
+  /** Re-run the session's flow from this component, keeping the outputs of those before it. */
+  fromComponent?: string | null;
+  /** For a new session: the service API's `user_id` (default: the runner's own id), and where it was opened. */
+  userId?: string | null;
+  source?: FlowSessionSource;
+}
+
+export interface StartedRun {
+  run: FlowRun;
+  session: FlowSession;
+}
+
+export interface SessionQuery {
+  page?: number;
+  pageSize?: number;
+  id?: string;
+  userId?: string;
+  orderBy?: "createdAt" | "updatedAt";
+  desc?: boolean;
+}
+
+export interface RunQuery {
+  sessionId?: string | null;
+  page?: number;
+  pageSize?: number;
+}
+
+const isFinalStatus = (status: string) => (FINAL_RUN_STATUSES as readonly string[]).includes(status);
+
+export class FlowRunService {
+  /** The runs of this process: a cancel taken by any process reaches the one running it. */
+  private readonly runs: CancellableRuns;
+
+  constructor(
+    private readonly platform: Platform,
+    private readonly deps: PortServices & { flows: FlowService; runTurn: RunTurn },
+  ) {
+    this.runs = CancellableRuns.on(platform.pubsub, CANCEL_TOPIC);
+  }
+
+  private get runRows(): Repository<FlowRun> {
+    return this.platform.db.getRepository(FlowRun);
+  }
+
+  private get sessions(): Repository<FlowSession> {
+    return this.platform.db.getRepository(FlowSession);
+  }
+
+  // ---- sessions ---------------------------------------------------------------------------------
+
+  /** A new session of a flow the principal may run, on a copy of the flow as it is now. */
+  async createSession(principal: SignedIn, flowId: string, options: { userId?: string | null; source?: FlowSessionSource } = {}): Promise<FlowSession> {
+    const flow = await this.deps.flows.accessible(principal, flowId, "use");
+    return this.openSession(principal, flow, options);
+  }
+
+  private async openSession(principal: SignedIn, flow: Flow, options: { userId?: string | null; source?: FlowSessionSource }): Promise<FlowSession> {
+    const userId = (options.userId?.trim() || principal.user.id).slice(0, 255);
+    const session = this.sessions.create({
+      id: newId(),
+      flowId: flow.id,
+      tenantId: flow.tenantId,
+      userId,
+      source: options.source ?? "web",
+      dsl: flow.dsl,
+      state: initialState(flow.dsl, { userId }),
+      messages: [],
+    });
+    await this.sessions.insert(session as never);
+    return this.sessions.findOneByOrFail({ id: session.id });
+  }
+
+  /** A session of a flow the principal may read. */
+  async session(principal: SignedIn, sessionId: string): Promise<FlowSession> {
+    const session = await this.sessions.findOneBy({ id: sessionId });
+    if (!session) throw NotFound("flow.errors.sessionNotFound");
+    await this.flowOf(principal, session.flowId, "read", "flow.errors.sessionNotFound");
+    return session;
+  }
+
+  /** The flow, or the given NOT_FOUND when the principal may not see it (a refusal must not tell that it exists). */
+  private async flowOf(principal: SignedIn, flowId: string, action: "read" | "use", notFound: string): Promise<Flow> {
+    try {
+      return await this.deps.flows.accessible(principal, flowId, action);
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === "NOT_FOUND") throw NotFound(notFound);
+      throw error;
+    }
+  }
+
+  /** The sessions of a flow, newest first, with paging and exact filters (the service API's session list). */
+  async listSessions(principal: SignedIn, flowId: string, query: SessionQuery = {}): Promise<FlowSession[]> {
+    const flow = await this.deps.flows.accessible(principal, flowId, "read");
+    const pageSize = Math.max(0, query.pageSize ?? 30);
+    if (pageSize === 0) return [];
+    const builder = this.sessions.createQueryBuilder("s").where("s.flowId = :flowId", { flowId: flow.id });
+    if (query.id) builder.andWhere("s.id = :id", { id: query.id });
+    if (query.userId) builder.andWhere("s.userId = :userId", { userId: query.userId });
+    const direction = query.desc === false ? "ASC" : "DESC";
+    return builder
+      .orderBy(`s.${query.orderBy ?? "updatedAt"}`, direction)
+      .addOrderBy("s.id", direction)
+      .skip((Math.max(1, query.page ?? 1) - 1) * pageSize)
+      .take(pageSize)
+      .getMany();
+  }
+
+  /** Deletes sessions of a flow (their runs stop); which of `ids` were the flow's. */
+  async deleteSessions(principal: SignedIn, flowId: string, ids: string[]): Promise<string[]> {
+    const flow = await this.deps.flows.accessible(principal, flowId, "use");
+    const found = await this.sessions.findBy({ flowId: flow.id, id: In([...new Set(ids)]) });
+    if (found.length === 0) return [];
+    const open = await this.runRows.findBy({ sessionId: In(found.map((s) => s.id)), status: In(["queued", "running"]) });
+    for (const run of open) this.runs.cancel(run.id);
+    await this.sessions.delete({ id: In(found.map((s) => s.id)) });
+    return found.map((s) => s.id);
+  }
+
+  // ---- runs -------------------------------------------------------------------------------------
+
+  /**
+   * Starts a turn: in the session given (answering its interaction, or re-running from a component), else in a new
+   * one. The run is queued and returned at once; follow it with `events`.
+   */
+  async start(principal: SignedIn, flowId: string, input: StartRunInput = {}): Promise<StartedRun> {
+    const flow = await this.deps.flows.accessible(principal, flowId, "use");
+    const message = input.message?.trim() || null;
+    new FieldChecks().check(!message || message.length <= MESSAGE_MAX_LENGTH, "message", "flow.errors.messageTooLong", { max: MESSAGE_MAX_LENGTH }).throwIfAny();
+    let session: FlowSession;
+    if (input.sessionId) {
+      const found = await this.sessions.findOneBy({ id: input.sessionId, flowId: flow.id });
+      if (!found) throw NotFound("flow.errors.sessionNotFound");
+      session = found;
+    } else session = await this.openSession(principal, flow, { userId: input.userId, source: input.source });
+    if (input.fromComponent && !session.dsl.components[input.fromComponent]) {
+      throw new DomainError("BAD_REQUEST", "flow.errors.componentNotFound", { component: input.fromComponent });
+    }
+    const run = this.runRows.create({
+      id: newId(),
+      flowId: flow.id,
+      sessionId: session.id,
+      tenantId: flow.tenantId,
+      createdBy: principal.user.id,
+      status: "queued",
+      message,
+      inputs: input.inputs ?? {},
+      fromComponent: input.fromComponent ?? null,
+      answer: "",
+      reference: null,
+      error: null,
+      notes: [],
+      tokens: 0,
+      language: localeOf(principal),
+      startedAt: null,
+      finishedAt: null,
+    });
+    try {
+      await this.runRows.insert(run as never);
+    } catch (error) {
+      if (String((error as Error).message).includes("flow_run_one_active_idx")) throw Conflict("flow.errors.sessionBusy");
+      throw error;
+    }
+    await this.deps.flows.touchRun(flow.id);
+    await this.platform.queue.enqueue(RUN_JOB, { runId: run.id, principal } satisfies RunPayload, { jobId: run.id });
+    return { run: await this.runRows.findOneByOrFail({ id: run.id }), session };
+  }
+
+  /** A run of a flow the principal may read. */
+  async get(principal: SignedIn, runId: string): Promise<FlowRun> {
+    const run = await this.runRows.findOneBy({ id: runId });
+    if (!run) throw NotFound("flow.errors.runNotFound");
+    await this.flowOf(principal, run.flowId, "read", "flow.errors.runNotFound");
+    return run;
+  }
+
+  /** The runs of a flow (or of one of its sessions), newest first. */
+  async list(principal: SignedIn, flowId: string, query: RunQuery = {}): Promise<FlowRun[]> {
+    const flow = await this.deps.flows.accessible(principal, flowId, "read");
+    const pageSize = Math.min(Math.max(0, query.pageSize ?? 30), 200);
+    if (pageSize === 0) return [];
+    return this.runRows.find({
+      where: { flowId: flow.id, ...(query.sessionId ? { sessionId: query.sessionId } : {}) },
+      order: { createdAt: "DESC", id: "DESC" },
+      skip: (Math.max(1, query.page ?? 1) - 1) * pageSize,
+      take: pageSize,
+    });
+  }
+
+  /** The steps of runs, in order, by run id (one query for a list). */
+  async stepsOf(runIds: readonly string[]): Promise<Map<string, FlowRunStep[]>> {
+    const byRun = new Map<string, FlowRunStep[]>(runIds.map((id) => [id, []]));
+    if (runIds.length === 0) return byRun;
+    const rows = await this.platform.db.getRepository(FlowRunStep).find({ where: { runId: In([...runIds]) }, order: { runId: "ASC", seq: "ASC" } });
+    for (const row of rows) byRun.get(row.runId)?.push(row);
+    return byRun;
+  }
+
+  /** The run's events for this watcher: from the start (or after `after`), then live, until its last. */
+  async events(principal: SignedIn, runId: string, after?: number | null): Promise<AsyncIterable<SequencedRunEvent>> {
+    const run = await this.get(principal, runId);
+    return runEventStream(this.platform, run.id, after ?? undefined);
+  }
+
+  /** Waits until the run ends (waiting, finished, failed or cancelled) and gives its row. */
+  async finished(principal: SignedIn, runId: string): Promise<FlowRun> {
+    for await (const event of await this.events(principal, runId)) if (isLastEvent(event)) break;
+    return this.runRows.findOneByOrFail({ id: runId });
+  }
+
+  /** Cancels a run: one still queued never starts; a running one stops where it is, wherever it runs. */
+  async cancel(principal: SignedIn, runId: string): Promise<FlowRun> {
+    const run = await this.get(principal, runId);
+    await this.flowOf(principal, run.flowId, "use", "flow.errors.runNotFound");
+    if (isFinalStatus(run.status)) return run;
+    if (await this.endUnrun(run.id, "queued", { status: "cancelled" })) return this.runRows.findOneByOrFail({ id: run.id });
+    const local = this.runs.get(run.id);
+    this.runs.cancel(run.id);
+    if (local) await local.ended;
+    else if (!this.platform.config.redisUrl) await this.endUnrun(run.id, "running", { status: "cancelled" }); // no process runs it (it died)
+    return this.runRows.findOneByOrFail({ id: run.id });
+  }
+
+  /** Ends a run that no process is running (queued, or left by a process that died), with its last event. */
+  private async endUnrun(runId: string, from: FlowRunStatus, end: { status: "cancelled" } | { status: "failed"; error: string }): Promise<boolean> {
+    const result: unknown = await this.platform.db.query(
+      `UPDATE flow_run SET status = $3, error = $4, finished_at = now() WHERE id = $1 AND status = $2 RETURNING id`,
+      [runId, from, end.status, end.status === "failed" ? end.error : null],
+    );
+    const rows = (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as unknown[];
+    if (rows.length === 0) return false;
+    const last = await this.platform.db.query(`SELECT coalesce(max(seq), 0) AS seq FROM flow_run_event WHERE run_id = $1`, [runId]);
+    const recorder = new RunRecorder(this.platform, runId, Number(last[0]?.seq ?? 0));
+    recorder.emit(end.status === "failed" ? { type: "run_failed", error: end.error } : { type: "run_cancelled" });
+    await recorder.close();
+    return true;
+  }
+
+  /**
+   * The job: runs the turn, records its events and steps, and leaves the session's state and messages and the run's
+   * outcome stored. A run cancelled before it started does nothing.
+   */
+  async execute(payload: RunPayload): Promise<void> {
+    // Registered before the run is claimed, so that a cancel in between is not missed.
+    await this.runs.run(payload.runId, async (signal) => {
+      const claimed: unknown = await this.platform.db.query(`UPDATE flow_run SET status = 'running', started_at = now() WHERE id = $1 AND status = 'queued' RETURNING id`, [payload.runId]);
+      if (((Array.isArray(claimed) && Array.isArray(claimed[0]) ? claimed[0] : claimed) as unknown[]).length === 0) return;
+      const run = await this.runRows.findOneByOrFail({ id: payload.runId });
+      const session = await this.sessions.findOneBy({ id: run.sessionId });
+      if (!session) return; // deleted meanwhile, with its runs
+      await this.runTurn(run, session, payload.principal, signal);
+    });
+  }
+
+  private async runTurn(run: FlowRun, session: FlowSession, principal: SignedIn, signal: AbortSignal): Promise<void> {
+    const recorder = new RunRecorder(this.platform, run.id);
+    recorder.emit({ type: "run_started", runId: run.id, sessionId: session.id });
+    const notes: string[] = [];
+    let tokens = 0;
+    let waitingTold = false;
+    let endTold = false;
+    let result: TurnResult;
+    try {
+      result = await this.deps.runTurn(
+        session.dsl,
+        session.state,
+        { message: run.message ?? undefined, inputs: run.inputs, fromComponent: run.fromComponent ?? undefined },
+        {
+          ports: flowPorts(this.deps, principal, notes),
+          limits: flowLimits(this.platform.config),
+          signal,
+          emit: (event) => {
+            // The run's own beginning and end are told here, once.
+            if (event.type === "run_started" || isLastEvent(event)) return;
+            if (event.type === "node_finished") tokens += event.tokens;
+            if (event.type === "waiting_for_input") waitingTold = true;
+            if (event.type === "message_end") endTold = true;
+            recorder.emit(event);
+          },
+        },
+      );
+    } catch (error) {
+      result = signal.aborted
+        ? { status: "cancelled", state: session.state, answer: "" }
+        : { status: "failed", state: session.state, answer: "", error: messageForClient(`flow run ${run.id}`, error) };
+    }
+    if (signal.aborted && result.status !== "cancelled") result = { ...result, status: "cancelled" };
+    const reference: MessageReference | null = result.reference ?? null;
+    if (!endTold && (result.status === "waiting" || result.status === "finished")) recorder.emit({ type: "message_end", reference });
+    if (result.status === "waiting" && !waitingTold) recorder.emit({ type: "waiting_for_input", componentId: result.state.path.at(-1)?.at(-1) ?? "" });
+
+    const now = new Date().toISOString();
+    const messages: FlowSessionMessage[] = [...session.messages];
+    if (run.message) messages.push({ id: newId(), role: "user", content: run.message, runId: run.id, createdAt: now });
+    if (result.answer) messages.push({ id: newId(), role: "assistant", content: result.answer, reference, runId: run.id, createdAt: now });
+    // A failed or cancelled turn leaves the state as it was before it: the next message is asked of the same point.
+    const state = result.status === "waiting" || result.status === "finished" ? result.state : session.state;
+    await this.sessions.update({ id: session.id }, { state, messages } as never);
+    await this.runRows.update({ id: run.id }, { status: result.status, answer: result.answer, reference, error: result.error ?? null, notes, tokens, finishedAt: new Date() });
+    // Told last, once the rows say how it ended: whoever reads the run on its last event finds it ended.
+    if (result.status === "failed") recorder.emit({ type: "run_failed", error: result.error ?? "" });
+    else if (result.status === "cancelled") recorder.emit({ type: "run_cancelled" });
+    else recorder.emit({ type: "run_finished", status: result.status });
+    await recorder.close();
+  }
+
+  /** After the job's last attempt failed (a database outage): the run is failed with the reason, never left running. */
+  async failUnexpectedly(payload: RunPayload, error: Error): Promise<void> {
+    const reason = messageForClient(`flow run ${payload.runId}`, error);
+    (await this.endUnrun(payload.runId, "running", { status: "failed", error: reason })) || (await this.endUnrun(payload.runId, "queued", { status: "failed", error: reason }));
+  }
+
+  /** Runs one component of the saved flow on the values given (debug-component.ts); nothing is stored. */
+  async debug(principal: SignedIn, flowId: string, input: DebugInput): Promise<DebugResult> {
+    const flow = await this.deps.flows.accessible(principal, flowId, "use");
+    const notes: string[] = [];
+    const result = await debugComponent(flow.dsl, input, flowPorts(this.deps, principal, notes), AbortSignal.timeout(flowLimits(this.platform.config).timeBudgetMs));
+    return { ...result, output: result.output && notes.length > 0 ? { ...result.output, notes: [...(result.output.notes ?? []), ...notes] } : result.output };
+  }
+
+  /** Stops every run of this process (each ends cancelled). */
+  async close(): Promise<void> {
+    await this.runs.cancelAll();
+    await this.runs.close();
+  }
+}

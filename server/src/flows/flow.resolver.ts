@@ -1,0 +1,221 @@
+import { GraphQLJSON, GraphQLJSONObject } from "graphql-scalars";
+import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
+import { signedIn, type GraphQLContext } from "../graphql/context";
+import { presentParamSpec, ParamSpecType } from "../graphql/param-spec.type";
+import { COMPONENTS } from "./components";
+import { componentText, type ComponentDefinition } from "./component";
+import { Flow } from "./flow.entity";
+import { FlowVersion } from "./flow-version.entity";
+import { FLOW_TEMPLATES } from "./templates";
+
+/** Flows over GraphQL, for the agent list and the editor: thin over FlowService. */
+
+@InputType({ description: "A flow's fields; on update only those given change." })
+class FlowInput {
+  @Field({ nullable: true })
+  title?: string;
+
+  @Field(() => String, { nullable: true })
+  description?: string | null;
+
+  @Field(() => String, { nullable: true, description: "A data URL (image/png or image/jpeg)." })
+  avatar?: string | null;
+
+  @Field({ nullable: true, description: "me or team." })
+  permission?: string;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: "The graph (RAGFlow's canvas DSL)." })
+  dsl?: Record<string, unknown> | null;
+}
+
+@InputType()
+class CreateFlowInput extends FlowInput {
+  @Field(() => ID, { nullable: true, description: "Start from this template (flowTemplates); none and no dsl: a blank flow (Begin and an Answer)." })
+  templateId?: string | null;
+}
+
+@InputType()
+class UpdateFlowInput extends FlowInput {
+  @Field(() => Date, { nullable: true, description: "The updatedAt the editor last read: a save over a newer one elsewhere is refused (CONFLICT)." })
+  baseUpdatedAt?: Date | null;
+}
+
+@ObjectType()
+class FlowPage {
+  @Field(() => Int)
+  total: number;
+
+  @Field(() => [Flow])
+  items: Flow[];
+}
+
+@ObjectType({ description: "A flow to start from; its title and description are message keys." })
+class FlowTemplateType {
+  @Field(() => ID)
+  id: string;
+
+  @Field({ description: "Message key." })
+  title: string;
+
+  @Field({ description: "Message key." })
+  description: string;
+
+  @Field(() => [String], { description: "knowledgeBase, apiKey, internet or database." })
+  needs: string[];
+
+  @Field(() => GraphQLJSONObject)
+  dsl: Record<string, unknown>;
+}
+
+@ObjectType()
+class FlowOutputSpecType {
+  @Field()
+  name: string;
+
+  @Field({ description: "Message key." })
+  label: string;
+
+  @Field({ description: "text, list, json, number or boolean." })
+  type: string;
+}
+
+@ObjectType({ description: "A flow component, self-described: the editor draws its palette entry and form from this." })
+class FlowComponentType {
+  @Field({ description: "RAGFlow's component_name." })
+  name: string;
+
+  @Field()
+  category: string;
+
+  @Field({ description: "A react-icons name." })
+  icon: string;
+
+  @Field({ description: "Message key of its name." })
+  label: string;
+
+  @Field({ description: "Message key of what it does (and whether it needs a key or an outside service)." })
+  description: string;
+
+  @Field(() => [String], { description: "apiKey, internet, database." })
+  needs: string[];
+
+  @Field(() => [String], { description: "Components it may not connect to." })
+  restrictedTargets: string[];
+
+  @Field(() => [FlowOutputSpecType], { description: "Named outputs beyond the default \"output\"." })
+  outputs: FlowOutputSpecType[];
+
+  @Field(() => [ParamSpecType])
+  params: ParamSpecType[];
+
+  @Field({ description: "It routes the run to one of its ports (Switch, Categorize, Relevant); the ports follow from its params." })
+  routing: boolean;
+
+  @Field({ description: "It ends a turn and waits for the user (Answer)." })
+  interaction: boolean;
+
+  @Field({ description: "Shown in the editor only, never run (Note)." })
+  editorOnly: boolean;
+
+  @Field({ description: "It holds child components (Iteration)." })
+  container: boolean;
+}
+
+function presentComponent(c: ComponentDefinition): FlowComponentType {
+  return {
+    name: c.name,
+    category: c.category,
+    icon: c.icon,
+    label: componentText.label(c.name),
+    description: componentText.description(c.name),
+    needs: [...(c.needs ?? [])],
+    restrictedTargets: [...(c.restrictedTargets ?? [])],
+    outputs: (c.outputs ?? []).map((o) => ({ ...o })),
+    params: c.params.map(presentParamSpec),
+    routing: Boolean(c.routes),
+    interaction: Boolean(c.interaction),
+    editorOnly: Boolean(c.editorOnly),
+    container: Boolean(c.container),
+  };
+}
+
+@Resolver(() => Flow)
+export class FlowResolver {
+  @Query(() => FlowPage, { description: "The flows the user may see (their tenant's and those shared with their team), newest save first." })
+  flows(
+    @Ctx() context: GraphQLContext,
+    @Arg("search", () => String, { nullable: true }) search: string | null,
+    @Arg("page", () => Int, { nullable: true }) page: number | null,
+    @Arg("pageSize", () => Int, { nullable: true }) pageSize: number | null,
+    @Arg("orderBy", () => String, { nullable: true, description: "updatedAt (default), createdAt or title." }) orderBy: string | null,
+    @Arg("desc", () => Boolean, { nullable: true }) desc: boolean | null,
+  ): Promise<FlowPage> {
+    const order = orderBy === "createdAt" || orderBy === "title" ? orderBy : "updatedAt";
+    return context.services.flows.list(signedIn(context), { search: search ?? undefined, page: page ?? undefined, pageSize: Math.min(pageSize ?? 30, 100), orderBy: order, desc: desc ?? undefined });
+  }
+
+  @Query(() => Flow)
+  flow(@Arg("id", () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Flow> {
+    return context.services.flows.get(signedIn(context), id);
+  }
+
+  @Query(() => [FlowTemplateType])
+  flowTemplates(): FlowTemplateType[] {
+    return FLOW_TEMPLATES.map((t) => ({ id: t.id, title: t.title, description: t.description, needs: [...t.needs], dsl: t.dsl as unknown as Record<string, unknown> }));
+  }
+
+  @Query(() => [FlowComponentType], { description: "Every component, in the palette's order." })
+  flowComponents(): FlowComponentType[] {
+    return COMPONENTS.map(presentComponent);
+  }
+
+  @Mutation(() => Flow, { description: "A new flow: blank (Begin and an Answer), from a template, or with the graph given." })
+  createFlow(@Arg("input", () => CreateFlowInput) input: CreateFlowInput, @Ctx() context: GraphQLContext): Promise<Flow> {
+    return context.services.flows.create(signedIn(context), input);
+  }
+
+  @Mutation(() => Flow, { description: "A save (the editor autosaves): keeps a version when the graph or title changed; read updatedAt for \"Autosaved <time>\"." })
+  updateFlow(@Arg("id", () => ID) id: string, @Arg("input", () => UpdateFlowInput) input: UpdateFlowInput, @Ctx() context: GraphQLContext): Promise<Flow> {
+    return context.services.flows.update(signedIn(context), id, input);
+  }
+
+  @Mutation(() => Flow)
+  duplicateFlow(@Arg("id", () => ID) id: string, @Arg("title", () => String, { nullable: true }) title: string | null, @Ctx() context: GraphQLContext): Promise<Flow> {
+    return context.services.flows.duplicate(signedIn(context), id, title);
+  }
+
+  @Mutation(() => Boolean)
+  async deleteFlow(@Arg("id", () => ID) id: string, @Ctx() context: GraphQLContext): Promise<boolean> {
+    await context.services.flows.delete(signedIn(context), id);
+    return true;
+  }
+
+  @Query(() => GraphQLJSONObject, { description: "The flow as a file ({title, description, avatar, dsl}, RAGFlow's template shape) that importFlow reads back." })
+  exportFlow(@Arg("id", () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Record<string, unknown>> {
+    return context.services.flows.export(signedIn(context), id) as Promise<never>;
+  }
+
+  @Mutation(() => Flow, { description: "A flow from a file: an export, a RAGFlow template or a RAGFlow canvas DSL (as JSON or its text)." })
+  importFlow(
+    @Arg("file", () => GraphQLJSON) file: unknown,
+    @Arg("title", () => String, { nullable: true, description: "Default: the file's title, made unique." }) title: string | null,
+    @Ctx() context: GraphQLContext,
+  ): Promise<Flow> {
+    return context.services.flows.import(signedIn(context), file, title);
+  }
+
+  @Query(() => [FlowVersion], { description: "Newest first." })
+  flowVersions(@Arg("flowId", () => ID) flowId: string, @Ctx() context: GraphQLContext): Promise<FlowVersion[]> {
+    return context.services.flows.listVersions(signedIn(context), flowId);
+  }
+
+  @Query(() => FlowVersion)
+  flowVersion(@Arg("id", () => ID) id: string, @Ctx() context: GraphQLContext): Promise<FlowVersion> {
+    return context.services.flows.version(signedIn(context), id);
+  }
+
+  @Mutation(() => Flow, { description: "Puts a version's graph back (itself a save, so it keeps a version)." })
+  restoreFlowVersion(@Arg("id", () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Flow> {
+    return context.services.flows.restoreVersion(signedIn(context), id);
+  }
+}

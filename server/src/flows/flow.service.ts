@@ -1,0 +1,267 @@
+import type { Repository } from "typeorm";
+import { authorize, scope, scopeSql, type Action, type FlowResource } from "../policies";
+import type { SignedIn } from "../policies/principal";
+import { Conflict, DomainError, FieldChecks, NotFound } from "../platform/errors";
+import { newId } from "../platform/ids";
+import { isLanguage, localizedMessage, type Locale } from "../platform/messages";
+import { escapeLike } from "../platform/sql";
+import type { Platform } from "../platform";
+import type { FlowDsl } from "./dsl";
+import { Flow } from "./flow.entity";
+import { blankDsl, readFlowFile, storedDsl, type FlowFile } from "./flow-file";
+import { FlowVersion } from "./flow-version.entity";
+import { FLOW_TEMPLATES } from "./templates";
+
+/**
+ * Agent flows: who sees and changes them (the flow policy, shared with the team like a knowledge base), their
+ * saves and the versions those keep, duplicates, and files in and out. Runs are FlowRunService's.
+ */
+
+export const FLOW_PERMISSIONS = ["me", "team"] as const;
+export const TITLE_MAX_LENGTH = 255;
+const TEXT_MAX_LENGTH = 65535;
+
+export interface FlowInput {
+  title?: string;
+  description?: string | null;
+  avatar?: string | null;
+  permission?: string;
+  dsl?: unknown;
+}
+
+export interface CreateFlowInput extends FlowInput {
+  /** Start from this template of FLOW_TEMPLATES (its title, translated, unless one is given). */
+  templateId?: string | null;
+}
+
+export interface UpdateFlowInput extends FlowInput {
+  /**
+   * The `updatedAt` the editor last read: when the flow was saved elsewhere since (another tab, a teammate), the
+   * save is refused rather than overwriting their work with an older graph.
+   */
+  baseUpdatedAt?: Date | null;
+}
+
+export interface FlowQuery {
+  /** Case-insensitive part of the title. */
+  search?: string;
+  page?: number;
+  pageSize?: number;
+  orderBy?: "createdAt" | "updatedAt" | "title";
+  desc?: boolean;
+}
+
+/** A flow as the policy sees it. */
+export const flowResource = (flow: Pick<Flow, "tenantId" | "createdBy" | "permission">): FlowResource => ({
+  kind: "flow",
+  tenantId: flow.tenantId,
+  createdBy: flow.createdBy,
+  permission: flow.permission,
+});
+
+export const localeOf = (principal: SignedIn): Locale => (isLanguage(principal.user.language) ? (principal.user.language as Locale) : "en");
+
+export class FlowService {
+  constructor(private readonly platform: Platform) {}
+
+  private get flows(): Repository<Flow> {
+    return this.platform.db.getRepository(Flow);
+  }
+
+  private get versions(): Repository<FlowVersion> {
+    return this.platform.db.getRepository(FlowVersion);
+  }
+
+  /** A flow this principal may act on so: NOT_FOUND when it may not see it, FORBIDDEN when it may see it but not do this. */
+  async accessible(principal: SignedIn, id: string, action: Action = "read"): Promise<Flow> {
+    const flow = await this.flows.findOneBy({ id });
+    if (!flow) throw NotFound("flow.errors.notFound");
+    authorize(principal, action, flowResource(flow));
+    return flow;
+  }
+
+  get(principal: SignedIn, id: string): Promise<Flow> {
+    return this.accessible(principal, id, "read");
+  }
+
+  async list(principal: SignedIn, query: FlowQuery = {}): Promise<{ total: number; items: Flow[] }> {
+    const { sql, params } = scopeSql(scope(principal, "read", "flow"), "f");
+    const builder = this.flows.createQueryBuilder("f").where(sql, params);
+    if (query.search?.trim()) builder.andWhere("f.title ILIKE :search", { search: `%${escapeLike(query.search.trim())}%` });
+    const pageSize = Math.max(0, query.pageSize ?? 30);
+    const page = Math.max(1, query.page ?? 1);
+    const direction = query.desc === false ? "ASC" : "DESC";
+    builder.orderBy(`f.${query.orderBy ?? "updatedAt"}`, direction).addOrderBy("f.id", direction).skip((page - 1) * pageSize).take(pageSize);
+    const [items, total] = pageSize === 0 ? [[], await builder.getCount()] : await builder.getManyAndCount();
+    return { total, items };
+  }
+
+  /** Checks the fields given (all of them on create), throwing every problem at once; the DSL comes back as stored. */
+  private check(input: FlowInput, creating: boolean): { title?: string; dsl?: FlowDsl } {
+    const checks = new FieldChecks();
+    let title: string | undefined;
+    if (input.title !== undefined || creating) {
+      title = input.title?.trim() ?? "";
+      checks.check(title.length > 0, "title", "flow.errors.titleRequired");
+      checks.check(title.length <= TITLE_MAX_LENGTH, "title", "flow.errors.titleTooLong", { max: TITLE_MAX_LENGTH });
+    }
+    if (input.avatar) checks.check(input.avatar.length <= TEXT_MAX_LENGTH && /^data:image\/(png|jpeg);base64,/.test(input.avatar), "avatar", "flow.errors.avatarInvalid");
+    if (input.description) checks.check(input.description.length <= TEXT_MAX_LENGTH, "description", "flow.errors.descriptionTooLong", { max: TEXT_MAX_LENGTH });
+    if (input.permission !== undefined) checks.check((FLOW_PERMISSIONS as readonly string[]).includes(input.permission), "permission", "flow.errors.permissionInvalid");
+    checks.throwIfAny();
+    return { title, dsl: input.dsl === undefined ? undefined : storedDsl(input.dsl) };
+  }
+
+  private async titleTaken(tenantId: string, title: string, exceptId?: string): Promise<boolean> {
+    const builder = this.flows.createQueryBuilder("f").where("f.tenantId = :tenantId AND lower(f.title) = lower(:title)", { tenantId, title });
+    if (exceptId) builder.andWhere("f.id <> :exceptId", { exceptId });
+    return builder.getExists();
+  }
+
+  /** "title", or "title(1)", "title(2)"… when the tenant has it: for copies and files, whose title the user did not type. */
+  private async freeTitle(tenantId: string, title: string): Promise<string> {
+    const taken = new Set(
+      (await this.flows.createQueryBuilder("f").select("lower(f.title)", "title").where("f.tenantId = :tenantId", { tenantId }).getRawMany<{ title: string }>()).map((r) => r.title),
+    );
+    const base = title.slice(0, TITLE_MAX_LENGTH - 6);
+    if (!taken.has(base.toLowerCase())) return base;
+    const match = /^(.*)\((\d+)\)$/.exec(base);
+    const [stem, start] = match ? [match[1], Number(match[2]) + 1] : [base, 1];
+    for (let n = start; ; n++) {
+      const candidate = `${stem}(${n})`;
+      if (!taken.has(candidate.toLowerCase())) return candidate;
+    }
+  }
+
+  /** Inserts the flow and its first version; a title taken meanwhile by another request is a conflict too. */
+  private async insert(principal: SignedIn, fields: Pick<Flow, "title" | "description" | "avatar" | "permission" | "dsl">): Promise<Flow> {
+    const flow = this.flows.create({ id: newId(), tenantId: principal.tenantId, createdBy: principal.user.id, lastRunAt: null, ...fields });
+    try {
+      await this.flows.insert(flow as never);
+    } catch (error) {
+      if (String((error as Error).message).includes("flow_title_key")) throw Conflict("flow.errors.titleTaken", { name: fields.title });
+      throw error;
+    }
+    await this.keepVersion(flow, principal.user.id);
+    return this.flows.findOneByOrFail({ id: flow.id });
+  }
+
+  /** A new flow: blank (Begin and an Answer), from a template, or with the DSL given. */
+  async create(principal: SignedIn, input: CreateFlowInput): Promise<Flow> {
+    authorize(principal, "manage", flowResource({ tenantId: principal.tenantId, createdBy: principal.user.id, permission: "me" }));
+    let source: FlowInput = input;
+    if (input.templateId) {
+      const template = FLOW_TEMPLATES.find((t) => t.id === input.templateId);
+      if (!template) throw NotFound("flow.errors.templateNotFound");
+      const locale = localeOf(principal);
+      source = {
+        ...input,
+        title: input.title ?? (await this.freeTitle(principal.tenantId, localizedMessage(locale, template.title))),
+        description: input.description ?? localizedMessage(locale, template.description),
+        dsl: template.dsl,
+      };
+    }
+    const { title, dsl } = this.check(source, true);
+    if (await this.titleTaken(principal.tenantId, title!)) throw Conflict("flow.errors.titleTaken", { name: title });
+    return this.insert(principal, {
+      title: title!,
+      description: source.description ?? null,
+      avatar: source.avatar ?? null,
+      permission: source.permission ?? "me",
+      dsl: dsl ?? blankDsl(),
+    });
+  }
+
+  /** A flow from a file (an export, a RAGFlow template or canvas DSL); the title given, else the file's, made unique. */
+  async import(principal: SignedIn, file: unknown, title?: string | null): Promise<Flow> {
+    const read: FlowFile = readFlowFile(file);
+    if (title?.trim()) return this.create(principal, { title, description: read.description, avatar: read.avatar, dsl: read.dsl });
+    const named = read.title?.trim() || localizedMessage(localeOf(principal), "flow.importedTitle");
+    return this.create(principal, { title: await this.freeTitle(principal.tenantId, named), description: read.description, avatar: read.avatar, dsl: read.dsl });
+  }
+
+  /** The file of a flow, which import reads back. */
+  async export(principal: SignedIn, id: string): Promise<FlowFile & { title: string }> {
+    const flow = await this.accessible(principal, id, "read");
+    return { title: flow.title, description: flow.description, avatar: flow.avatar, dsl: flow.dsl };
+  }
+
+  /** A save (the editor autosaves): the fields given change, and a change of the graph or title keeps a version. */
+  async update(principal: SignedIn, id: string, input: UpdateFlowInput): Promise<Flow> {
+    const flow = await this.accessible(principal, id, "manage");
+    if (input.baseUpdatedAt && input.baseUpdatedAt.getTime() !== flow.updatedAt.getTime()) throw Conflict("flow.errors.changedElsewhere");
+    const { title, dsl } = this.check(input, false);
+    if (title !== undefined && title.toLowerCase() !== flow.title.toLowerCase() && (await this.titleTaken(flow.tenantId, title, flow.id))) {
+      throw Conflict("flow.errors.titleTaken", { name: title });
+    }
+    const changes: Partial<Flow> = {};
+    if (title !== undefined) changes.title = title;
+    if (dsl !== undefined) changes.dsl = dsl;
+    for (const key of ["description", "avatar", "permission"] as const) {
+      if (input[key] !== undefined) (changes as Record<string, unknown>)[key] = input[key];
+    }
+    if (Object.keys(changes).length === 0) return flow;
+    try {
+      await this.flows.update({ id }, changes as never);
+    } catch (error) {
+      if (String((error as Error).message).includes("flow_title_key")) throw Conflict("flow.errors.titleTaken", { name: title });
+      throw error;
+    }
+    const saved = await this.flows.findOneByOrFail({ id });
+    if (changes.dsl !== undefined || changes.title !== undefined) await this.keepVersion(saved, principal.user.id);
+    return saved;
+  }
+
+  /** A copy in the principal's own tenant, titled after the original. */
+  async duplicate(principal: SignedIn, id: string, title?: string | null): Promise<Flow> {
+    const flow = await this.accessible(principal, id, "read");
+    const copyTitle = title?.trim() ? title : await this.freeTitle(principal.tenantId, flow.title);
+    return this.create(principal, { title: copyTitle, description: flow.description, avatar: flow.avatar, dsl: flow.dsl });
+  }
+
+  /** Deletes a flow with its versions, sessions and runs ("Only owner of canvas authorized for this operation."). */
+  async delete(principal: SignedIn, id: string): Promise<void> {
+    const flow = await this.accessible(principal, id, "delete");
+    await this.flows.delete({ id: flow.id });
+  }
+
+  /** Records that a run started, for the list's "last run". */
+  async touchRun(flowId: string): Promise<void> {
+    await this.flows.createQueryBuilder().update().set({ lastRunAt: () => "now()", updatedAt: () => "updated_at" }).where("id = :flowId", { flowId }).execute();
+  }
+
+  // ---- versions ---------------------------------------------------------------------------------
+
+  private async keepVersion(flow: Flow, userId: string): Promise<void> {
+    await this.versions.insert({ id: newId(), flowId: flow.id, title: flow.title, dsl: flow.dsl, createdBy: userId } as never);
+    // The newest FLOW_VERSIONS_KEPT stay.
+    await this.platform.db.query(
+      `DELETE FROM flow_version WHERE flow_id = $1 AND id NOT IN (SELECT id FROM flow_version WHERE flow_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2)`,
+      [flow.id, this.platform.config.flowVersionsKept],
+    );
+  }
+
+  /** The versions of a flow, newest first. */
+  async listVersions(principal: SignedIn, flowId: string): Promise<FlowVersion[]> {
+    const flow = await this.accessible(principal, flowId, "read");
+    return this.versions.find({ where: { flowId: flow.id }, order: { createdAt: "DESC", id: "DESC" } });
+  }
+
+  async version(principal: SignedIn, versionId: string): Promise<FlowVersion> {
+    const version = await this.versions.findOneBy({ id: versionId });
+    if (!version) throw NotFound("flow.errors.versionNotFound");
+    try {
+      await this.accessible(principal, version.flowId, "read");
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === "NOT_FOUND") throw NotFound("flow.errors.versionNotFound");
+      throw error;
+    }
+    return version;
+  }
+
+  /** Puts a version's graph back as the flow's (a save, so it keeps a version too); the title stays. */
+  async restoreVersion(principal: SignedIn, versionId: string): Promise<Flow> {
+    const version = await this.version(principal, versionId);
+    return this.update(principal, version.flowId, { dsl: version.dsl });
+  }
+}

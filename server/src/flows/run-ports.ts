@@ -1,0 +1,45 @@
+import type { ModelsService } from "../models/models.service";
+import { DomainError } from "../platform/errors";
+import { localizedMessage } from "../platform/messages";
+import { outboundFetch, outboundPolicy } from "../platform/outbound";
+import type { Platform } from "../platform";
+import type { SignedIn } from "../policies/principal";
+import type { RetrievalService } from "../retrieval/retrieval.service";
+import type { FlowPorts } from "./ports";
+import { localeOf } from "./flow.service";
+
+/** What the ports of a run are made of. */
+export interface PortServices {
+  platform: Platform;
+  models: ModelsService;
+  retrieval: RetrievalService;
+}
+
+/**
+ * The ports of a run for the one who runs it. A chat model the tenant does not have (a RAGFlow template names
+ * "deepseek-chat") is replaced by the tenant's default, and `notes` says so in the runner's language; retrieval
+ * reads what the runner may read; every request goes through the outbound guard with the flows' policy.
+ */
+export function flowPorts(services: PortServices, principal: SignedIn, notes: string[]): FlowPorts {
+  const language = localeOf(principal);
+  const policy = outboundPolicy({ privateNetworks: services.platform.config.flowPrivateAddresses, redirects: "any" });
+  return {
+    tenantId: principal.tenantId,
+    principal,
+    language,
+    async chatModel(llmId) {
+      if (!llmId) return services.models.client(principal.tenantId, "chat");
+      try {
+        return await services.models.client(principal.tenantId, "chat", llmId);
+      } catch (error) {
+        if (!(error instanceof DomainError && error.kind === "NOT_FOUND")) throw error;
+        const fallback = (await services.models.defaults(principal.tenantId)).chat;
+        const note = localizedMessage(language, "flow.notes.modelSubstituted", { requested: llmId, used: fallback });
+        if (!notes.includes(note)) notes.push(note);
+        return services.models.client(principal.tenantId, "chat");
+      }
+    },
+    retrieve: (request) => services.retrieval.retrieve(principal, request),
+    fetch: (url, request = {}) => outboundFetch(url, request, policy),
+  };
+}

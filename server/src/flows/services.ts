@@ -1,0 +1,9 @@
+import type { FlowService } from "./flow.service";
+import type { FlowRunService } from "./flow-run.service";
+
+declare module "../platform/services" {
+  interface Services {
+    flows: FlowService;
+    flowRuns: FlowRunService;
+  }
+}
