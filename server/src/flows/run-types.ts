@@ -1,5 +1,5 @@
 import type { MessageReference } from "../chat/message.entity";
-import type { ComponentOutput, FlowMessage, ResolvedInput } from "./component";
+import type { ComponentDefinition, ComponentOutput, FlowMessage, ResolvedInput } from "./component";
 import type { FlowDsl } from "./dsl";
 import type { RunEvent } from "./events";
 import type { FlowPorts } from "./ports";
@@ -68,6 +68,8 @@ export interface TurnOptions {
   signal: AbortSignal;
   /** Every event of the turn, in order (run-level events are the run service's). */
   emit(event: RunEvent): void;
+  /** Finds a component by name; the registry unless a test adds its own (a component that holds a run, to cancel it). */
+  components?: (name: string) => ComponentDefinition | undefined;
 }
 
 export type RunTurn = (flow: FlowDsl, state: FlowState, request: TurnRequest, options: TurnOptions) => Promise<TurnResult>;

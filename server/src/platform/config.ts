@@ -60,6 +60,15 @@ export interface Config {
   graphqlIntrospection: boolean;
   graphqlBudget: GraphQLBudget;
   heavyWork: HeavyWorkLimits;
+  flows: FlowRunLimits;
+}
+
+/** Bounds on one conversation turn of an agent flow (flows/engine/limits.ts). */
+export interface FlowRunLimits {
+  maxStepsPerTurn: number;
+  turnTimeoutSeconds: number;
+  /** Model tokens of one turn; 0 for no limit. */
+  turnTokenBudget: number;
 }
 
 /** Bounds on uploads, which stream to the object store as they arrive. */
@@ -289,6 +298,14 @@ export function loadConfig(env: Env = process.env): Config {
       slots: reader.integer("HEAVY_WORK_SLOTS", 4, 1, 256),
       // Below the total, so one tenant's flood always leaves a slot for the others.
       slotsPerTenant: reader.integer("HEAVY_WORK_SLOTS_PER_TENANT", 2, 1, 256),
+    },
+    flows: {
+      // RAGFlow's templates take 5 to 25 steps a turn (DB Assistant's SQL repair loop included); an Iteration's body counts too.
+      maxStepsPerTurn: reader.integer("FLOW_MAX_STEPS_PER_TURN", 500, 10, 100_000),
+      // Several long answers of a slow local model fit; a turn no one waits for any more only holds a worker.
+      turnTimeoutSeconds: reader.integer("FLOW_TURN_TIMEOUT_SECONDS", 600, 5, 86_400),
+      // SEO Blog, the hungriest template, spends about 30,000 tokens a turn; a runaway loop of model calls stops well before it costs much.
+      turnTokenBudget: reader.integer("FLOW_TURN_TOKEN_BUDGET", 200_000, 0, 100_000_000),
     },
   };
   if (config.secretKey && reader.optional("SECRET_KEY_FILE")) reader.problems.push("set SECRET_KEY or SECRET_KEY_FILE, not both");
