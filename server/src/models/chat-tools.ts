@@ -44,6 +44,7 @@ export function guardedChat(provider: string, chat: ChatModel): ChatModel {
   const capabilities = chat.capabilities ?? TEXT_ONLY;
   return {
     capabilities,
+    ...(chat.extractive ? { extractive: true } : {}),
     async *stream(messages, options) {
       refuseUnsupported(provider, capabilities, messages, options);
       yield* chat.stream(messages, options);

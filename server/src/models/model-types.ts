@@ -101,6 +101,11 @@ export interface ChatCapabilities {
 export interface ChatModel {
   /** Left out (test doubles), the model offers neither tools nor structured output. */
   readonly capabilities?: ChatCapabilities;
+  /**
+   * The model quotes the knowledge in its prompt and writes nothing of its own (the built-in model): a caller
+   * that needs text written — a question rewritten, a text classified or graded — uses a lexical stand-in instead.
+   */
+  readonly extractive?: boolean;
   stream(messages: ChatMessage[], options?: GenerationOptions): AsyncIterable<ChatEvent>;
 }
 

@@ -395,6 +395,7 @@ function withUsageRecording<T extends ModelType>(type: T, client: ModelClients[T
   const clients = {
     chat: (c: ModelClients["chat"]): ModelClients["chat"] => ({
       capabilities: c.capabilities,
+      ...(c.extractive ? { extractive: true } : {}),
       async *stream(messages, options) {
         const startedAt = performance.now();
         let usage: TokenUsage | undefined;

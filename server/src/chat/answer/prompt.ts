@@ -66,10 +66,13 @@ export function knowledgeChunks(hits: RetrievalHit[], tokenBudget: number): Retr
   return kept;
 }
 
-/** The `{knowledge}` text: RAGFlow's kb_prompt layout (v0.15+), one "ID: n" block per chunk. */
-export function formatKnowledge(hits: RetrievalHit[]): string {
+/**
+ * The `{knowledge}` text: RAGFlow's kb_prompt layout (v0.15+), one "ID: n" block per chunk, numbered from
+ * `firstId` (a flow's Generate numbers the hits of several Retrieval components in one sequence).
+ */
+export function formatKnowledge(hits: RetrievalHit[], firstId = 0): string {
   return hits
-    .map((hit, index) => `\nID: ${index}${node("Title", hit.documentName)}\n└── Content:\n${hit.chunk.content}`)
+    .map((hit, index) => `\nID: ${firstId + index}${node("Title", hit.documentName)}\n└── Content:\n${hit.chunk.content}`)
     .join("\n");
 }
 

@@ -588,6 +588,7 @@ export function extractiveAnswerer(): Promise<ExtractiveAnswerer> {
 export class BuiltinExtractiveChat implements ChatModel {
   /** It quotes sentences: it can neither call tools nor shape an answer to a schema. */
   readonly capabilities = TEXT_ONLY;
+  readonly extractive = true;
 
   /** `delayMs`: the pause between streamed words, so that clients render a stream rather than a block. */
   constructor(private readonly delayMs = 12) {}

@@ -1,0 +1,116 @@
+import { DomainError } from "../../../platform/errors";
+import { localizedMessage } from "../../../platform/messages";
+import type { RetrievalRequest, RetrievalResult } from "../../../retrieval/retrieval.service";
+import type { ComponentContext, ComponentDefinition, ComponentOutput, OutputItem } from "../../component";
+import { DESCRIPTION, INPUT_VARIABLES, topN } from "../../params";
+import { inputText } from "./model-call";
+
+/**
+ * Retrieval (RAGFlow v0.14 `agent/component/retrieval.py`): hybrid search of the knowledge bases for the
+ * text it reads, through the one retrieval service, so that it finds what the testing page and chat find.
+ * Its items carry the hits, which a Generate downstream cites. Knowledge bases that do not exist or that the
+ * runner may not read are left out with a note (a RAGFlow template names knowledge bases of another server);
+ * nothing found gives an empty output that passes `empty_response` on, for Generate to answer with.
+ */
+
+const NAME = "Retrieval";
+const param = (key: string) => `flow.components.${NAME}.params.${key}`;
+
+const note = (context: ComponentContext, key: string, params: Record<string, unknown> = {}) => localizedMessage(context.language, `flow.components.${NAME}.notes.${key}`, params);
+
+/** The knowledge base does not exist, or the runner may not read it: it is left out rather than failing the run. */
+function unreadable(error: unknown): boolean {
+  return error instanceof DomainError && (error.kind === "FORBIDDEN" || error.messageKey === "errors.knowledge.notFound");
+}
+
+/** The rerank model is not one the tenant has, or its vendor failed: the hits are ranked without it. */
+function rerankFailed(error: unknown, request: RetrievalRequest): boolean {
+  return Boolean(request.rerankModel) && error instanceof DomainError && (error.messageKey.startsWith("errors.model.") || error.kind === "MODEL_PROVIDER");
+}
+
+/**
+ * The service refuses a request that names any knowledge base the runner may not read. Only then is each
+ * asked alone, with an empty question (the service checks access and searches nothing), to find which.
+ */
+async function readableIds(context: ComponentContext, ids: string[]): Promise<string[]> {
+  const readable: string[] = [];
+  for (const id of ids) {
+    try {
+      await context.ports.retrieve({ question: "", knowledgeBaseIds: [id] });
+      readable.push(id);
+    } catch (error) {
+      if (!unreadable(error)) throw error;
+    }
+  }
+  return readable;
+}
+
+async function retrieve(context: ComponentContext, request: RetrievalRequest, notes: string[]): Promise<RetrievalResult | null> {
+  try {
+    return await context.ports.retrieve(request);
+  } catch (error) {
+    if (rerankFailed(error, request)) {
+      notes.push(note(context, "rerankUnavailable", { model: request.rerankModel }));
+      return retrieve(context, { ...request, rerankModel: null }, notes);
+    }
+    if (!unreadable(error)) throw error;
+    const readable = await readableIds(context, request.knowledgeBaseIds);
+    const skipped = request.knowledgeBaseIds.filter((id) => !readable.includes(id));
+    notes.push(note(context, "skipped", { ids: skipped.join(", ") }));
+    return readable.length > 0 ? retrieve(context, { ...request, knowledgeBaseIds: readable }, notes) : null;
+  }
+}
+
+/** Nothing found: empty content, and the empty response passed on to the Generate that reads it. */
+function nothing(context: ComponentContext, notes: string[]): ComponentOutput {
+  const emptyResponse = typeof context.params.empty_response === "string" ? context.params.empty_response.trim() : "";
+  return { content: "", items: [], values: emptyResponse ? { empty_response: emptyResponse } : {}, notes };
+}
+
+export const retrievalComponent: ComponentDefinition = {
+  name: NAME,
+  category: "knowledge",
+  icon: "LuDatabaseZap",
+  params: [
+    DESCRIPTION,
+    { key: "kb_ids", type: "list", label: param("kb_ids"), help: `flow.components.${NAME}.help.kb_ids`, default: [], widget: "knowledgeBases" },
+    { key: "similarity_threshold", type: "number", label: param("similarity_threshold"), min: 0, max: 1, step: 0.01, default: 0.2, widget: "slider" },
+    { key: "keywords_similarity_weight", type: "number", label: param("keywords_similarity_weight"), min: 0, max: 1, step: 0.01, default: 0.3, widget: "slider" },
+    topN(8),
+    { key: "top_k", type: "integer", label: param("top_k"), min: 1, max: 2048, default: 1024 },
+    { key: "rerank_id", type: "string", label: param("rerank_id"), default: "", widget: "rerankModel" },
+    { key: "empty_response", type: "text", label: param("empty_response"), help: `flow.components.${NAME}.help.empty_response`, default: "" },
+    INPUT_VARIABLES,
+  ],
+  outputs: [
+    { name: "empty_response", label: `flow.components.${NAME}.outputs.empty_response`, type: "text" },
+    { name: "total", label: `flow.components.${NAME}.outputs.total`, type: "number" },
+  ],
+  async run(context) {
+    const { params } = context;
+    const notes: string[] = [];
+    const ids = [...new Set((Array.isArray(params.kb_ids) ? params.kb_ids : []).filter((id): id is string => typeof id === "string" && id.trim() !== ""))];
+    if (ids.length === 0) return nothing(context, [note(context, "noKnowledgeBase")]);
+    const question = inputText(context).trim();
+    if (!question) return nothing(context, notes);
+    const rerank = typeof params.rerank_id === "string" && params.rerank_id.trim() ? params.rerank_id.trim() : null;
+    const result = await retrieve(
+      context,
+      {
+        question,
+        knowledgeBaseIds: ids,
+        similarityThreshold: Number(params.similarity_threshold),
+        // RAGFlow weighs vectors by 1 − keywords_similarity_weight, as the REST /retrieval facade does.
+        vectorSimilarityWeight: 1 - Number(params.keywords_similarity_weight),
+        topK: Number(params.top_k),
+        rerankModel: rerank,
+        page: 1,
+        pageSize: Number(params.top_n),
+      },
+      notes,
+    );
+    if (!result || result.hits.length === 0) return nothing(context, [...notes, note(context, "nothingFound")]);
+    const items: OutputItem[] = result.hits.map((hit) => ({ content: hit.chunk.content, title: hit.documentName, hit }));
+    return { content: items.map((item) => item.content).join("\n\n"), items, values: { total: result.total }, notes };
+  },
+};
