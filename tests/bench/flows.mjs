@@ -181,8 +181,8 @@ try {
     const assistant = await services.assistants.create(principal, { name: "bench flows assistant", chatModel, knowledgeBaseIds: [kb.id] });
     const ragFlow = chainDsl([
       ["begin", "Begin", {}],
-      ["Retrieval:0", "Retrieval", { kb_ids: [kb.id], query: [{ component_id: "begin", type: "reference" }] }],
-      ["Generate:0", "Generate", { llm_id: chatModel, prompt: "Answer the question from the knowledge base.\n{Retrieval:0}", cite: true }],
+      ["Retrieval:0", "Retrieval", { kb_ids: [kb.id] }],
+      ["Generate:0", "Generate", { llm_id: chatModel, prompt: "Answer the question from the knowledge base.\n{input}", cite: true }],
       ["Answer:0", "Answer", {}],
     ]);
     const agentId = await createAgent("bench retrieval flow", ragFlow);

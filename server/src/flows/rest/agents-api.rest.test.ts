@@ -1,4 +1,5 @@
 import OpenAI from "openai";
+import { TenantMember } from "../../auth/tenant-member.entity";
 import { startTestServer, type TestServer } from "../../testing/app";
 import { apiUser, type ApiUser } from "../../testing/rest-support";
 
@@ -390,5 +391,21 @@ describe("authentication and tenant isolation", () => {
     expect(streamed.body).toEqual({ code: 100, message: "AssertionError('Session not found!')", data: null });
     const [still] = (await server.rest("GET", `/api/v1/agents/${id}/sessions?id=${session.id}`, { token: owner.key })).body.data;
     expect(still.messages).toHaveLength(3);
+  });
+
+  it("lets a team member see a shared agent in the application but not use it through the API, as RAGFlow's owner checks", async () => {
+    const member = await apiUser(server);
+    await server.services.platform.db.getRepository(TenantMember).insert({ tenantId: owner.tenantId, userId: member.tenantId, role: "normal" });
+    const created = await rest("POST", "/api/v1/agents", { title: "team agent", dsl: MINIMAL_DSL, permission: "team" });
+    expect(created.body.code).toBe(0);
+    const id = (await server.rest("GET", "/api/v1/agents?title=team%20agent", { token: owner.key })).body.data[0].id;
+    expect((await server.rest("GET", "/api/v1/agents?page_size=100", { token: member.key })).body).toEqual({ code: 0, data: [] });
+    expect((await rest("POST", `/api/v1/agents/${id}/sessions`, {}, member)).body).toEqual({ code: 102, message: "You cannot access the agent." });
+    expect((await rest("POST", `/api/v1/agents/${id}/completions`, { question: "x", stream: false }, member)).body).toEqual({
+      code: 100,
+      message: "AssertionError('You do not own the agent.')",
+      data: null,
+    });
+    expect((await rest("PUT", `/api/v1/agents/${id}`, { title: "taken over" }, member)).body).toEqual({ code: 103, message: "Only owner of canvas authorized for this operation.", data: false });
   });
 });

@@ -168,7 +168,7 @@ async function createAgent({ services, principal, body }: AuthenticatedRestConte
   const dsl = parseDsl(body.dsl);
   if (body.title === undefined || body.title === null) return jsonResult(RETURN_CODES.ARGUMENT_ERROR, "No title in request.", false);
   const title = strippedTitle(body.title);
-  await services.flows.create(principal, { title, dsl, description: text(body.description), avatar: text(body.avatar) });
+  await services.flows.create(principal, { title, dsl, description: text(body.description), avatar: text(body.avatar), ...(body.permission ? { permission: String(body.permission) } : {}) });
   return jsonResult(RETURN_CODES.SUCCESS, "success", true);
 }
 
@@ -182,6 +182,7 @@ async function updateAgent({ services, principal, params, body }: AuthenticatedR
     ...(dsl !== undefined ? { dsl } : {}),
     ...("description" in given ? { description: text(given.description) } : {}),
     ...("avatar" in given ? { avatar: text(given.avatar) } : {}),
+    ...("permission" in given ? { permission: String(given.permission) } : {}),
   });
   // RAGFlow names the saved version after the title it was sent: a DSL without a title is saved, then the
   // request fails on the missing key (contract §10.3). Clients read this answer, so it is kept.
