@@ -2,7 +2,7 @@ import type { MessageReference } from "../../chat/message.entity";
 import { presentReferenceChunk } from "../../chat/rest/sessions.rest";
 import type { ComponentOutput, ResolvedInput } from "../component";
 import type { FlowDsl } from "../dsl";
-import type { RunEvent } from "../events";
+import type { SequencedRunEvent } from "../events";
 
 /**
  * A flow run's events as RAGFlow's agent completions tell them (API contract §10.5): every event is
@@ -76,7 +76,8 @@ const componentType = (dsl: FlowDsl, componentId: string): string => dsl.compone
  * Maps one run event onto RAGFlow's agent event, or null when RAGFlow has no such event (waiting for input
  * ends the turn, as `workflow_finished` does; a failure is told as a message, see `failureEvents`).
  */
-export function agentEvent(turn: AgentTurn, event: RunEvent, now = Date.now()): AgentEvent | null {
+export function agentEvent(turn: AgentTurn, event: SequencedRunEvent): AgentEvent | null {
+  const now = Date.parse(event.at);
   const decorate = (name: AgentEventName, data: Json): AgentEvent => ({
     event: name,
     message_id: turn.messageId,

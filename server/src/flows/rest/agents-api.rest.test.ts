@@ -25,12 +25,12 @@ const MINIMAL_DSL = {
 
 const DEFAULT_PROLOGUE = "Hi! I'm your smart assistant. What can I do for you?";
 
-/** v0.14's shape: Begin → Message → Answer, the Message naming what the user said through Answer's input. */
+/** v0.14's shape: Begin → Message → Answer, and back to the Message for the next turn (an Answer ends a turn). */
 const MESSAGE_ANSWER_DSL = {
   components: {
     begin: { obj: { component_name: "Begin", params: { prologue: "Welcome aboard." } }, downstream: ["Message:Echo"], upstream: [] },
-    "Message:Echo": { obj: { component_name: "Message", params: { messages: ["You said: {sys.query}"] } }, downstream: ["Answer:Reply"], upstream: ["begin"] },
-    "Answer:Reply": { obj: { component_name: "Answer", params: {} }, downstream: [], upstream: ["Message:Echo"] },
+    "Message:Echo": { obj: { component_name: "Message", params: { messages: ["You said: {sys.query}"] } }, downstream: ["Answer:Reply"], upstream: ["begin", "Answer:Reply"] },
+    "Answer:Reply": { obj: { component_name: "Answer", params: {} }, downstream: ["Message:Echo"], upstream: ["Message:Echo"] },
   },
   graph: {
     nodes: [
@@ -41,6 +41,7 @@ const MESSAGE_ANSWER_DSL = {
     edges: [
       { id: "e1", source: "begin", target: "Message:Echo" },
       { id: "e2", source: "Message:Echo", target: "Answer:Reply" },
+      { id: "e3", source: "Answer:Reply", target: "Message:Echo" },
     ],
   },
 };
