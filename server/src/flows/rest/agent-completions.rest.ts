@@ -7,6 +7,7 @@ import { DomainError } from "../../platform/errors";
 import type { Services } from "../../platform/services";
 import { bridgeToSse, rawFrame } from "../../platform/runs/sse";
 import { agentEvent, failureEvents, FoldedAnswer, STREAMED_EVENTS, TraceCollector, type AgentEvent, type AgentTurn } from "./agent-frames";
+import type { FlowRun } from "../flow-run.entity";
 import type { FlowSession } from "../flow-session.entity";
 import { visibleAgent } from "./agents.rest";
 
@@ -57,19 +58,20 @@ export interface StartedTurn {
 export async function startAgentTurn(services: Services, principal: SignedIn, agentId: string, request: AgentTurnRequest): Promise<StartedTurn> {
   const agent = await visibleAgent(services, principal, agentId);
   if (request.sessionId) {
-    const session = agent?.tenantId === principal.tenantId ? await sessionOf(services, principal, request.sessionId) : null;
-    if (!session || session.flowId !== agentId) throw new PythonException("AssertionError", "Session not found!");
+    // The run service finds the session among the agent's own; any other is not found.
+    if (agent?.tenantId !== principal.tenantId) throw new PythonException("AssertionError", "Session not found!");
   } else {
     if (!agent) throw new PythonException("AssertionError", "Agent not found.");
     if (agent.tenantId !== principal.tenantId) throw new PythonException("AssertionError", "You do not own the agent.");
   }
-  const { run, session } = await services.flowRuns.start(principal, agentId, {
-    message: request.question,
-    inputs: request.inputs,
-    sessionId: request.sessionId,
-    userId: request.userId,
-    source: "api",
-  });
+  let started: { run: FlowRun; session: FlowSession };
+  try {
+    started = await services.flowRuns.start(principal, agentId, { message: request.question, inputs: request.inputs, sessionId: request.sessionId, userId: request.userId, source: "api" });
+  } catch (error) {
+    if (request.sessionId && error instanceof DomainError && error.messageKey === "flow.errors.sessionNotFound") throw new PythonException("AssertionError", "Session not found!");
+    throw error;
+  }
+  const { run, session } = started;
   const turn: AgentTurn = {
     messageId: randomUUID().replace(/-/g, ""),
     agentId,
@@ -93,16 +95,6 @@ export async function startAgentTurn(services: Services, principal: SignedIn, ag
     }
   }
   return { turn, events: events(), cancel: () => void services.flowRuns.cancel(principal, run.id).catch(() => undefined) };
-}
-
-/** The session, or null when the caller may not see it. */
-async function sessionOf(services: Services, principal: SignedIn, sessionId: string): Promise<FlowSession | null> {
-  try {
-    return await services.flowRuns.session(principal, sessionId);
-  } catch (error) {
-    if (error instanceof DomainError && (error.kind === "NOT_FOUND" || error.kind === "FORBIDDEN")) return null;
-    throw error;
-  }
 }
 
 async function completions({ services, principal, params, body, res }: AuthenticatedRestContext): Promise<unknown> {
