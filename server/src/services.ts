@@ -5,7 +5,7 @@ import { ShareService } from "./chat/share.service";
 import { ConversationService } from "./chat/conversation.service";
 import { FlowService } from "./flows/flow.service";
 import { FlowRunService } from "./flows/flow-run.service";
-import { runTurn } from "./flows/engine/run-turn";
+import { runTurn } from "./flows/engine";
 import { ANONYMOUS, bearerToken } from "./policies/principal";
 import { ChunkService } from "./knowledge/chunk.service";
 import { DocumentService } from "./knowledge/document.service";

@@ -1,5 +1,5 @@
-import { DomainError, Invalid, messageForClient } from "../platform/errors";
-import { localizedMessage } from "../platform/messages";
+import { DomainError, Invalid } from "../platform/errors";
+import { failureText } from "./failure-text";
 import { validate, withDefaults } from "../platform/param-spec";
 import type { ComponentContext, ComponentOutput, FlowMessage, ResolvedInput } from "./component";
 import { componentNamed } from "./components";
@@ -39,7 +39,7 @@ const PLACEHOLDER = /\{([^{}\s]+)\}/g;
 
 export async function debugComponent(dsl: FlowDsl, given: DebugInput, ports: FlowPorts, signal: AbortSignal): Promise<DebugResult> {
   const component = dsl.components[given.componentId];
-  if (!component) throw new DomainError("BAD_REQUEST", "flow.errors.componentNotFound", { component: given.componentId });
+  if (!component) throw new DomainError("BAD_REQUEST", "flow.errors.componentNotFound", { id: given.componentId });
   const name = component.obj.component_name;
   const definition = componentNamed(name);
   if (!definition || definition.editorOnly) throw new DomainError("BAD_REQUEST", "flow.errors.componentUnknown", { component: name });
@@ -81,7 +81,7 @@ export async function debugComponent(dsl: FlowDsl, given: DebugInput, ports: Flo
   try {
     output = await definition.run(context);
   } catch (failure) {
-    error = failure instanceof DomainError ? localizedMessage(ports.language, failure.messageKey, failure.params) : messageForClient(`flow debug ${given.componentId}`, failure);
+    error = failureText(failure, ports.language, `flow debug ${given.componentId}`);
   }
   return { componentId: given.componentId, componentName: name, output, said: said.join(""), error, elapsedMs: Math.round(performance.now() - started), tokens };
 }

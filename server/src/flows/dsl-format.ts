@@ -59,6 +59,8 @@ function parse(text: string): unknown {
   }
 }
 
+const isEmpty = (value: unknown) => (Array.isArray(value) ? value.length === 0 : isObject(value) ? Object.keys(value).length === 0 : value === "");
+
 const strings = (value: unknown): string[] => (Array.isArray(value) ? [...new Set(value.filter((item): item is string => typeof item === "string"))] : []);
 
 /** v0.20's Begin form fields (`inputs: {key: {name, type, optional, options, value}}`) as v0.14's `query` list. */
@@ -74,6 +76,11 @@ function importComponent(id: string, raw: unknown, notes: ImportNote[]): DslComp
   const own: Record<string, unknown> = isObject(params) ? structuredClone(params) : {};
   // RAGFlow's examples sometimes put `parameters` beside `params`: the engine reads them inside.
   for (const [key, value] of Object.entries(besideParams)) if (!(key in own)) own[key] = structuredClone(value);
+  // RAGFlow keeps a component's last run in its params (`output`, and `inputs` as the values it read): run state.
+  for (const key of ["output", "inputs"].filter((k) => k === "output" || Array.isArray(own[k]))) {
+    if (own[key] !== undefined && own[key] !== null && !isEmpty(own[key])) notes.push({ messageKey: "flow.import.runStateDropped" });
+    delete own[key];
+  }
   if (component_name === "Begin" && isObject(own.inputs) && !Array.isArray(own.query)) {
     own.query = beginQueryFromInputs(own.inputs);
     delete own.inputs;
@@ -141,7 +148,7 @@ export function layoutGraph(dsl: FlowDsl): { nodes: GraphNode[]; edges: GraphEdg
     const row = rows.get(column) ?? 0;
     rows.set(column, row + 1);
     const name = graph.nameOf(id);
-    return { id, type: NODE_TYPES[name] ?? "ragNode", position: { x: 50 + column * 320, y: 50 + row * 160 }, data: { label: name, name: id, form: graph.params(id) } };
+    return { id, type: NODE_TYPES[name] ?? "ragNode", position: { x: 50 + column * 320, y: 50 + row * 160 }, data: { label: name, name: id } };
   });
   const edges: GraphEdge[] = graph.ids.flatMap((source) =>
     graph.downstream(source).map((target) => {
@@ -169,6 +176,9 @@ function importGraph(raw: unknown, dsl: FlowDsl, notes: ImportNote[]): FlowDsl["
     notes.push({ messageKey: "flow.import.nodesPlaced", params: { count: missing.length } });
   }
   const graph = structuredClone({ nodes, edges });
+  // RAGFlow's nodes carry a copy of the params (`data.form`), often stale; the params are the truth, and an export writes
+  // the copy again. A node with no component (RAGFlow's notes live in the drawing only) keeps its form: its text.
+  for (const node of graph.nodes) if (isObject(node.data) && Object.prototype.hasOwnProperty.call(dsl.components, node.id)) delete node.data.form;
   const renamed = uniqueNames(graph.nodes);
   if (renamed > 0) notes.push({ messageKey: "flow.import.namesRenamed", params: { count: renamed } });
   return graph;
@@ -212,25 +222,29 @@ export function importFlow(json: unknown): ImportedFlow {
   if (!Object.prototype.hasOwnProperty.call(components, BEGIN_ID) && !Object.values(components).some((c) => c.obj.component_name === "Begin")) {
     notes.push({ messageKey: "flow.import.noBegin" });
   }
-  const hadRunState = RUN_STATE_KEYS.some((key) => {
-    const state = body[key];
-    return (Array.isArray(state) && state.length > 0) || (isObject(state) && Object.keys(state).length > 0) || (typeof state === "string" && state !== "");
-  });
+  const hadRunState = RUN_STATE_KEYS.some((key) => body[key] !== undefined && body[key] !== null && !isEmpty(body[key]));
   if (hadRunState) notes.push({ messageKey: "flow.import.runStateDropped" });
+  const unique = notes.filter((note, i) => notes.findIndex((other) => JSON.stringify(other) === JSON.stringify(note)) === i);
 
   const source = isTemplate ? value : body;
   const text = (field: unknown) => (typeof field === "string" && field.trim() !== "" ? field : undefined);
-  return { dsl, title: text(source.title), description: text(source.description), notes };
+  return { dsl, title: text(source.title), description: text(source.description), notes: unique };
 }
 
 /** A flow as a file RAGFlow loads (its DSL with an empty run state) and Cairn imports again, title and description beside it. */
 export function exportFlow(flow: { dsl: FlowDsl; title?: string; description?: string | null }): Record<string, unknown> {
   const dsl = structuredClone(flow.dsl);
+  const graph = dsl.graph ?? layoutGraph(dsl);
+  // RAGFlow's editor draws a node's form from its copy of the params.
+  for (const node of graph.nodes) {
+    const component = dsl.components[node.id];
+    if (component) node.data = { ...node.data, label: component.obj.component_name, form: component.obj.params };
+  }
   return {
     ...(flow.title ? { title: flow.title } : {}),
     ...(flow.description ? { description: flow.description } : {}),
     components: dsl.components,
-    graph: dsl.graph ?? layoutGraph(dsl),
+    graph,
     history: [],
     messages: [],
     path: [],

@@ -4,7 +4,10 @@ import type { SignedIn } from "../policies/principal";
 import type { Platform } from "../platform";
 import { startTestServer, type TestServer } from "../testing/app";
 import { apiUser, type ApiUser } from "../testing/rest-support";
+import { DEFAULT_PROLOGUE } from "./components/core/begin";
 import { FlowRunService } from "./flow-run.service";
+import { flowPorts } from "./run-ports";
+import { sketchFlow } from "./testing/run-flow";
 import type { RunTurn } from "./run-types";
 
 /**
@@ -110,9 +113,12 @@ describe("runs on a scripted engine (the run service's own work)", () => {
     const executing = runs.execute({ runId: run.id, principal });
     const events = server.services.flowRuns.events(principal, run.id);
     for await (const event of await events) if (event.type === "node_started") break;
+    // A watcher who comes in the middle of the run reads it from its first event on.
+    const late = watch(owner, run.id);
     const cancelled = await runs.cancel(principal, run.id);
     await executing;
     expect(cancelled.status).toBe("cancelled");
+    expect((await late).map((e) => e.type)).toEqual(["run_started", "node_started", "run_cancelled"]);
     expect((await watch(owner, run.id)).map((e) => e.type)).toEqual(["run_started", "node_started", "run_cancelled"]);
     const after = await runs.session(principal, session.id);
     expect(after.state.path).toEqual([]);
@@ -123,6 +129,121 @@ describe("runs on a scripted engine (the run service's own work)", () => {
     const flowId = await createFlow(owner, "One at a time");
     const { session } = await runs.start(principal, flowId, { message: "first" });
     await expect(runs.start(principal, flowId, { message: "second", sessionId: session.id })).rejects.toMatchObject({ kind: "CONFLICT", messageKey: "flow.errors.sessionBusy" });
+  });
+
+  it("fails the runs a stopped server left open, with a reason, so that their sessions take messages again", async () => {
+    const flowId = await createFlow(owner, "Interrupted");
+    const { run, session } = await runs.start(principal, flowId, { message: "lost" });
+    expect(await server.services.flowRuns.closeInterruptedRuns()).toBeGreaterThanOrEqual(1);
+    expect(await runs.get(principal, run.id)).toMatchObject({ status: "failed", error: "The server stopped while this run was under way. Send your message again." });
+    expect((await watch(owner, run.id)).map((e) => e.type)).toEqual(["run_failed"]);
+    await expect(runs.start(principal, flowId, { message: "again", sessionId: session.id })).resolves.toBeDefined();
+  });
+});
+
+/** Begin speaks its prologue; then each message is echoed back and the flow waits again (a back-edge to the Answer). */
+const ECHO = sketchFlow({
+  begin: { name: "Begin", params: { prologue: "Welcome!" }, down: ["Answer:talk"] },
+  "Answer:talk": { name: "Answer", down: ["Template:echo"] },
+  "Template:echo": { name: "Template", params: { content: "You said: {sys.query}" }, down: ["Answer:talk"] },
+});
+
+describe("runs through the job queue, on the engine", () => {
+  it("runs a turn as a job and stores it with its steps: a blank flow speaks Begin's prologue, and ends as nothing follows its Answer", async () => {
+    const flowId = await createFlow(owner, "Blank run");
+    const saved = (await gql(owner, `query($id: ID!) { flow(id: $id) { updatedAt } }`, { id: flowId })).data!.flow.updatedAt;
+    const { run } = await start(owner, flowId);
+    expect(run.status).toBe("queued");
+    const done = await ended(owner, run.id);
+    expect(done).toMatchObject({ status: "finished", answer: DEFAULT_PROLOGUE, error: null });
+    expect(done.steps.map((s: { componentName: string }) => s.componentName)).toEqual(["Begin", "Answer"]);
+    expect(done.steps.map((s: { seq: number }) => s.seq)).toEqual([1, 2]);
+    const listed = (await gql(owner, `query($id: ID!) { flowRuns(flowId: $id) { id steps { componentId } } flow(id: $id) { lastRunAt } }`, { id: flowId })).data!;
+    expect(listed.flowRuns.map((r: { id: string }) => r.id)).toEqual([run.id]);
+    expect(listed.flowRuns[0].steps).toHaveLength(2);
+    expect(listed.flow.lastRunAt).not.toBeNull();
+    // Running is not saving: the editor's "Autosaved <time>" stays.
+    expect((await gql(owner, `query($id: ID!) { flow(id: $id) { updatedAt } }`, { id: flowId })).data!.flow.updatedAt).toBe(saved);
+  });
+
+  it("pauses at the Answer and resumes with the next startFlowRun in the same session", async () => {
+    const flowId = await createFlow(owner, "Echo", ECHO);
+    const first = await start(owner, flowId);
+    expect((await ended(owner, first.run.id)).answer).toBe("Welcome!");
+    const second = await start(owner, flowId, { sessionId: first.session.id, message: "hello" });
+    expect(second.session.id).toBe(first.session.id);
+    const resumed = await ended(owner, second.run.id);
+    expect(resumed).toMatchObject({ status: "waiting", answer: "You said: hello", message: "hello" });
+    expect(resumed.steps.map((s: { componentId: string }) => s.componentId)).toEqual(["Template:echo", "Answer:talk"]);
+    const third = await start(owner, flowId, { sessionId: first.session.id, message: "again" });
+    expect((await ended(owner, third.run.id)).answer).toBe("You said: again");
+    const session = (await gql(owner, `query($id: ID!) { flowSession(id: $id) { messages { role content runId } } }`, { id: first.session.id })).data!.flowSession;
+    expect(session.messages.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([
+      ["assistant", "Welcome!"],
+      ["user", "hello"],
+      ["assistant", "You said: hello"],
+      ["user", "again"],
+      ["assistant", "You said: again"],
+    ]);
+    // Re-running the last turn from a component, in the same session.
+    const rerun = await start(owner, flowId, { sessionId: first.session.id, fromComponent: "Template:echo" });
+    expect((await ended(owner, rerun.run.id)).answer).toBe("You said: again");
+  });
+
+  it("gives a subscriber who connects after the run every event from the first, in order, once", async () => {
+    const flowId = await createFlow(owner, "Watched late", ECHO);
+    const first = await start(owner, flowId);
+    await ended(owner, first.run.id);
+    const { run } = await start(owner, flowId, { sessionId: first.session.id, message: "late" });
+    await ended(owner, run.id);
+    const events = await watch(owner, run.id);
+    expect(events.map((e) => e.seq)).toEqual(events.map((_e, i) => i + 1));
+    expect(events.map((e) => e.type)).toEqual([
+      "run_started",
+      ...events.slice(1, -3).map((e) => e.type),
+      "message_end",
+      "waiting_for_input",
+      "run_finished",
+    ]);
+    expect(events.filter((e) => e.type === "node_finished").map((e) => e.componentId)).toEqual(["Template:echo", "Answer:talk"]);
+    expect(events.filter((e) => e.type === "message").map((e) => e.delta).join("")).toBe("You said: late");
+    expect(events.find((e) => e.type === "waiting_for_input")!.componentId).toBe("Answer:talk");
+    expect(events.at(-1)!.status).toBe("waiting");
+    // Reconnecting after the third event: the rest, from the fourth.
+    expect((await watch(owner, run.id, 3)).map((e) => e.seq)).toEqual(events.slice(3).map((e) => e.seq));
+  });
+
+  it("debugs one component on given values, leaving the flow, its versions and its runs as they were", async () => {
+    const flowId = await createFlow(owner, "Debugged", ECHO);
+    const READ = `query($id: ID!) { flow(id: $id) { updatedAt dsl } flowVersions(flowId: $id) { id } flowRuns(flowId: $id) { id } }`;
+    const before = (await gql(owner, READ, { id: flowId })).data!;
+    const DEBUG = `mutation($flowId: ID!, $input: DebugFlowComponentInput!) { debugFlowComponent(flowId: $flowId, input: $input) { componentName output said error } }`;
+    const saved = (await gql(owner, DEBUG, { flowId, input: { componentId: "Template:echo", values: { "sys.query": "a test" } } })).data!.debugFlowComponent;
+    expect(saved).toMatchObject({ componentName: "Template", output: { content: "You said: a test" }, error: null });
+    const edited = (await gql(owner, DEBUG, { flowId, input: { componentId: "Template:echo", params: { content: "Edited: {sys.query}" }, values: { "sys.query": "b" } } })).data!.debugFlowComponent;
+    expect(edited.output.content).toBe("Edited: b");
+    expect((await gql(owner, READ, { id: flowId })).data).toEqual(before);
+    const unknown = await gql(owner, DEBUG, { flowId, input: { componentId: "Nope:1" } });
+    expect(codeOf(unknown)).toBe("BAD_USER_INPUT");
+  });
+
+  it("refuses to run a flow that does not validate, naming the problem", async () => {
+    const flowId = await createFlow(owner, "No begin", sketchFlow({ "Answer:a": { name: "Answer" } }));
+    const refused = await gql(owner, START, { flowId, input: {} });
+    expect(codeOf(refused)).toBe("BAD_USER_INPUT");
+    expect(refused.errors![0].extensions!.messageKey).toBe("flow.errors.beginMissing");
+  });
+});
+
+describe("the ports of a run", () => {
+  it("answers with the tenant's default chat model when a flow names one the tenant lacks, and says so", async () => {
+    const principal = (await server.services.principalFor(`Bearer ${owner.token}`)) as SignedIn;
+    const notes: string[] = [];
+    const ports = flowPorts(server.services, principal, notes);
+    await expect(ports.chatModel("deepseek-chat@DeepSeek")).resolves.toBeDefined();
+    expect(notes).toEqual([expect.stringContaining("deepseek-chat@DeepSeek")]);
+    // FLOW_PRIVATE_ADDRESSES is off by default: a flow cannot reach the server's own network.
+    await expect(ports.fetch("http://127.0.0.1:9/")).rejects.toMatchObject({ messageKey: "errors.outbound.addressRefused" });
   });
 });
 

@@ -1,7 +1,9 @@
-import { In, type Repository } from "typeorm";
+import { In, LessThan, type Repository } from "typeorm";
 import type { MessageReference } from "../chat/message.entity";
-import { Conflict, DomainError, FieldChecks, messageForClient, NotFound } from "../platform/errors";
+import { Conflict, DomainError, FieldChecks, Invalid, messageForClient, NotFound } from "../platform/errors";
 import { newId } from "../platform/ids";
+import { isLanguage, localizedMessage, type Locale } from "../platform/messages";
+import { failureText } from "./failure-text";
 import type { Platform } from "../platform";
 import { CancellableRuns } from "../platform/runs/cancellable-runs";
 import type { SignedIn } from "../policies/principal";
@@ -13,8 +15,7 @@ import { FlowSession, type FlowSessionMessage, type FlowSessionSource } from "./
 import { isLastEvent, RunRecorder, runEventStream } from "./run-events";
 import { flowPorts, type PortServices } from "./run-ports";
 import { debugComponent, type DebugInput, type DebugResult } from "./debug-component";
-import { flowLimits } from "./engine/limits";
-import { initialState } from "./engine/state";
+import { flowLimits, initialState, validateFlow } from "./engine";
 import type { RunTurn, TurnResult } from "./run-types";
 
 /**
@@ -29,6 +30,8 @@ export const RUN_JOB = "flows.run";
 export const CANCEL_TOPIC = "flows.run.cancel";
 
 const MESSAGE_MAX_LENGTH = 100_000;
+/** Beyond its time budget, a run still marked running with Redis is one whose process died (its own limit ends it before). */
+const INTERRUPTED_GRACE_MS = 60_000;
 
 export interface RunPayload {
   runId: string;
@@ -69,6 +72,8 @@ export interface RunQuery {
   page?: number;
   pageSize?: number;
 }
+
+const runLocale = (run: Pick<FlowRun, "language">): Locale => (isLanguage(run.language) ? (run.language as Locale) : "en");
 
 const isFinalStatus = (status: string) => (FINAL_RUN_STATUSES as readonly string[]).includes(status);
 
@@ -171,15 +176,18 @@ export class FlowRunService {
     const flow = await this.deps.flows.accessible(principal, flowId, "use");
     const message = input.message?.trim() || null;
     new FieldChecks().check(!message || message.length <= MESSAGE_MAX_LENGTH, "message", "flow.errors.messageTooLong", { max: MESSAGE_MAX_LENGTH }).throwIfAny();
-    let session: FlowSession;
-    if (input.sessionId) {
-      const found = await this.sessions.findOneBy({ id: input.sessionId, flowId: flow.id });
-      if (!found) throw NotFound("flow.errors.sessionNotFound");
-      session = found;
-    } else session = await this.openSession(principal, flow, { userId: input.userId, source: input.source });
-    if (input.fromComponent && !session.dsl.components[input.fromComponent]) {
-      throw new DomainError("BAD_REQUEST", "flow.errors.componentNotFound", { component: input.fromComponent });
+    const existing = input.sessionId ? await this.sessions.findOneBy({ id: input.sessionId, flowId: flow.id }) : null;
+    if (input.sessionId && !existing) throw NotFound("flow.errors.sessionNotFound");
+    const dsl = existing?.dsl ?? flow.dsl;
+    // The engine's checks before it runs: a flow that cannot run as drawn is refused, every problem named.
+    const problems = validateFlow(dsl);
+    if (problems.length > 0) {
+      throw Invalid(problems.map((p) => ({ field: [p.componentId, p.field].filter(Boolean).join(".") || "dsl", messageKey: p.messageKey, params: p.params })));
     }
+    if (input.fromComponent && !dsl.components[input.fromComponent]) {
+      throw new DomainError("BAD_REQUEST", "flow.errors.componentNotFound", { id: input.fromComponent });
+    }
+    const session = existing ?? (await this.openSession(principal, flow, { userId: input.userId, source: input.source }));
     const run = this.runRows.create({
       id: newId(),
       flowId: flow.id,
@@ -205,9 +213,10 @@ export class FlowRunService {
       if (String((error as Error).message).includes("flow_run_one_active_idx")) throw Conflict("flow.errors.sessionBusy");
       throw error;
     }
+    const queued = await this.runRows.findOneByOrFail({ id: run.id });
     await this.deps.flows.touchRun(flow.id);
     await this.platform.queue.enqueue(RUN_JOB, { runId: run.id, principal } satisfies RunPayload, { jobId: run.id });
-    return { run: await this.runRows.findOneByOrFail({ id: run.id }), session };
+    return { run: queued, session };
   }
 
   /** A run of a flow the principal may read. */
@@ -275,8 +284,7 @@ export class FlowRunService {
     if (rows.length === 0) return false;
     const last = await this.platform.db.query(`SELECT coalesce(max(seq), 0) AS seq FROM flow_run_event WHERE run_id = $1`, [runId]);
     const recorder = new RunRecorder(this.platform, runId, Number(last[0]?.seq ?? 0));
-    recorder.emit(end.status === "failed" ? { type: "run_failed", error: end.error } : { type: "run_cancelled" });
-    await recorder.close();
+    await recorder.end(end.status === "failed" ? { type: "run_failed", error: end.error } : { type: "run_cancelled" });
     return true;
   }
 
@@ -326,7 +334,7 @@ export class FlowRunService {
     } catch (error) {
       result = signal.aborted
         ? { status: "cancelled", state: session.state, answer: "" }
-        : { status: "failed", state: session.state, answer: "", error: messageForClient(`flow run ${run.id}`, error) };
+        : { status: "failed", state: session.state, answer: "", error: failureText(error, runLocale(run), `flow run ${run.id}`) };
     }
     if (signal.aborted && result.status !== "cancelled") result = { ...result, status: "cancelled" };
     const reference: MessageReference | null = result.reference ?? null;
@@ -342,10 +350,9 @@ export class FlowRunService {
     await this.sessions.update({ id: session.id }, { state, messages } as never);
     await this.runRows.update({ id: run.id }, { status: result.status, answer: result.answer, reference, error: result.error ?? null, notes, tokens, finishedAt: new Date() });
     // Told last, once the rows say how it ended: whoever reads the run on its last event finds it ended.
-    if (result.status === "failed") recorder.emit({ type: "run_failed", error: result.error ?? "" });
-    else if (result.status === "cancelled") recorder.emit({ type: "run_cancelled" });
-    else recorder.emit({ type: "run_finished", status: result.status });
-    await recorder.close();
+    if (result.status === "failed") await recorder.end({ type: "run_failed", error: result.error ?? "" });
+    else if (result.status === "cancelled") await recorder.end({ type: "run_cancelled" });
+    else await recorder.end({ type: "run_finished", status: result.status });
   }
 
   /** After the job's last attempt failed (a database outage): the run is failed with the reason, never left running. */
@@ -360,6 +367,23 @@ export class FlowRunService {
     const notes: string[] = [];
     const result = await debugComponent(flow.dsl, input, flowPorts(this.deps, principal, notes), AbortSignal.timeout(flowLimits(this.platform.config).timeBudgetMs));
     return { ...result, output: result.output && notes.length > 0 ? { ...result.output, notes: [...(result.output.notes ?? []), ...notes] } : result.output };
+  }
+
+  /**
+   * Runs a stopped server left open, failed with a reason so that their sessions take messages again: in embedded
+   * mode every open run (its queue died with the process); with Redis, whose queue outlives a process, only runs
+   * that started longer ago than a turn may last.
+   */
+  async closeInterruptedRuns(): Promise<number> {
+    const { redisUrl } = this.platform.config;
+    const cutoff = new Date(Date.now() - flowLimits(this.platform.config).timeBudgetMs - INTERRUPTED_GRACE_MS);
+    const open = await this.runRows.find({ where: redisUrl ? { status: "running", startedAt: LessThan(cutoff) } : { status: In(["queued", "running"]) }, select: { id: true, status: true, language: true } });
+    let closed = 0;
+    for (const run of open) {
+      const error = localizedMessage(runLocale(run), "flow.errors.interrupted");
+      if (await this.endUnrun(run.id, run.status, { status: "failed", error })) closed++;
+    }
+    return closed;
   }
 
   /** Stops every run of this process (each ends cancelled). */

@@ -2,11 +2,14 @@ import { GraphQLJSON, GraphQLJSONObject } from "graphql-scalars";
 import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
 import { signedIn, type GraphQLContext } from "../graphql/context";
 import { presentParamSpec, ParamSpecType } from "../graphql/param-spec.type";
-import { COMPONENTS } from "./components";
+import { componentNamed, COMPONENTS } from "./components";
 import { componentText, type ComponentDefinition } from "./component";
 import { Flow } from "./flow.entity";
 import { FlowVersion } from "./flow-version.entity";
-import { FLOW_TEMPLATES } from "./templates";
+import { importFlow } from "./dsl-format";
+import { validateFlow } from "./engine";
+import { localeOf } from "./flow.service";
+import { localizedMessage } from "../platform/messages";
 
 /** Flows over GraphQL, for the agent list and the editor: thin over FlowService. */
 
@@ -49,6 +52,33 @@ class FlowPage {
   items: Flow[];
 }
 
+@ObjectType()
+class ImportFlowResult {
+  @Field(() => Flow)
+  flow: Flow;
+
+  @Field(() => [String], { description: "What the import changed or left out (run state dropped, a layout built…), translated." })
+  notes: string[];
+}
+
+@ObjectType({ description: "A problem of a flow, on the component (and field) at fault." })
+class FlowProblemType {
+  @Field(() => String, { nullable: true, description: "None: the flow as a whole (no Begin)." })
+  componentId: string | null;
+
+  @Field(() => String, { nullable: true, description: "The param at fault, dotted." })
+  field: string | null;
+
+  @Field()
+  messageKey: string;
+
+  @Field(() => GraphQLJSONObject, { nullable: true })
+  params: Record<string, unknown> | null;
+
+  @Field({ description: "The message in the user's language." })
+  message: string;
+}
+
 @ObjectType({ description: "A flow to start from; its title and description are message keys." })
 class FlowTemplateType {
   @Field(() => ID)
@@ -77,6 +107,21 @@ class FlowOutputSpecType {
 
   @Field({ description: "text, list, json, number or boolean." })
   type: string;
+}
+
+@ObjectType({ description: "An outgoing port of a routing component: the edge's sourceHandle and where its params send it." })
+class FlowRoutePortType {
+  @Field({ description: "The edge's sourceHandle (a category's name, \"Case 1\", \"end_cpn_id\", \"yes\")." })
+  handle: string;
+
+  @Field(() => String, { nullable: true, description: "The component id it leads to; none while not connected." })
+  target: string | null;
+
+  @Field({ description: "Message key of its label, or the user's own text when literal." })
+  label: string;
+
+  @Field()
+  literal: boolean;
 }
 
 @ObjectType({ description: "A flow component, self-described: the editor draws its palette entry and form from this." })
@@ -160,13 +205,24 @@ export class FlowResolver {
   }
 
   @Query(() => [FlowTemplateType])
-  flowTemplates(): FlowTemplateType[] {
-    return FLOW_TEMPLATES.map((t) => ({ id: t.id, title: t.title, description: t.description, needs: [...t.needs], dsl: t.dsl as unknown as Record<string, unknown> }));
+  flowTemplates(@Ctx() context: GraphQLContext): FlowTemplateType[] {
+    return context.services.flows.templates.map((t) => ({ id: t.id, title: t.title, description: t.description, needs: [...t.needs], dsl: t.dsl as unknown as Record<string, unknown> }));
   }
 
   @Query(() => [FlowComponentType], { description: "Every component, in the palette's order." })
   flowComponents(): FlowComponentType[] {
     return COMPONENTS.map(presentComponent);
+  }
+
+  @Query(() => [FlowRoutePortType], { description: "The ports a routing component has with these params (Switch cases, Categorize categories); none for others." })
+  flowComponentPorts(@Arg("name") name: string, @Arg("params", () => GraphQLJSONObject) params: Record<string, unknown>): FlowRoutePortType[] {
+    const routes = componentNamed(name)?.routes;
+    if (!routes) return [];
+    try {
+      return routes(params).map((port) => ({ handle: port.handle, target: port.target, label: port.label, literal: Boolean(port.literal) }));
+    } catch {
+      return []; // params too broken to read: validateFlow names the problem
+    }
   }
 
   @Mutation(() => Flow, { description: "A new flow: blank (Begin and an Answer), from a template, or with the graph given." })
@@ -190,18 +246,30 @@ export class FlowResolver {
     return true;
   }
 
-  @Query(() => GraphQLJSONObject, { description: "The flow as a file ({title, description, avatar, dsl}, RAGFlow's template shape) that importFlow reads back." })
+  @Query(() => GraphQLJSONObject, { description: "The flow as a file (RAGFlow's DSL, title and description beside it) that importFlow, and RAGFlow, read back." })
   exportFlow(@Arg("id", () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Record<string, unknown>> {
-    return context.services.flows.export(signedIn(context), id) as Promise<never>;
+    return context.services.flows.export(signedIn(context), id);
   }
 
-  @Mutation(() => Flow, { description: "A flow from a file: an export, a RAGFlow template or a RAGFlow canvas DSL (as JSON or its text)." })
+  @Mutation(() => ImportFlowResult, { description: "A flow from a file: an export, a RAGFlow template or canvas DSL of v0.14 or v0.20+ (as JSON or its text)." })
   importFlow(
     @Arg("file", () => GraphQLJSON) file: unknown,
     @Arg("title", () => String, { nullable: true, description: "Default: the file's title, made unique." }) title: string | null,
     @Ctx() context: GraphQLContext,
-  ): Promise<Flow> {
+  ): Promise<ImportFlowResult> {
     return context.services.flows.import(signedIn(context), file, title);
+  }
+
+  @Query(() => [FlowProblemType], { description: "What keeps this graph from running as drawn, checked with the components' own descriptions; empty when it may run." })
+  validateFlow(@Arg("dsl", () => GraphQLJSONObject) dsl: Record<string, unknown>, @Ctx() context: GraphQLContext): FlowProblemType[] {
+    const locale = localeOf(signedIn(context));
+    return validateFlow(importFlow(dsl).dsl).map((p) => ({
+      componentId: p.componentId ?? null,
+      field: p.field ?? null,
+      messageKey: p.messageKey,
+      params: p.params ?? null,
+      message: localizedMessage(locale, p.messageKey, p.params),
+    }));
   }
 
   @Query(() => [FlowVersion], { description: "Newest first." })

@@ -1,6 +1,9 @@
 import { TenantMember } from "../auth/tenant-member.entity";
 import { startTestServer, type TestServer } from "../testing/app";
+import type { SignedIn } from "../policies/principal";
 import { apiUser, type ApiUser } from "../testing/rest-support";
+import { FlowService } from "./flow.service";
+import { sketchFlow } from "./testing/run-flow";
 
 /**
  * Flows over GraphQL: a title is required and unique in its tenant (spec §5), each save keeps a version (at most
@@ -57,6 +60,19 @@ describe("creating and saving", () => {
     const flow = await createFlow(owner, { title: "Renamed later" });
     const renamed = await gql(owner, UPDATE, { id: flow.id, input: { title: "unique ONE" } });
     expect(errorOf(renamed)?.extensions?.code).toBe("CONFLICT");
+  });
+
+  it("creates a flow from a template, titled and described in the user's language, and refuses an unknown one", async () => {
+    const dsl = sketchFlow({ begin: { name: "Begin", down: ["Answer:a"] }, "Answer:a": { name: "Answer" } });
+    // Any message keys will do for the test's own template: "Agent" and "Knowledge Base" in English.
+    const flows = new FlowService(server.services.platform, [{ id: "test", title: "nav.flow", description: "nav.knowledge", needs: [], dsl }]);
+    const principal = (await server.services.principalFor(`Bearer ${stranger.token}`)) as SignedIn;
+    const first = await flows.create(principal, { templateId: "test" });
+    expect(first).toMatchObject({ title: "Agent", description: "Knowledge Base" });
+    expect(Object.keys(first.dsl.components).sort()).toEqual(["Answer:a", "begin"]);
+    expect((await flows.create(principal, { templateId: "test" })).title).toBe("Agent(1)");
+    expect((await flows.create(principal, { templateId: "test", title: "My own" })).title).toBe("My own");
+    await expect(flows.create(principal, { templateId: "missing" })).rejects.toMatchObject({ kind: "NOT_FOUND", messageKey: "flow.errors.templateNotFound" });
   });
 
   it("refuses a DSL that is not a graph of components, changing nothing", async () => {
@@ -125,16 +141,28 @@ describe("copies and files", () => {
   it("exports a file that imports again, and imports a RAGFlow file with its run state dropped", async () => {
     const flow = await createFlow(owner, { title: "Round trip", description: "there and back" });
     const file = (await gql(owner, `query($id: ID!) { exportFlow(id: $id) }`, { id: flow.id })).data!.exportFlow;
-    expect(file).toEqual({ title: "Round trip", description: "there and back", avatar: null, dsl: flow.dsl });
-    const imported = (await gql(owner, `mutation($file: JSON!) { importFlow(file: $file) { ${FIELDS} } }`, { file: JSON.stringify(file) })).data!.importFlow;
-    expect(imported.title).toBe("Round trip(1)");
-    expect(imported.dsl).toEqual(flow.dsl);
+    expect(file).toMatchObject({ title: "Round trip", description: "there and back", components: flow.dsl.components, graph: flow.dsl.graph });
+    const IMPORT = `mutation($file: JSON!, $title: String) { importFlow(file: $file, title: $title) { flow { ${FIELDS} } notes } }`;
+    const imported = (await gql(owner, IMPORT, { file: JSON.stringify(file) })).data!.importFlow;
+    expect(imported.flow.title).toBe("Round trip(1)");
+    expect(imported.flow.description).toBe("there and back");
+    expect(imported.flow.dsl).toEqual(flow.dsl);
     const ragflow = { ...flow.dsl, history: [["user", "hi"]], messages: [], path: [["begin"]], answer: [], reference: [], embed_id: "" };
-    const bare = (await gql(owner, `mutation($file: JSON!, $title: String) { importFlow(file: $file, title: $title) { ${FIELDS} } }`, { file: ragflow, title: "From RAGFlow" })).data!.importFlow;
-    expect(bare.title).toBe("From RAGFlow");
-    expect(Object.keys(bare.dsl).sort()).toEqual(["components", "graph"]);
-    const broken = await gql(owner, `mutation($file: JSON!) { importFlow(file: $file) { id } }`, { file: "{ not json" });
+    const bare = (await gql(owner, IMPORT, { file: ragflow, title: "From RAGFlow" })).data!.importFlow;
+    expect(bare.flow.title).toBe("From RAGFlow");
+    expect(Object.keys(bare.flow.dsl).sort()).toEqual(["components", "graph"]);
+    expect(bare.notes).toContain("The conversation saved in the file was left out: each session keeps its own.");
+    const broken = await gql(owner, `mutation($file: JSON!) { importFlow(file: $file) { flow { id } } }`, { file: "{ not json" });
     expect(errorOf(broken)?.extensions?.code).toBe("BAD_USER_INPUT");
+  });
+
+  it("validates a graph with the components' descriptions", async () => {
+    const flow = await createFlow(owner, { title: "To validate" });
+    const VALIDATE = `query($dsl: JSONObject!) { validateFlow(dsl: $dsl) { componentId field messageKey message } }`;
+    expect((await gql(owner, VALIDATE, { dsl: flow.dsl })).data!.validateFlow).toEqual([]);
+    const { begin: _begin, ...withoutBegin } = flow.dsl.components;
+    const problems = (await gql(owner, VALIDATE, { dsl: { components: withoutBegin } })).data!.validateFlow;
+    expect(problems).toContainEqual(expect.objectContaining({ componentId: null, messageKey: "flow.errors.beginMissing" }));
   });
 });
 
@@ -174,5 +202,9 @@ describe("what the editor draws from", () => {
     expect(begin).toMatchObject({ category: "core", label: "flow.components.Begin.label" });
     expect(data!.flowComponents.find((c: { name: string }) => c.name === "Answer").interaction).toBe(true);
     expect(Array.isArray(data!.flowTemplates)).toBe(true);
+    const ports = await gql(owner, `query($params: JSONObject!) { flowComponentPorts(name: "Switch", params: $params) { handle target } }`, {
+      params: { conditions: [{ logical_operator: "and", items: [{ cpn_id: "begin", operator: "contains", value: "x" }], to: "Answer:a" }], end_cpn_id: "Answer:b" },
+    });
+    expect(ports.data!.flowComponentPorts).toEqual([{ handle: "Case 1", target: "Answer:a" }, { handle: "end_cpn_id", target: "Answer:b" }]);
   });
 });

@@ -8,9 +8,10 @@ import { escapeLike } from "../platform/sql";
 import type { Platform } from "../platform";
 import type { FlowDsl } from "./dsl";
 import { Flow } from "./flow.entity";
-import { blankDsl, readFlowFile, storedDsl, type FlowFile } from "./flow-file";
+import { blankDsl } from "./blank-flow";
+import { exportFlow, importFlow, type ImportNote } from "./dsl-format";
 import { FlowVersion } from "./flow-version.entity";
-import { FLOW_TEMPLATES } from "./templates";
+import { FLOW_TEMPLATES, type FlowTemplate } from "./templates";
 
 /**
  * Agent flows: who sees and changes them (the flow policy, shared with the team like a knowledge base), their
@@ -66,7 +67,11 @@ export const flowResource = (flow: Pick<Flow, "tenantId" | "createdBy" | "permis
 export const localeOf = (principal: SignedIn): Locale => (isLanguage(principal.user.language) ? (principal.user.language as Locale) : "en");
 
 export class FlowService {
-  constructor(private readonly platform: Platform) {}
+  constructor(
+    private readonly platform: Platform,
+    /** The flows a user can start from (tests give their own). */
+    readonly templates: readonly FlowTemplate[] = FLOW_TEMPLATES,
+  ) {}
 
   private get flows(): Repository<Flow> {
     return this.platform.db.getRepository(Flow);
@@ -116,7 +121,8 @@ export class FlowService {
     if (input.description) checks.check(input.description.length <= TEXT_MAX_LENGTH, "description", "flow.errors.descriptionTooLong", { max: TEXT_MAX_LENGTH });
     if (input.permission !== undefined) checks.check((FLOW_PERMISSIONS as readonly string[]).includes(input.permission), "permission", "flow.errors.permissionInvalid");
     checks.throwIfAny();
-    return { title, dsl: input.dsl === undefined ? undefined : storedDsl(input.dsl) };
+    // Saved as imported: the one reader of flow files checks the shape and makes the edges agree.
+    return { title, dsl: input.dsl === undefined ? undefined : importFlow(input.dsl).dsl };
   }
 
   private async titleTaken(tenantId: string, title: string, exceptId?: string): Promise<boolean> {
@@ -158,7 +164,7 @@ export class FlowService {
     authorize(principal, "manage", flowResource({ tenantId: principal.tenantId, createdBy: principal.user.id, permission: "me" }));
     let source: FlowInput = input;
     if (input.templateId) {
-      const template = FLOW_TEMPLATES.find((t) => t.id === input.templateId);
+      const template = this.templates.find((t) => t.id === input.templateId);
       if (!template) throw NotFound("flow.errors.templateNotFound");
       const locale = localeOf(principal);
       source = {
@@ -179,18 +185,22 @@ export class FlowService {
     });
   }
 
-  /** A flow from a file (an export, a RAGFlow template or canvas DSL); the title given, else the file's, made unique. */
-  async import(principal: SignedIn, file: unknown, title?: string | null): Promise<Flow> {
-    const read: FlowFile = readFlowFile(file);
-    if (title?.trim()) return this.create(principal, { title, description: read.description, avatar: read.avatar, dsl: read.dsl });
-    const named = read.title?.trim() || localizedMessage(localeOf(principal), "flow.importedTitle");
-    return this.create(principal, { title: await this.freeTitle(principal.tenantId, named), description: read.description, avatar: read.avatar, dsl: read.dsl });
+  /**
+   * A flow from a file (an export, a RAGFlow template or canvas DSL, v0.14 or v0.20; dsl-format.ts): the title given,
+   * else the file's, made unique. What the import changed or left out comes back as notes, translated.
+   */
+  async import(principal: SignedIn, file: unknown, title?: string | null): Promise<{ flow: Flow; notes: string[] }> {
+    const read = importFlow(file);
+    const locale = localeOf(principal);
+    const named = title?.trim() ? title : await this.freeTitle(principal.tenantId, read.title?.trim() || localizedMessage(locale, "flow.importedTitle"));
+    const flow = await this.create(principal, { title: named, description: read.description ?? null, dsl: read.dsl });
+    return { flow, notes: read.notes.map((note: ImportNote) => localizedMessage(locale, note.messageKey, note.params)) };
   }
 
-  /** The file of a flow, which import reads back. */
-  async export(principal: SignedIn, id: string): Promise<FlowFile & { title: string }> {
+  /** The file of a flow (RAGFlow's DSL with the title and description beside it), which import reads back. */
+  async export(principal: SignedIn, id: string): Promise<Record<string, unknown>> {
     const flow = await this.accessible(principal, id, "read");
-    return { title: flow.title, description: flow.description, avatar: flow.avatar, dsl: flow.dsl };
+    return exportFlow(flow);
   }
 
   /** A save (the editor autosaves): the fields given change, and a change of the graph or title keeps a version. */

@@ -38,6 +38,23 @@ export class RunRecorder {
 
   /** Numbers, publishes and (soon) stores an event; what a component finished becomes a step too. */
   emit(event: RunEvent): SequencedRunEvent {
+    const sequenced = this.add(event);
+    this.platform.pubsub.publish(runTopic(this.runId), sequenced);
+    this.timer ??= setTimeout(() => void this.flush(), WRITE_EVERY_MS);
+    return sequenced;
+  }
+
+  /**
+   * The run's last event: stored with everything before it, then published, so that a watcher who subscribed just
+   * after it went out finds it in the store at once instead of at its next quiet check.
+   */
+  async end(event: RunEvent): Promise<void> {
+    const sequenced = this.add(event);
+    await this.close();
+    this.platform.pubsub.publish(runTopic(this.runId), sequenced);
+  }
+
+  private add(event: RunEvent): SequencedRunEvent {
     const sequenced = { ...event, seq: ++this.seq, at: new Date().toISOString() } as SequencedRunEvent;
     this.pending.push(sequenced);
     if (event.type === "node_finished") {
@@ -55,8 +72,6 @@ export class RunRecorder {
         }),
       );
     }
-    this.platform.pubsub.publish(runTopic(this.runId), sequenced);
-    this.timer ??= setTimeout(() => void this.flush(), WRITE_EVERY_MS);
     return sequenced;
   }
 

@@ -16,6 +16,11 @@ export interface FlowState {
   path: string[][];
   /** Answers reached and not yet spoken (RAGFlow's `answer` queue). */
   pendingAnswers: string[];
+  /**
+   * The Answer the flow waits at, where the next turn goes on; none when the last turn finished (the next one
+   * starts again from Begin). A failed or cancelled turn leaves it as it was, so that the user can try again.
+   */
+  waitingAt?: string;
   /** Each component's last output and the inputs it read, by component id (the editor's node popovers). */
   outputs: Record<string, ComponentOutput>;
   inputs: Record<string, ResolvedInput[]>;

@@ -15,6 +15,10 @@ export const FIELD_COSTS: Record<string, number> = {
   "Mutation.testModelConnection": 200,
   // Fetches a web page, then parses it.
   "Mutation.crawlWebPage": 200,
+  // A flow turn: its components may retrieve, call models and reach outside services (queued, but started here).
+  "Mutation.startFlowRun": 500,
+  // One component, run at once: it may retrieve or call a model.
+  "Mutation.debugFlowComponent": 500,
   // Reads every message of the period.
   "Query.chatStatistics": 200,
   // Reads a knowledge base's whole entity graph.

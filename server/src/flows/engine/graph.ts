@@ -1,5 +1,5 @@
 import type { ComponentDefinition } from "../component";
-import { BEGIN_ID, type DslComponent, type FlowDsl } from "../dsl";
+import { BEGIN_ID, type DslComponent, type FlowDsl, type GraphEdge, type GraphNode } from "../dsl";
 
 /** Finds a component's description by its RAGFlow name (the registry; tests may add their own). */
 export type ComponentLookup = (name: string) => ComponentDefinition | undefined;
@@ -13,14 +13,21 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
  */
 export class FlowGraph {
   readonly ids: string[];
+  /** The drawing's nodes and edges, when the drawing is well-formed enough to read. */
+  readonly nodes: GraphNode[];
+  readonly edges: GraphEdge[];
   private readonly down = new Map<string, string[]>();
   private readonly up = new Map<string, string[]>();
+  private readonly ancestorSets = new Map<string, Set<string>>();
+  private readonly dependencySets = new Map<string, string[]>();
 
   constructor(
     readonly dsl: FlowDsl,
     private readonly lookup: ComponentLookup,
   ) {
     this.ids = Object.keys(dsl.components);
+    this.nodes = Array.isArray(dsl.graph?.nodes) ? dsl.graph.nodes.filter((node) => isObject(node) && typeof node.id === "string") : [];
+    this.edges = Array.isArray(dsl.graph?.edges) ? dsl.graph.edges.filter((edge) => isObject(edge) && typeof edge.source === "string" && typeof edge.target === "string") : [];
     const add = (from: string, to: string) => {
       if (!this.has(from) || !this.has(to)) return;
       const targets = this.down.get(from) ?? [];
@@ -28,10 +35,11 @@ export class FlowGraph {
       const sources = this.up.get(to) ?? [];
       if (!sources.includes(from)) this.up.set(to, [...sources, from]);
     };
+    const ids = (list: unknown) => (Array.isArray(list) ? list.filter((item): item is string => typeof item === "string") : []);
     for (const id of this.ids) {
-      const component = dsl.components[id];
-      for (const to of component.downstream ?? []) add(id, to);
-      for (const from of component.upstream ?? []) add(from, id);
+      const component: Partial<DslComponent> = isObject(dsl.components[id]) ? dsl.components[id] : {};
+      for (const to of ids(component.downstream)) add(id, to);
+      for (const from of ids(component.upstream)) add(from, id);
       for (const port of this.routesOf(id)) if (port.target) add(id, port.target);
     }
   }
@@ -77,7 +85,7 @@ export class FlowGraph {
 
   /** The display name (graph node's `data.name`, spec §5), else the id. */
   displayName(id: string): string {
-    const node = this.dsl.graph?.nodes?.find((n) => n.id === id);
+    const node = this.nodes.find((n) => n.id === id);
     const name = node?.data?.name;
     return typeof name === "string" && name.trim() !== "" ? name : id;
   }
@@ -102,6 +110,8 @@ export class FlowGraph {
 
   /** Every component from which `id` can be reached (its ancestors). */
   ancestors(id: string): Set<string> {
+    const known = this.ancestorSets.get(id);
+    if (known) return known;
     const seen = new Set<string>();
     const stack = [...this.upstream(id)];
     while (stack.length > 0) {
@@ -110,6 +120,20 @@ export class FlowGraph {
       seen.add(next);
       stack.push(...this.upstream(next));
     }
+    this.ancestorSets.set(id, seen);
     return seen;
+  }
+
+  /**
+   * What a component waits for when they still run in the turn (the join barrier): the components its params
+   * reference and its upstream in the same container — not Begin, not an Answer (those ran before the turn).
+   */
+  dependencies(id: string, referenced: (id: string) => string[]): string[] {
+    const known = this.dependencySets.get(id);
+    if (known) return known;
+    const candidates = [...new Set([...referenced(id), ...this.upstream(id)])];
+    const found = candidates.filter((other) => other !== id && this.parentOf(other) === this.parentOf(id) && !this.isInteraction(other) && this.nameOf(other) !== "Begin");
+    this.dependencySets.set(id, found);
+    return found;
   }
 }

@@ -31,6 +31,7 @@ export function flowLimits(config: Pick<Config, "flows">): FlowLimits {
 export function repeatedBlock(path: readonly string[], maxRepeats: number): string[] | null {
   const newestFirst = [...path].reverse();
   for (let size = 2; size <= Math.floor(newestFirst.length / 2); size++) {
+    if (newestFirst[size] !== newestFirst[0]) continue; // cannot repeat even once: spares the comparison on long paths
     const block = newestFirst.slice(0, size);
     let repeats = 0;
     for (let at = 0; at + size <= newestFirst.length; at += size) {

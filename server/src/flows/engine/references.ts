@@ -57,10 +57,10 @@ export function referencesIn(params: Record<string, unknown>): string[] {
   return [...found];
 }
 
-/** The other components whose outputs this one reads (what it waits for when they still run in this turn). */
-export function dependenciesOf(graph: FlowGraph, componentId: string): string[] {
+/** The other components whose outputs this one reads, written in its params. */
+export function referencedComponents(graph: FlowGraph, componentId: string): string[] {
   const ids = referencesIn(graph.params(componentId)).map((reference) => referencedComponent(graph, reference));
-  return [...new Set(ids)].filter((id): id is string => id !== undefined && id !== componentId && !graph.isInteraction(id) && graph.nameOf(id) !== "Begin");
+  return [...new Set(ids)].filter((id): id is string => id !== undefined && id !== componentId);
 }
 
 /** What a run has made so far, for filling references. */

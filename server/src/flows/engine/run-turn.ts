@@ -9,7 +9,7 @@ import type { FlowState, RunTurn, TurnOptions, TurnRequest, TurnResult, TurnStat
 import { defaultInput } from "./default-input";
 import { FlowGraph } from "./graph";
 import { repeatedBlock } from "./limits";
-import { asText, dependenciesOf, referenceValue, resolveText, type ReferenceValues } from "./references";
+import { asText, referencedComponents, referenceValue, resolveText, type ReferenceValues } from "./references";
 
 /**
  * One conversation turn of a flow, with RAGFlow v0.14's semantics (`Canvas.run`):
@@ -55,7 +55,10 @@ class Turn {
   /** What each speaking component has said this turn, so that its Answer does not say it again. */
   private readonly saidBy = new Map<string, string>();
   private reference: MessageReference | undefined;
-  private waitingAt: string | undefined;
+  /** The turn has ended: a component it abandoned (stopped while it worked) can no longer speak nor change the state. */
+  private closed = false;
+  /** The Answer that spoke this turn. */
+  private spokeAt: string | undefined;
 
   constructor(
     flow: FlowDsl,
@@ -70,11 +73,11 @@ class Turn {
 
   async run(): Promise<TurnResult> {
     const { limits } = this.options;
-    const timer = setTimeout(() => this.stop(new DomainError("TIMEOUT", "flow.errors.timeBudget", { seconds: Math.round(limits.timeBudgetMs / 1000) })), limits.timeBudgetMs);
+    const timer = setTimeout(() => this.stop(new DomainError("TIMEOUT", "flow.errors.timeBudget", { seconds: Math.ceil(limits.timeBudgetMs / 1000) })), limits.timeBudgetMs);
     try {
       this.throwIfStopped();
       await this.play();
-      const status: TurnStatus = this.waitingAt !== undefined && (this.graph.downstream(this.waitingAt).length > 0 || this.state.pendingAnswers.length > 0) ? "waiting" : "finished";
+      const status: TurnStatus = this.spokeAt !== undefined && (this.graph.downstream(this.spokeAt).length > 0 || this.state.pendingAnswers.length > 0) ? "waiting" : "finished";
       return this.end(status);
     } catch (error) {
       if (this.options.signal.aborted) return this.end("cancelled");
@@ -88,12 +91,15 @@ class Turn {
   }
 
   private end(status: TurnStatus, error?: string): TurnResult {
+    this.closed = true;
     const answer = this.said.join("");
     if (status === "waiting" || status === "finished") {
+      if (status === "waiting") this.state.waitingAt = this.spokeAt;
+      else delete this.state.waitingAt;
       if (answer !== "") this.state.history.push({ role: "assistant", content: answer });
       if (this.reference) this.state.references.push(this.reference);
       this.options.emit({ type: "message_end", reference: this.reference ?? null });
-      if (status === "waiting" && this.waitingAt) this.options.emit({ type: "waiting_for_input", componentId: this.waitingAt });
+      if (status === "waiting" && this.spokeAt) this.options.emit({ type: "waiting_for_input", componentId: this.spokeAt });
     }
     return { state: this.state, status, answer, ...(this.reference ? { reference: this.reference } : {}), ...(error !== undefined ? { error } : {}) };
   }
@@ -140,7 +146,7 @@ class Turn {
       state.globals["sys.query"] = request.message;
     }
     if (request.message !== undefined) state.globals["sys.conversation_turns"] = Number(state.globals["sys.conversation_turns"] ?? 0) + 1;
-    if (request.inputs && state.path.length > 0) Object.assign(state.beginInputs, request.inputs);
+    if (request.inputs) Object.assign(state.beginInputs, request.inputs);
 
     if (request.fromComponent !== undefined) return this.rerunFrom(request.fromComponent);
     const queued = state.pendingAnswers.shift();
@@ -149,10 +155,9 @@ class Turn {
       return this.speak(queued);
     }
 
-    const lastTurn = state.path.at(-1) ?? [];
-    const stoppedAt = lastTurn.at(-1);
+    const stoppedAt = state.waitingAt;
     let frontier: string[];
-    if (stoppedAt !== undefined && this.graph.has(stoppedAt) && this.graph.isInteraction(stoppedAt)) {
+    if (stoppedAt !== undefined && this.graph.has(stoppedAt)) {
       frontier = this.graph.downstream(stoppedAt);
       state.path.push([]);
     } else {
@@ -195,7 +200,7 @@ class Turn {
   /** An Answer ("Interact") speaks what reached it, and the turn stops there. */
   private async speak(answerId: string): Promise<void> {
     await this.step(answerId, this.mainScope());
-    this.waitingAt = answerId;
+    this.spokeAt = answerId;
   }
 
   /**
@@ -209,7 +214,6 @@ class Turn {
     const prepare = async (ids: string[], force: boolean) => {
       for (let i = 0; i < ids.length; i++) {
         const id = ids[i];
-        if (!this.graph.has(id)) throw new DomainError("BAD_REQUEST", "flow.errors.unknownTarget", { name: this.graph.displayName(scope.ran.at(-1) ?? id), target: id });
         if (this.graph.parentOf(id) !== scope.parent) continue;
         if (scope.ran.at(-1) === id) continue;
         const definition = this.graph.definition(id);
@@ -223,6 +227,7 @@ class Turn {
           if (!waiting.includes(id)) waiting.push(id);
           continue;
         }
+        waiting = waiting.filter((other) => other !== id);
         await this.step(id, scope);
       }
     };
@@ -253,11 +258,12 @@ class Turn {
   }
 
   /**
-   * Whether a component must wait: a component its params reference has not run in this scope yet and still
-   * will — it is about to run, is waiting, or can be reached from what ran and was not followed yet.
+   * Whether a component must wait: one of its dependencies (its upstream, and what its params reference) has not
+   * run in this scope yet and still will — it is about to run, is waiting, or can be reached from what ran and was
+   * not followed yet (not through the component itself: a back-edge does not hold it).
    */
   private mustWait(id: string, scope: Scope, cursor: number, pending: string[]): boolean {
-    const missing = dependenciesOf(this.graph, id).filter((dep) => !scope.ran.includes(dep) && this.graph.parentOf(dep) === scope.parent);
+    const missing = this.graph.dependencies(id, (other) => referencedComponents(this.graph, other)).filter((dep) => !scope.ran.includes(dep));
     if (missing.length === 0) return false;
     const reachable = new Set<string>();
     const stack = [...pending, ...scope.ran.slice(cursor).flatMap((ran) => this.nextOf(ran))];
@@ -356,12 +362,13 @@ class Turn {
       resolve: (template) => resolveText(template, graph, this.referenceValues(), id, source.content),
       speaking,
       say: (delta) => {
-        if (!speaking || delta === "") return;
+        if (!speaking || delta === "" || this.closed) return;
         spokenNow += delta;
         this.tell(id, delta);
       },
       loopCount: state.counters[id],
       replaceQuestion: (text) => {
+        if (this.closed) return;
         const index = state.history.map((m) => m.role).lastIndexOf("user");
         if (index >= 0) state.history[index] = { role: "user", content: text };
       },

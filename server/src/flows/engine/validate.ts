@@ -29,6 +29,7 @@ function namesAComponent(reference: string): boolean {
  * routes and references name components of the flow.
  */
 export function validateFlow(dsl: FlowDsl, lookup: ComponentLookup = componentNamed): FlowProblem[] {
+  if (!isObject(dsl) || !isObject(dsl.components)) return [{ messageKey: "flow.import.notAFlow" }];
   const graph = new FlowGraph(dsl, lookup);
   const problems: FlowProblem[] = [];
   const add = (problem: FlowProblem) => problems.push(problem);
@@ -38,7 +39,7 @@ export function validateFlow(dsl: FlowDsl, lookup: ComponentLookup = componentNa
   for (const extra of begins.slice(1)) add({ componentId: extra, messageKey: "flow.errors.beginMultiple" });
 
   const names = new Map<string, string>();
-  for (const node of dsl.graph?.nodes ?? []) {
+  for (const node of graph.nodes) {
     if (graph.has(node.id) && isObject(node.data) && "name" in node.data && (typeof node.data.name !== "string" || node.data.name.trim() === "")) {
       add({ componentId: node.id, field: "name", messageKey: "flow.errors.nameRequired" });
     }
@@ -90,7 +91,7 @@ function connectionProblems(graph: FlowGraph): FlowProblem[] {
     if (new Set(listed).size !== listed.length) problems.push({ componentId: id, messageKey: "flow.errors.duplicateEdge", params: { source: graph.displayName(id) } });
   }
   const drawn = new Set<string>();
-  for (const edge of graph.dsl.graph?.edges ?? []) {
+  for (const edge of graph.edges) {
     const key = JSON.stringify([edge.source, edge.target, edge.sourceHandle ?? null]);
     if (drawn.has(key)) problems.push({ componentId: edge.source, messageKey: "flow.errors.duplicateEdge", params: { source: graph.displayName(edge.source) } });
     drawn.add(key);
