@@ -4,6 +4,7 @@ import { NotFound } from "../../../platform/errors";
 import { englishMessage } from "../../../platform/messages";
 import type { RetrievalResult } from "../../../retrieval/retrieval.service";
 import type { ComponentOutput } from "../../component";
+import type { FlowDsl } from "../../dsl";
 import { runComponent, testPorts } from "../../testing/run-component";
 import { startScriptedChatServer, type ScriptedChatServer, type ScriptedRequest } from "../../testing/scripted-chat-server";
 import { agentComponent } from "./agent";
@@ -104,6 +105,15 @@ describe("Agent", () => {
     expect(requests.map((r) => r.body.tool_choice)).toEqual(["auto", "auto", "none"]);
     // A task flow: the text it reads is the request.
     expect(requests[0].messages.at(-1)).toEqual({ role: "user", content: "Find everything." });
+  });
+
+  test("its tools must be other components of the flow", () => {
+    const flow: FlowDsl = { components: { "Search:a": { obj: { component_name: "DuckDuckGo", params: {} }, upstream: [], downstream: [] } } };
+    const issues = agentComponent.checkInFlow!({ tools: ["Search:a", "Agent:me", "Gone:x"] }, flow, "Agent:me");
+    expect(issues.map((i) => [i.path, i.messageKey, i.params])).toEqual([
+      ["tools.1", "flow.components.Agent.errors.selfTool", undefined],
+      ["tools.2", "flow.components.Agent.errors.unknownComponent", { component: "Gone:x" }],
+    ]);
   });
 
   test("refuses, before anything runs, a model that cannot call tools such as the built-in one", async () => {

@@ -4,12 +4,12 @@ import { completeTurn } from "../../../models/chat-tools";
 import type { ChatMessage, GenerationOptions, ToolCall, ToolDefinition } from "../../../models/model-types";
 import { DomainError } from "../../../platform/errors";
 import { localizedMessage } from "../../../platform/messages";
-import { withDefaults } from "../../../platform/param-spec";
+import { withDefaults, type ParamIssue } from "../../../platform/param-spec";
 import type { RetrievalHit } from "../../../retrieval/retrieval.service";
 import type { ComponentContext, ComponentDefinition } from "../../component";
 import { DESCRIPTION, historyWindow, modelParams, topN } from "../../params";
 import { chatModelOf, componentError, countCall, generationOptions, inputText, recentMessages } from "./model-call";
-import { retrievalComponent } from "./retrieval";
+import { retrievalComponent, searchKnowledgeBases } from "./retrieval";
 
 /**
  * Agent (Cairn's own; RAGFlow has one from v0.20): a chat model that answers by calling tools, round after
@@ -70,9 +70,8 @@ function toolbox(context: ComponentContext): Toolbox {
     async run(call) {
       if (call.name === KNOWLEDGE_TOOL && knowledgeBases.length > 0) {
         const params = withDefaults(retrievalComponent.params, { kb_ids: knowledgeBases, top_n: context.params.top_n });
-        const found = await retrievalComponent.run({ ...context, params, input: argument(call, "query"), inputs: [] });
-        const chunks = (found.items ?? []).flatMap((item) => (item.hit ? [item.hit] : []));
-        if (chunks.length === 0) return localizedMessage(context.language, text("nothingFound"));
+        const { hits: chunks, notes } = await searchKnowledgeBases(context, params, argument(call, "query"));
+        if (chunks.length === 0) return [localizedMessage(context.language, text("nothingFound")), ...notes].join("\n");
         const block = formatKnowledge(chunks, hits.length);
         hits.push(...chunks);
         return block;
@@ -105,6 +104,7 @@ function conversation(context: ComponentContext): ChatMessage[] {
 export const agentComponent: ComponentDefinition = {
   name: NAME,
   category: "core",
+  restrictedTargets: ["Begin"],
   icon: "LuBot",
   needs: ["apiKey"],
   params: [
@@ -118,6 +118,11 @@ export const agentComponent: ComponentDefinition = {
     historyWindow(12),
   ],
   outputs: [{ name: "tool_calls", label: text("outputs.tool_calls"), type: "json" }],
+  checkInFlow: (params, flow, componentId) =>
+    stringList(params.tools).flatMap((id, i): ParamIssue[] => {
+      if (id === componentId) return [{ path: `tools.${i}`, code: "reference", messageKey: "flow.components.Agent.errors.selfTool" }];
+      return flow.components[id] ? [] : [{ path: `tools.${i}`, code: "reference", messageKey: "flow.components.Agent.errors.unknownComponent", params: { component: id } }];
+    }),
   async run(context) {
     const model = await chatModelOf(context);
     if (!model.capabilities?.tools) throw componentError("BAD_REQUEST", NAME, "toolsUnsupported");

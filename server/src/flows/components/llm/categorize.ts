@@ -1,5 +1,6 @@
 import type { ParamIssue } from "../../../platform/param-spec";
 import type { ComponentContext, ComponentDefinition, RoutePort } from "../../component";
+import type { FlowDsl } from "../../dsl";
 import { DESCRIPTION, historyWindow, modelParams } from "../../params";
 import { termShare } from "./lexical";
 import { unknownRouteTargets } from "./route-targets";
@@ -30,13 +31,22 @@ function categoriesOf(params: Record<string, unknown>): [string, Category][] {
   return isObject(params.category_description) ? (Object.entries(params.category_description).filter(([, c]) => isObject(c)) as [string, Category][]) : [];
 }
 
+/** The shape of the categories: a name and an object each. A new Categorize has none yet; the flow's check asks for them (categoryIssues). */
 function checkCategories(value: unknown): ParamIssue[] {
-  if (!isObject(value) || Object.keys(value).length === 0) return [{ code: "required", messageKey: text("errors.noCategories") }];
-  return Object.entries(value).flatMap(([name, category]): ParamIssue[] => {
-    if (!name.trim()) return [{ path: name, code: "required", messageKey: text("errors.categoryName") }];
-    if (!isObject(category) || typeof category.to !== "string" || !category.to) return [{ path: `${name}.to`, code: "required", messageKey: text("errors.categoryTo"), params: { name } }];
-    return [];
-  });
+  if (!isObject(value)) return [{ code: "type", messageKey: "flow.components.Categorize.errors.noCategories" }];
+  return Object.entries(value).flatMap(([name, category]): ParamIssue[] =>
+    !name.trim() || !isObject(category) ? [{ path: name, code: "type", messageKey: "flow.components.Categorize.errors.categoryName" }] : [],
+  );
+}
+
+/** Before a run: at least one category, and each leads to a component the flow has (RAGFlow's `check`). */
+function categoryIssues(params: Record<string, unknown>, flow: FlowDsl): ParamIssue[] {
+  const categories = categoriesOf(params);
+  if (categories.length === 0) return [{ path: "category_description", code: "required", messageKey: "flow.components.Categorize.errors.noCategories" }];
+  const unlinked = categories.flatMap(([name, category]): ParamIssue[] =>
+    category.to ? [] : [{ path: `category_description.${name}.to`, code: "required", messageKey: "flow.components.Categorize.errors.categoryTo", params: { name } }],
+  );
+  return [...unlinked, ...unknownRouteTargets(routes(params), flow, (route) => `category_description.${route.handle}.to`)];
 }
 
 /** RAGFlow's classifier prompt: the categories, their descriptions, their examples as dialogue, then the text. */
@@ -84,6 +94,7 @@ function routes(params: Record<string, unknown>): RoutePort[] {
 export const categorizeComponent: ComponentDefinition = {
   name: NAME,
   category: "core",
+  restrictedTargets: ["Begin", "Categorize", "Answer", "Relevant"],
   icon: "LuSplit",
   params: [
     DESCRIPTION,
@@ -93,7 +104,7 @@ export const categorizeComponent: ComponentDefinition = {
   ],
   outputs: [{ name: "category", label: text("outputs.category"), type: "text" }],
   routes,
-  checkInFlow: (params, flow) => unknownRouteTargets(routes(params), flow, (route) => `category_description.${route.handle}.to`),
+  checkInFlow: categoryIssues,
   async run(context) {
     const categories = categoriesOf(context.params);
     if (categories.length === 0) throw componentError("BAD_REQUEST", NAME, "noCategories");

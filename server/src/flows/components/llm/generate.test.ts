@@ -91,6 +91,15 @@ describe("Generate", () => {
     expect((await ask()).output.content).toBe("Sourdough bread rises slowly because wild yeast ferments the dough overnight. [ID:1]");
   });
 
+  test("numbers the chunks also when the retrieved text reaches it joined another way (RAGFlow's \"  - \" list)", async () => {
+    const found = await retrievalOutput([TIDES, BREAD]);
+    server.script = () => "Tides [ID:0].";
+    const listed = `  - ${TIDES.chunk.content}\n  - ${BREAD.chunk.content}`;
+    const { output } = await runComponent(generateComponent, { params: { prompt: "K:\n{input}" }, input: listed, retrievals: [found], ports: ports() });
+    expect(lastRequest().messages[0].content).toContain(`K:\n  - \nID: 0\n├── Title: tides.txt\n└── Content:\n${TIDES.chunk.content}\n  - \nID: 1\n├── Title: bread.txt`);
+    expect(output.reference?.chunks).toHaveLength(2);
+  });
+
   test("without cite, the retrieved text goes in as it is and the answer has no reference", async () => {
     const tides = await retrievalOutput([TIDES]);
     server.script = () => "The moon (ID: 0).";

@@ -29,14 +29,16 @@ export interface PromptParameter {
   component_id: string;
 }
 
+const PARAMETERS_ERROR = "flow.components.Generate.errors.parameters";
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function checkParameters(value: unknown): ParamIssue[] {
-  if (!Array.isArray(value)) return [{ code: "type", messageKey: text("errors.parameters") }];
+  if (!Array.isArray(value)) return [{ code: "type", messageKey: PARAMETERS_ERROR }];
   return value.flatMap((entry, i): ParamIssue[] =>
     isObject(entry) && typeof entry.key === "string" && entry.key.trim() !== "" && typeof entry.component_id === "string" && entry.component_id !== ""
       ? []
-      : [{ path: String(i), code: "type", messageKey: text("errors.parameters"), value: entry }],
+      : [{ path: String(i), code: "type", messageKey: PARAMETERS_ERROR, value: entry }],
   );
 }
 
@@ -44,28 +46,43 @@ export function parametersOf(params: Record<string, unknown>): PromptParameter[]
   return Array.isArray(params.parameters) ? (params.parameters as unknown[]).filter((p): p is PromptParameter => checkParameters([p]).length === 0) : [];
 }
 
-/** The retrieved chunks a prompt holds, numbered in one sequence over the Retrieval outputs it reads, in the order it reads them. */
+/**
+ * The retrieved chunks a prompt holds, numbered in one sequence over the Retrieval outputs it reads, in the
+ * order it reads them. A value holds a Retrieval's output when it holds its `content` (what `{Retrieval:x}` and
+ * the default input give), or, joined some other way, the text of each of its chunks.
+ */
 class Knowledge {
   readonly hits: RetrievalHit[] = [];
   total = 0;
-  private readonly blocks = new Map<ComponentOutput, string>();
+  /** Where each Retrieval output's chunks start in the sequence. */
+  private readonly firstIds = new Map<ComponentOutput, number>();
 
   constructor(private readonly retrievals: readonly ComponentOutput[]) {}
 
-  /** The value with each Retrieval output it holds replaced by that output's chunks as numbered blocks. */
+  private firstIdOf(retrieval: ComponentOutput, hits: RetrievalHit[]): number {
+    let first = this.firstIds.get(retrieval);
+    if (first === undefined) {
+      first = this.hits.length;
+      this.firstIds.set(retrieval, first);
+      this.hits.push(...hits);
+      this.total += typeof retrieval.values?.total === "number" ? retrieval.values.total : hits.length;
+    }
+    return first;
+  }
+
+  /** The value with the Retrieval outputs it holds written as numbered `ID: n` blocks. */
   numbered(value: string): string {
     let result = value;
     for (const retrieval of this.retrievals) {
       const hits = (retrieval.items ?? []).flatMap((item) => (item.hit ? [item.hit] : []));
-      if (hits.length === 0 || !retrieval.content || !result.includes(retrieval.content)) continue;
-      let block = this.blocks.get(retrieval);
-      if (block === undefined) {
-        block = formatKnowledge(hits, this.hits.length);
-        this.blocks.set(retrieval, block);
-        this.hits.push(...hits);
-        this.total += typeof retrieval.values?.total === "number" ? retrieval.values.total : hits.length;
+      if (hits.length === 0) continue;
+      if (retrieval.content && result.includes(retrieval.content)) {
+        result = result.split(retrieval.content).join(formatKnowledge(hits, this.firstIdOf(retrieval, hits)));
+      } else if (hits.every((hit) => result.includes(hit.chunk.content))) {
+        // Each block on lines of its own (formatKnowledge's leading newline), where the built-in model finds it.
+        const first = this.firstIdOf(retrieval, hits);
+        hits.forEach((hit, i) => (result = result.split(hit.chunk.content).join(formatKnowledge([hit], first + i))));
       }
-      result = result.split(retrieval.content).join(block);
     }
     return result;
   }
@@ -114,6 +131,7 @@ function conversation(context: ComponentContext): ChatMessage[] {
 export const generateComponent: ComponentDefinition = {
   name: NAME,
   category: "core",
+  restrictedTargets: ["Begin"],
   icon: "LuBrain",
   params: [
     DESCRIPTION,

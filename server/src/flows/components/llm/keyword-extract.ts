@@ -23,6 +23,7 @@ function keywordPrompt(topN: number): string {
 export const keywordExtractComponent: ComponentDefinition = {
   name: NAME,
   category: "core",
+  restrictedTargets: ["Begin"],
   icon: "LuKey",
   params: [DESCRIPTION, ...modelParams(), topN(1, 30), INPUT_VARIABLES],
   async run(context) {

@@ -8,6 +8,7 @@ import { runComponent, testPorts } from "../../testing/run-component";
 import { startScriptedChatServer, type ScriptedChatServer } from "../../testing/scripted-chat-server";
 import { agentComponent } from "./agent";
 import { generateComponent } from "./generate";
+import { keywordExtractComponent } from "./keyword-extract";
 import { retrievalComponent } from "./retrieval";
 
 /**
@@ -140,6 +141,14 @@ describe("Begin → Retrieval → Generate with the built-in models only", () =>
     expect(generate.said.join("")).toContain("gravitational pull of the moon");
     expect(generate.output.reference?.doc_aggs[0]).toMatchObject({ doc_name: "tides.txt", doc_id: retrieval.output.items![tides].hit!.chunk.documentId });
     expect(generate.tokens).toBeGreaterThan(0);
+  });
+});
+
+describe("the team's default model through the model service", () => {
+  test("is known as the built-in extractive model, so that the components that need text written decide lexically", async () => {
+    expect((await server.services.models.client(owner.tenantId, "chat")).extractive).toBe(true);
+    const { output } = await runComponent(keywordExtractComponent, { params: { top_n: 2 }, input: "Why does sourdough bread rise slowly?", ports: ownerPorts() });
+    expect(output.content).toBe("sourdough, bread");
   });
 });
 

@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatModel, GenerationOptions, TokenUsage } from "../../../models/model-types";
+import { completeChat, type ChatMessage, type ChatModel, type GenerationOptions, type TokenUsage } from "../../../models/model-types";
 import { countTokens } from "../../../models/tokens";
 import { DomainError } from "../../../platform/errors";
 import type { ComponentContext, FlowMessage } from "../../component";
@@ -58,12 +58,7 @@ export function countCall(context: ComponentContext, messages: readonly ChatMess
 
 /** One whole answer of the model (not streamed), its tokens counted. */
 export async function askModel(context: ComponentContext, model: ChatModel, messages: ChatMessage[], options: GenerationOptions): Promise<string> {
-  let text = "";
-  let usage: TokenUsage | undefined;
-  for await (const event of model.stream(messages, options)) {
-    if (event.type === "delta") text += event.text;
-    else if (event.type === "usage") usage = event.usage;
-  }
+  const { text, usage } = await completeChat(model, messages, options);
   countCall(context, messages, text, usage);
   return text;
 }

@@ -41,6 +41,7 @@ function decided(context: ComponentContext, answer: "yes" | "no", notes?: string
 export const relevantComponent: ComponentDefinition = {
   name: NAME,
   category: "core",
+  restrictedTargets: ["Begin"],
   icon: "LuScale",
   params: [
     DESCRIPTION,

@@ -1,6 +1,6 @@
 import { DomainError } from "../../../platform/errors";
 import { localizedMessage } from "../../../platform/messages";
-import type { RetrievalRequest, RetrievalResult } from "../../../retrieval/retrieval.service";
+import type { RetrievalHit, RetrievalRequest, RetrievalResult } from "../../../retrieval/retrieval.service";
 import type { ComponentContext, ComponentDefinition, ComponentOutput, OutputItem } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES, topN } from "../../params";
 import { inputText } from "./model-call";
@@ -16,27 +16,32 @@ import { inputText } from "./model-call";
 const NAME = "Retrieval";
 const param = (key: string) => `flow.components.${NAME}.params.${key}`;
 
-const note = (context: ComponentContext, key: string, params: Record<string, unknown> = {}) => localizedMessage(context.language, `flow.components.${NAME}.notes.${key}`, params);
+/** What a search of the knowledge bases reaches: the runner's retrieval, and the language its notes are told in (the Agent searches too). */
+export type KnowledgeReach = Pick<ComponentContext, "ports" | "language">;
+
+const note = (reach: KnowledgeReach, key: string, params: Record<string, unknown> = {}) => localizedMessage(reach.language, `flow.components.${NAME}.notes.${key}`, params);
 
 /** The knowledge base does not exist, or the runner may not read it: it is left out rather than failing the run. */
 function unreadable(error: unknown): boolean {
   return error instanceof DomainError && (error.kind === "FORBIDDEN" || error.messageKey === "errors.knowledge.notFound");
 }
 
+const MODEL_ERROR = /^errors\.model\./;
+
 /** The rerank model is not one the tenant has, or its vendor failed: the hits are ranked without it. */
 function rerankFailed(error: unknown, request: RetrievalRequest): boolean {
-  return Boolean(request.rerankModel) && error instanceof DomainError && (error.messageKey.startsWith("errors.model.") || error.kind === "MODEL_PROVIDER");
+  return Boolean(request.rerankModel) && error instanceof DomainError && (MODEL_ERROR.test(error.messageKey) || error.kind === "MODEL_PROVIDER");
 }
 
 /**
  * The service refuses a request that names any knowledge base the runner may not read. Only then is each
  * asked alone, with an empty question (the service checks access and searches nothing), to find which.
  */
-async function readableIds(context: ComponentContext, ids: string[]): Promise<string[]> {
+async function readableIds(reach: KnowledgeReach, ids: string[]): Promise<string[]> {
   const readable: string[] = [];
   for (const id of ids) {
     try {
-      await context.ports.retrieve({ question: "", knowledgeBaseIds: [id] });
+      await reach.ports.retrieve({ question: "", knowledgeBaseIds: [id] });
       readable.push(id);
     } catch (error) {
       if (!unreadable(error)) throw error;
@@ -45,20 +50,54 @@ async function readableIds(context: ComponentContext, ids: string[]): Promise<st
   return readable;
 }
 
-async function retrieve(context: ComponentContext, request: RetrievalRequest, notes: string[]): Promise<RetrievalResult | null> {
+async function retrieve(reach: KnowledgeReach, request: RetrievalRequest, notes: string[]): Promise<RetrievalResult | null> {
   try {
-    return await context.ports.retrieve(request);
+    return await reach.ports.retrieve(request);
   } catch (error) {
     if (rerankFailed(error, request)) {
-      notes.push(note(context, "rerankUnavailable", { model: request.rerankModel }));
-      return retrieve(context, { ...request, rerankModel: null }, notes);
+      notes.push(note(reach, "rerankUnavailable", { model: request.rerankModel }));
+      return retrieve(reach, { ...request, rerankModel: null }, notes);
     }
     if (!unreadable(error)) throw error;
-    const readable = await readableIds(context, request.knowledgeBaseIds);
+    const readable = await readableIds(reach, request.knowledgeBaseIds);
     const skipped = request.knowledgeBaseIds.filter((id) => !readable.includes(id));
-    notes.push(note(context, "skipped", { ids: skipped.join(", ") }));
-    return readable.length > 0 ? retrieve(context, { ...request, knowledgeBaseIds: readable }, notes) : null;
+    notes.push(note(reach, "skipped", { ids: skipped.join(", ") }));
+    return readable.length > 0 ? retrieve(reach, { ...request, knowledgeBaseIds: readable }, notes) : null;
   }
+}
+
+export interface KnowledgeSearch {
+  /** The best hits, in order (none when nothing was found or nothing could be searched). */
+  hits: RetrievalHit[];
+  total: number;
+  /** What was left out and why, translated. */
+  notes: string[];
+}
+
+/** Searches the knowledge bases a Retrieval's params name for `question`, leaving out those the runner may not read. */
+export async function searchKnowledgeBases(reach: KnowledgeReach, params: Record<string, unknown>, question: string): Promise<KnowledgeSearch> {
+  const ids = [...new Set((Array.isArray(params.kb_ids) ? params.kb_ids : []).filter((id): id is string => typeof id === "string" && id.trim() !== ""))];
+  if (ids.length === 0) return { hits: [], total: 0, notes: [note(reach, "noKnowledgeBase")] };
+  if (!question.trim()) return { hits: [], total: 0, notes: [] };
+  const notes: string[] = [];
+  const rerank = typeof params.rerank_id === "string" && params.rerank_id.trim() ? params.rerank_id.trim() : null;
+  const result = await retrieve(
+    reach,
+    {
+      question: question.trim(),
+      knowledgeBaseIds: ids,
+      similarityThreshold: Number(params.similarity_threshold),
+      // RAGFlow weighs vectors by 1 − keywords_similarity_weight, as the REST /retrieval facade does.
+      vectorSimilarityWeight: 1 - Number(params.keywords_similarity_weight),
+      topK: Number(params.top_k),
+      rerankModel: rerank,
+      page: 1,
+      pageSize: Number(params.top_n),
+    },
+    notes,
+  );
+  if (!result || result.hits.length === 0) return { hits: [], total: 0, notes: [...notes, note(reach, "nothingFound")] };
+  return { hits: result.hits, total: result.total, notes };
 }
 
 /** Nothing found: empty content, and the empty response passed on to the Generate that reads it. */
@@ -70,6 +109,7 @@ function nothing(context: ComponentContext, notes: string[]): ComponentOutput {
 export const retrievalComponent: ComponentDefinition = {
   name: NAME,
   category: "knowledge",
+  restrictedTargets: ["Begin", "Retrieval"],
   icon: "LuDatabaseZap",
   params: [
     DESCRIPTION,
@@ -87,30 +127,9 @@ export const retrievalComponent: ComponentDefinition = {
     { name: "total", label: `flow.components.${NAME}.outputs.total`, type: "number" },
   ],
   async run(context) {
-    const { params } = context;
-    const notes: string[] = [];
-    const ids = [...new Set((Array.isArray(params.kb_ids) ? params.kb_ids : []).filter((id): id is string => typeof id === "string" && id.trim() !== ""))];
-    if (ids.length === 0) return nothing(context, [note(context, "noKnowledgeBase")]);
-    const question = inputText(context).trim();
-    if (!question) return nothing(context, notes);
-    const rerank = typeof params.rerank_id === "string" && params.rerank_id.trim() ? params.rerank_id.trim() : null;
-    const result = await retrieve(
-      context,
-      {
-        question,
-        knowledgeBaseIds: ids,
-        similarityThreshold: Number(params.similarity_threshold),
-        // RAGFlow weighs vectors by 1 − keywords_similarity_weight, as the REST /retrieval facade does.
-        vectorSimilarityWeight: 1 - Number(params.keywords_similarity_weight),
-        topK: Number(params.top_k),
-        rerankModel: rerank,
-        page: 1,
-        pageSize: Number(params.top_n),
-      },
-      notes,
-    );
-    if (!result || result.hits.length === 0) return nothing(context, [...notes, note(context, "nothingFound")]);
-    const items: OutputItem[] = result.hits.map((hit) => ({ content: hit.chunk.content, title: hit.documentName, hit }));
-    return { content: items.map((item) => item.content).join("\n\n"), items, values: { total: result.total }, notes };
+    const { hits, total, notes } = await searchKnowledgeBases(context, context.params, inputText(context));
+    if (hits.length === 0) return nothing(context, notes);
+    const items: OutputItem[] = hits.map((hit) => ({ content: hit.chunk.content, title: hit.documentName, hit }));
+    return { content: items.map((item) => item.content).join("\n\n"), items, values: { total }, notes };
   },
 };

@@ -30,6 +30,7 @@ ${conversation}`;
 export const rewriteQuestionComponent: ComponentDefinition = {
   name: NAME,
   category: "core",
+  restrictedTargets: ["Begin"],
   icon: "LuPencilLine",
   params: [DESCRIPTION, ...modelParams({ temperature: 0.9 }), { key: "loop", type: "integer", label: text("params.loop"), help: text("help.loop"), min: 1, max: 100, default: 1 }],
   async run(context) {

@@ -68,15 +68,15 @@ describe("Categorize", () => {
       { handle: "casual", target: "generate:casual", label: "casual", literal: true },
       { handle: "others", target: "message:0", label: "others", literal: true },
     ]);
-    expect(validate(categorizeComponent.params, { category_description: {} }).map((e) => e.messageKey)).toEqual(["flow.components.Categorize.errors.noCategories"]);
-    expect(validate(categorizeComponent.params, { category_description: { a: { to: "x" }, b: { description: "no target" } } }).map((e) => [e.path, e.messageKey])).toEqual([
-      ["category_description.b.to", "flow.components.Categorize.errors.categoryTo"],
-    ]);
+    expect(validate(categorizeComponent.params, { category_description: { " ": { to: "x" } } }).map((e) => e.messageKey)).toEqual(["flow.components.Categorize.errors.categoryName"]);
     const flow: FlowDsl = { components: { "retrieval:0": { obj: { component_name: "Retrieval", params: {} }, upstream: [], downstream: [] } } };
-    expect(categorizeComponent.checkInFlow!({ category_description: CATEGORIES }, flow, "categorize:0").map((i) => [i.path, i.params])).toEqual([
-      ["category_description.casual.to", { target: "generate:casual" }],
-      ["category_description.others.to", { target: "message:0" }],
+    const issues = (categories: unknown) => categorizeComponent.checkInFlow!({ category_description: categories }, flow, "categorize:0").map((i) => [i.path, i.messageKey, i.params]);
+    expect(issues({})).toEqual([["category_description", "flow.components.Categorize.errors.noCategories", undefined]]);
+    expect(issues(CATEGORIES)).toEqual([
+      ["category_description.casual.to", "flow.errors.unknownRouteTarget", { target: "generate:casual" }],
+      ["category_description.others.to", "flow.errors.unknownRouteTarget", { target: "message:0" }],
     ]);
+    expect(issues({ a: { to: "retrieval:0" }, b: { description: "not linked yet" } })).toEqual([["category_description.b.to", "flow.components.Categorize.errors.categoryTo", { name: "b" }]]);
     await expect(runComponent(categorizeComponent, { params: { category_description: {} }, ports: ports() })).rejects.toMatchObject({ messageKey: "flow.components.Categorize.errors.noCategories" });
   });
 });
