@@ -25,23 +25,26 @@ const MINIMAL_DSL = {
 
 const DEFAULT_PROLOGUE = "Hi! I'm your smart assistant. What can I do for you?";
 
-/** v0.14's shape: Begin → Message → Answer, and back to the Message for the next turn (an Answer ends a turn). */
+/** v0.14's shape: Begin → Message → Answer; the next turns go on from the Answer, through a Template back to it. */
 const MESSAGE_ANSWER_DSL = {
   components: {
     begin: { obj: { component_name: "Begin", params: { prologue: "Welcome aboard." } }, downstream: ["Message:Echo"], upstream: [] },
-    "Message:Echo": { obj: { component_name: "Message", params: { messages: ["You said: {sys.query}"] } }, downstream: ["Answer:Reply"], upstream: ["begin", "Answer:Reply"] },
-    "Answer:Reply": { obj: { component_name: "Answer", params: {} }, downstream: ["Message:Echo"], upstream: ["Message:Echo"] },
+    "Message:Echo": { obj: { component_name: "Message", params: { messages: ["You said: {sys.query}"] } }, downstream: ["Answer:Reply"], upstream: ["begin"] },
+    "Answer:Reply": { obj: { component_name: "Answer", params: {} }, downstream: ["Template:Again"], upstream: ["Message:Echo", "Template:Again"] },
+    "Template:Again": { obj: { component_name: "Template", params: { content: "You said: {sys.query}" } }, downstream: ["Answer:Reply"], upstream: ["Answer:Reply"] },
   },
   graph: {
     nodes: [
       { id: "begin", position: { x: 0, y: 0 }, data: { label: "Begin", name: "Start" } },
       { id: "Message:Echo", position: { x: 200, y: 0 }, data: { label: "Message", name: "Echo" } },
       { id: "Answer:Reply", position: { x: 400, y: 0 }, data: { label: "Answer", name: "Reply" } },
+      { id: "Template:Again", position: { x: 400, y: 200 }, data: { label: "Template", name: "Again" } },
     ],
     edges: [
       { id: "e1", source: "begin", target: "Message:Echo" },
       { id: "e2", source: "Message:Echo", target: "Answer:Reply" },
-      { id: "e3", source: "Answer:Reply", target: "Message:Echo" },
+      { id: "e3", source: "Answer:Reply", target: "Template:Again" },
+      { id: "e4", source: "Template:Again", target: "Answer:Reply" },
     ],
   },
 };
