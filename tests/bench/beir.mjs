@@ -40,7 +40,7 @@ export function loadBeir(directory) {
 /** The built server (run `npm run build -w server` first) on a fresh DATA_DIR, with a signed-in principal. */
 export async function startBenchServer(env = {}) {
   const { startServer } = require(path.join(root, "server/dist/app.js"));
-  const { loadConfig } = require(path.join(root, "server/dist/config.js"));
+  const { loadConfig } = require(path.join(root, "server/dist/platform/config.js"));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-bench-"));
   const config = loadConfig({
     ...process.env,
@@ -63,6 +63,7 @@ export async function startBenchServer(env = {}) {
     config,
     services,
     principal,
+    url: server.url,
     async close() {
       await server.close();
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -59,6 +59,7 @@ export async function* resumableAnswer(platform: Platform, messageId: string, re
   const events = resumableStream<AnswerEvent>(platform.pubsub, {
     topic: answerTopic(messageId),
     isLast: (event) => isFinal(event.status),
+    lastIsSnapshot: true,
     stored: async (after) => {
       const row = await readRow();
       if (!row) return null;

@@ -46,6 +46,10 @@ export interface UpdateFlowInput extends FlowInput {
 export interface FlowQuery {
   /** Case-insensitive part of the title. */
   search?: string;
+  /** Exact filters (the service API's agent list): one id, one title, the flows of one tenant only. */
+  id?: string;
+  title?: string;
+  tenantId?: string;
   page?: number;
   pageSize?: number;
   orderBy?: "createdAt" | "updatedAt" | "title";
@@ -93,6 +97,9 @@ export class FlowService {
     const { sql, params } = scopeSql(scope(principal, "read", "flow"), "f");
     const builder = this.flows.createQueryBuilder("f").where(sql, params);
     if (query.search?.trim()) builder.andWhere("f.title ILIKE :search", { search: `%${escapeLike(query.search.trim())}%` });
+    if (query.id !== undefined) builder.andWhere("f.id = :filterId", { filterId: query.id });
+    if (query.title !== undefined) builder.andWhere("f.title = :filterTitle", { filterTitle: query.title });
+    if (query.tenantId !== undefined) builder.andWhere("f.tenantId = :filterTenantId", { filterTenantId: query.tenantId });
     const pageSize = Math.max(0, query.pageSize ?? 30);
     const page = Math.max(1, query.page ?? 1);
     const direction = query.desc === false ? "ASC" : "DESC";

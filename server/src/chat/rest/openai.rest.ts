@@ -27,7 +27,7 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** RAGFlow's token_required, inside the handler because the field check comes first here. */
-async function authenticate(context: RestContext): Promise<{ principal: SignedIn } | { refusal: Json }> {
+export async function authenticateApiKey(context: RestContext): Promise<{ principal: SignedIn } | { refusal: Json }> {
   const header = context.req.headers.authorization?.trim() ?? "";
   if (header === "") return { refusal: jsonResult(RETURN_CODES.SUCCESS, "`Authorization` can't be empty", false) };
   const words = header.split(/\s+/);
@@ -52,7 +52,7 @@ async function chatCompletions(context: RestContext): Promise<unknown> {
   const { services, params, body, res } = context;
   const missing = ["model", "messages"].filter((key) => !(key in body));
   if (missing.length > 0) return jsonResult(RETURN_CODES.ARGUMENT_ERROR, `required argument are missing: ${missing.join(",")}; `);
-  const authenticated = await authenticate(context);
+  const authenticated = await authenticateApiKey(context);
   if ("refusal" in authenticated) return authenticated.refusal;
   const { principal } = authenticated;
 

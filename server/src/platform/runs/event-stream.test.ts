@@ -149,6 +149,22 @@ describe("resumable streams over a pub/sub that loses publications", () => {
     expect(texts(subscriber.received)).toEqual(["1:a", "2:b", "3:c", "4:d", "5:end"]);
   });
 
+  it("fills a gap before the last event from the store, unless the last event is a snapshot of the whole stream", async () => {
+    const memory = createMemoryPubSub();
+    for (const lastIsSnapshot of [false, true]) {
+      const topic = `stream.gap-before-end.${lastIsSnapshot}`;
+      const producer = new Producer(lossy(memory, (step) => !step.last), topic);
+      const subscriber = collect(resumableStream(memory, { ...producer.source(), lastIsSnapshot }, { quietCheckMs: 10_000, catchUpPollMs: 5 }));
+      await subscriber.waitFor(0);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      producer.emit("a"); // lost, as every publication before a subscription that took effect late
+      producer.emit("b");
+      producer.emit("end", true);
+      await subscriber.done;
+      expect(texts(subscriber.received)).toEqual(lastIsSnapshot ? ["3:end"] : ["1:a", "2:b", "3:end"]);
+    }
+  });
+
   it("finds the end in the store when the last publication is lost and the stream falls quiet", async () => {
     const memory = createMemoryPubSub();
     const producer = new Producer(lossy(memory, (step) => step.last === true), "stream.lost-end");

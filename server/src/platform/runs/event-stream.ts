@@ -31,6 +31,11 @@ export interface EventSource<E extends SequencedEvent> {
   stored(after: number | null): Promise<E[] | null>;
   /** Whether the event is the stream's last. */
   isLast(event: E): boolean;
+  /**
+   * The last event stands for every event before it (a chat answer's final snapshot): a subscriber that meets
+   * it after a gap needs nothing from the store. Otherwise (a flow run's end) the gap is filled first.
+   */
+  lastIsSnapshot?: boolean;
 }
 
 export interface ResumeOptions {
@@ -145,7 +150,7 @@ export async function* resumableStream<E extends SequencedEvent>(pubsub: PubSub,
         continue;
       }
       if (event.seq <= seq) continue;
-      if (event.seq > seq + 1 && !source.isLast(event)) {
+      if (event.seq > seq + 1 && !(source.lastIsSnapshot && source.isLast(event))) {
         // A gap: the events before this one were published before the subscription took effect.
         const missing = event.seq - 1;
         while (seq < missing) {
