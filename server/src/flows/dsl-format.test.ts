@@ -2,7 +2,7 @@ import { DomainError } from "../platform/errors";
 import { componentNamed } from "./components";
 import { exportFlow, importFlow } from "./dsl-format";
 import { validateFlow } from "./engine/validate";
-import { ragflowFixtureFiles, readRagflowFixture } from "./testing/ragflow-fixtures";
+import { RAGFLOW_MINIMAL_DSL, ragflowFixtureFiles, readRagflowFixture } from "./testing/ragflow-fixtures";
 import { runTestTurn } from "./testing/run-flow";
 
 const files = ragflowFixtureFiles();
@@ -86,21 +86,11 @@ describe("importing RAGFlow v0.14's templates and DSL examples", () => {
 });
 
 describe("importing the v0.20+ style", () => {
-  const MINIMAL = {
-    components: {
-      begin: { obj: { component_name: "Begin", params: {} }, downstream: ["message"], upstream: [] },
-      message: { obj: { component_name: "Message", params: { content: ["{sys.query}"] } }, downstream: [], upstream: ["begin"] },
-    },
-    history: [],
-    retrieval: [],
-    path: [],
-    globals: { "sys.query": "", "sys.user_id": "", "sys.conversation_turns": 0, "sys.files": [] },
-    variables: {},
-  };
+
 
   it("imports the agents API's minimal DSL (as an object or its JSON text), which answers the user's words and finishes", async () => {
-    const { dsl } = importFlow(JSON.stringify(MINIMAL));
-    expect(dsl.globals).toEqual(MINIMAL.globals);
+    const { dsl } = importFlow(JSON.stringify(RAGFLOW_MINIMAL_DSL));
+    expect(dsl.globals).toEqual(RAGFLOW_MINIMAL_DSL.globals);
     expect(validateFlow(dsl)).toEqual([]);
     const turn = await runTestTurn(dsl, null, { message: "hello" });
     expect(turn).toMatchObject({ status: "finished", answer: "hello" });
@@ -115,7 +105,7 @@ describe("importing the v0.20+ style", () => {
   });
 
   it("reads a template whose dsl is JSON text, and drops a run state with a note", () => {
-    const { dsl, title, notes } = importFlow({ id: 1, title: "T", description: "D", canvas_type: "chatbot", dsl: JSON.stringify({ ...MINIMAL, path: [["begin"]] }) });
+    const { dsl, title, notes } = importFlow({ id: 1, title: "T", description: "D", canvas_type: "chatbot", dsl: JSON.stringify({ ...RAGFLOW_MINIMAL_DSL, path: [["begin"]] }) });
     expect(title).toBe("T");
     expect(Object.keys(dsl.components)).toEqual(["begin", "message"]);
     expect(notes).toContainEqual({ messageKey: "flow.import.runStateDropped" });

@@ -5,7 +5,7 @@ import { fakeHit } from "./components/llm/testing-hits";
 import { importFlow } from "./dsl-format";
 import type { FlowState } from "./run-types";
 import { startOutsideWorld, type OutsideVendor, type OutsideWorld } from "./testing/outside-world";
-import { ragflowFixtureFiles, readRagflowFixture } from "./testing/ragflow-fixtures";
+import { RAGFLOW_MINIMAL_DSL, ragflowFixtureFiles, readRagflowFixture } from "./testing/ragflow-fixtures";
 import { testPorts } from "./testing/run-component";
 import { runTestTurn, type TurnRun } from "./testing/run-flow";
 import { startScriptedChatServer, type ScriptedChatServer, type ScriptedRequest } from "./testing/scripted-chat-server";
@@ -13,7 +13,7 @@ import { startScriptedChatServer, type ScriptedChatServer, type ScriptedRequest 
 /**
  * RAGFlow's own flows run here as they are: every template and DSL example of v0.14 imports unchanged and runs a
  * turn — a chat flow greets, then answers a message through the branch its model picks; a task flow runs on its
- * Begin inputs — and so does the v0.20 flow RAGFlow's agent API tests create (MINIMAL_DSL), which answers "hello".
+ * Begin inputs — and so does the v0.20 flow RAGFlow's agent API tests create (RAGFLOW_MINIMAL_DSL), which answers "hello".
  * The models they name (deepseek-chat) are the tenant's default model here: a scripted local server. Local servers
  * stand in for the search and data services.
  */
@@ -135,21 +135,10 @@ describe.each(ragflowFixtureFiles())("RAGFlow v0.14's %s", (file) => {
   });
 });
 
-/** RAGFlow v0.24's test_http_api agent fixture: a v0.20+ flow that ends on a Message, with no Answer. */
-const MINIMAL_DSL = {
-  components: {
-    begin: { obj: { component_name: "Begin", params: {} }, downstream: ["message"], upstream: [] },
-    message: { obj: { component_name: "Message", params: { content: ["{sys.query}"] } }, downstream: [], upstream: ["begin"] },
-  },
-  history: [],
-  retrieval: [],
-  path: [],
-  globals: { "sys.query": "", "sys.user_id": "", "sys.conversation_turns": 0, "sys.files": [] },
-  variables: {},
-};
+
 
 test("RAGFlow's v0.20 MINIMAL_DSL imports and answers \"hello\" with \"hello\"", async () => {
-  const { dsl } = importFlow(MINIMAL_DSL);
+  const { dsl } = importFlow(RAGFLOW_MINIMAL_DSL);
   const session = await runTestTurn(dsl, null, {}, { ports: ports() });
   expect(session.error).toBeUndefined();
   const turn = await runTestTurn(dsl, session.state, { message: "hello" }, { ports: ports() });

@@ -2,6 +2,7 @@ import OpenAI from "openai";
 import { TenantMember } from "../../auth/tenant-member.entity";
 import { startTestServer, type TestServer } from "../../testing/app";
 import { apiUser, type ApiUser } from "../../testing/rest-support";
+import { RAGFLOW_MINIMAL_DSL } from "../testing/ragflow-fixtures";
 
 /**
  * RAGFlow's agents API through the real server (API contract §10): agents CRUD, agent sessions, completions
@@ -10,18 +11,7 @@ import { apiUser, type ApiUser } from "../../testing/rest-support";
  * the first describe block, as they are written.
  */
 
-/** The DSL RAGFlow's HTTP tests create (v0.20+ format: `{sys.query}`, a flow that ends on a Message). */
-const MINIMAL_DSL = {
-  components: {
-    begin: { obj: { component_name: "Begin", params: {} }, downstream: ["message"], upstream: [] },
-    message: { obj: { component_name: "Message", params: { content: ["{sys.query}"] } }, downstream: [], upstream: ["begin"] },
-  },
-  history: [],
-  retrieval: [],
-  path: [],
-  globals: { "sys.query": "", "sys.user_id": "", "sys.conversation_turns": 0, "sys.files": [] },
-  variables: {},
-};
+
 
 const DEFAULT_PROLOGUE = "Hi! I'm your smart assistant. What can I do for you?";
 
@@ -66,7 +56,7 @@ const rest = (method: string, path: string, body?: unknown, user = owner) => ser
 
 let titles = 0;
 /** Creates an agent as RAGFlow's fixture does (create, then find it by title); returns its id. */
-async function createAgent(dsl: unknown = MINIMAL_DSL, user = owner, title = `agent-${++titles}-${Math.random().toString(36).slice(2, 8)}`): Promise<string> {
+async function createAgent(dsl: unknown = RAGFLOW_MINIMAL_DSL, user = owner, title = `agent-${++titles}-${Math.random().toString(36).slice(2, 8)}`): Promise<string> {
   const created = await rest("POST", "/api/v1/agents", { title, dsl }, user);
   expect(created.body).toEqual({ code: 0, message: "success", data: true });
   const found = await server.rest("GET", `/api/v1/agents?title=${encodeURIComponent(title)}`, { token: user.key });
@@ -96,7 +86,7 @@ describe("RAGFlow's HTTP tests of agents (test_session_management)", () => {
     // The fixture: delete an agent left over with the title, then create it and find it by title.
     const listed = await server.rest("GET", "/api/v1/agents?page_size=1000", { token: owner.key });
     for (const agent of listed.body.data.filter((a: { title: string }) => a.title === "test_agent_http")) await rest("DELETE", `/api/v1/agents/${agent.id}`);
-    agentId = await createAgent(MINIMAL_DSL, owner, "test_agent_http");
+    agentId = await createAgent(RAGFLOW_MINIMAL_DSL, owner, "test_agent_http");
   });
 
   it("test_create_list_delete_agent_sessions", async () => {
@@ -123,16 +113,16 @@ describe("RAGFlow's HTTP tests of agents (test_session_management)", () => {
 describe("§10.3 agents", () => {
   it("creates an agent, refusing a request without a DSL or a title and a title the tenant has", async () => {
     expect((await rest("POST", "/api/v1/agents", { title: "no dsl" })).body).toEqual({ code: 101, message: "No DSL data in request.", data: false });
-    expect((await rest("POST", "/api/v1/agents", { dsl: MINIMAL_DSL })).body).toEqual({ code: 101, message: "No title in request.", data: false });
+    expect((await rest("POST", "/api/v1/agents", { dsl: RAGFLOW_MINIMAL_DSL })).body).toEqual({ code: 101, message: "No title in request.", data: false });
     // A DSL may come as a JSON string; the title is trimmed.
-    expect((await rest("POST", "/api/v1/agents", { title: "  strung  ", dsl: JSON.stringify(MINIMAL_DSL) })).body).toEqual({ code: 0, message: "success", data: true });
-    expect((await rest("POST", "/api/v1/agents", { title: "strung", dsl: MINIMAL_DSL })).body).toEqual({ code: 102, message: "Agent with title strung already exists." });
+    expect((await rest("POST", "/api/v1/agents", { title: "  strung  ", dsl: JSON.stringify(RAGFLOW_MINIMAL_DSL) })).body).toEqual({ code: 0, message: "success", data: true });
+    expect((await rest("POST", "/api/v1/agents", { title: "strung", dsl: RAGFLOW_MINIMAL_DSL })).body).toEqual({ code: 102, message: "Agent with title strung already exists." });
     // Another tenant may use the same title.
-    expect((await rest("POST", "/api/v1/agents", { title: "strung", dsl: MINIMAL_DSL }, stranger)).body.code).toBe(0);
+    expect((await rest("POST", "/api/v1/agents", { title: "strung", dsl: RAGFLOW_MINIMAL_DSL }, stranger)).body.code).toBe(0);
   });
 
   it("lists the caller's agents with RAGFlow's fields, filtered by id or title and paged", async () => {
-    const id = await createAgent(MINIMAL_DSL, owner, "listed agent");
+    const id = await createAgent(RAGFLOW_MINIMAL_DSL, owner, "listed agent");
     const listed = await server.rest("GET", `/api/v1/agents?id=${id}`, { token: owner.key });
     expect(listed.body.code).toBe(0);
     const [agent] = listed.body.data;
@@ -149,7 +139,7 @@ describe("§10.3 agents", () => {
     expect((await server.rest("GET", "/api/v1/agents?page=x", { token: owner.key })).body).toMatchObject({ code: 100, message: expect.stringMatching(/^ValueError\(/) });
 
     // desc is false unless asked: the oldest first.
-    const later = await createAgent(MINIMAL_DSL, owner, "listed later");
+    const later = await createAgent(RAGFLOW_MINIMAL_DSL, owner, "listed later");
     const ascending = (await server.rest("GET", "/api/v1/agents?page_size=1000", { token: owner.key })).body.data.map((a: { id: string }) => a.id);
     expect(ascending.indexOf(id)).toBeLessThan(ascending.indexOf(later));
     const descending = (await server.rest("GET", "/api/v1/agents?page_size=1000&desc=true", { token: owner.key })).body.data.map((a: { id: string }) => a.id);
@@ -164,7 +154,7 @@ describe("§10.3 agents", () => {
     expect((await rest("PUT", path, { description: "Echoes", avatar: null })).body).toEqual({ code: 0, message: "success", data: true });
     expect((await rest("PUT", path, { title: "renamed agent" }, stranger)).body).toEqual({ code: 103, message: "Only owner of canvas authorized for this operation.", data: false });
     expect((await rest("PUT", "/api/v1/agents/unknown", { title: "x" })).body).toEqual({ code: 103, message: "Only owner of canvas authorized for this operation.", data: false });
-    const changed = { ...MINIMAL_DSL, components: { ...MINIMAL_DSL.components, message: { ...MINIMAL_DSL.components.message, obj: { component_name: "Message", params: { content: ["Echo: {sys.query}"] } } } } };
+    const changed = { ...RAGFLOW_MINIMAL_DSL, components: { ...RAGFLOW_MINIMAL_DSL.components, message: { ...RAGFLOW_MINIMAL_DSL.components.message, obj: { component_name: "Message", params: { content: ["Echo: {sys.query}"] } } } } };
     expect((await rest("PUT", path, { dsl: changed })).body).toEqual({ code: 100, message: "KeyError('title')", data: null });
     const listed = (await server.rest("GET", `/api/v1/agents?id=${id}`, { token: owner.key })).body.data[0];
     expect(listed.description).toBe("Echoes");
@@ -400,7 +390,7 @@ describe("authentication and tenant isolation", () => {
   it("lets a team member see a shared agent in the application but not use it through the API, as RAGFlow's owner checks", async () => {
     const member = await apiUser(server);
     await server.services.platform.db.getRepository(TenantMember).insert({ tenantId: owner.tenantId, userId: member.tenantId, role: "normal" });
-    const created = await rest("POST", "/api/v1/agents", { title: "team agent", dsl: MINIMAL_DSL, permission: "team" });
+    const created = await rest("POST", "/api/v1/agents", { title: "team agent", dsl: RAGFLOW_MINIMAL_DSL, permission: "team" });
     expect(created.body.code).toBe(0);
     const id = (await server.rest("GET", "/api/v1/agents?title=team%20agent", { token: owner.key })).body.data[0].id;
     expect((await server.rest("GET", "/api/v1/agents?page_size=100", { token: member.key })).body).toEqual({ code: 0, data: [] });

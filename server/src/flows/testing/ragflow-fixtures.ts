@@ -18,3 +18,16 @@ export function ragflowFixtureFiles(): string[] {
 export function readRagflowFixture(file: string): unknown {
   return JSON.parse(fs.readFileSync(path.join(RAGFLOW_V014_DIR, file), "utf8")) as unknown;
 }
+
+/** The DSL RAGFlow v0.24's HTTP tests create their agent with (v0.20+ format: `{sys.query}`, a flow that ends on a Message). */
+export const RAGFLOW_MINIMAL_DSL = {
+  components: {
+    begin: { obj: { component_name: "Begin", params: {} }, downstream: ["message"], upstream: [] },
+    message: { obj: { component_name: "Message", params: { content: ["{sys.query}"] } }, downstream: [], upstream: ["begin"] },
+  },
+  history: [],
+  retrieval: [],
+  path: [],
+  globals: { "sys.query": "", "sys.user_id": "", "sys.conversation_turns": 0, "sys.files": [] },
+  variables: {},
+};
