@@ -8,8 +8,8 @@ export default defineConfig({
   testDir: "./e2e",
   // The JSON summary feeds tests/report.mjs, the closing line of `npm test`.
   reporter: [["list"], ["json", { outputFile: "../test-reports/playwright.json" }]],
-  // Generous for a busy machine; a quiet one runs the whole suite in about half a minute.
-  timeout: 60_000,
+  // A whole user journey per test: the longest take 45–80 s on a loaded 2-core machine, so each gets two minutes.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   forbidOnly: !!process.env.CI,
   fullyParallel: true,

@@ -12,7 +12,6 @@ function ferryLog(): Buffer {
 }
 
 test("RAPTOR is generated from the configuration page, its progress shown live until it is done", async ({ page, request }) => {
-  test.setTimeout(120_000);
   const { email, token, kbId } = await accountWithKnowledgeBase(request, "raptor");
   const uploaded = await request.post("/v1/document/upload", {
     headers: { Authorization: token },

@@ -101,7 +101,6 @@ function documentRow(page: Page, name: string) {
 
 test("a user uploads three kinds of files, watches them parse live, curates the chunks and previews a document", async ({ page, request }) => {
   // the longest journey of the suite: ~35 s alone, past a minute while the other worker's test parses too
-  test.setTimeout(120_000);
   const email = uniqueEmail("knowledge");
   await registerThroughApi(request, email);
 
