@@ -175,7 +175,7 @@ describe.each([inProcess, bullmq])("$name", (implementation) => {
 
   test("a queued job runs and its result is seen (the echo job publishes it)", async () => {
     const queue = open();
-    queue.start(echoContext(pubsub), 2);
+    queue.start(echoContext(pubsub), { background: 2, interactive: 2 });
 
     const jobId = await queue.enqueue("system.echo", { message: "hello" });
 
@@ -185,7 +185,7 @@ describe.each([inProcess, bullmq])("$name", (implementation) => {
 
   test("a job whose attempts fail is retried with growing back-off and succeeds on a later attempt", async () => {
     const queue = open();
-    queue.start(echoContext(pubsub), 2);
+    queue.start(echoContext(pubsub), { background: 2, interactive: 2 });
 
     const echoId = await queue.enqueue("system.echo", { message: "third time lucky", failAttempts: 2 });
     const flakyId = await queue.enqueue("test.flaky", { succeedOn: 3 });
@@ -203,7 +203,7 @@ describe.each([inProcess, bullmq])("$name", (implementation) => {
 
   test("a job that always fails is tried `attempts` times and then reported as failed exactly once", async () => {
     const queue = open();
-    queue.start(echoContext(pubsub), 2);
+    queue.start(echoContext(pubsub), { background: 2, interactive: 2 });
 
     const jobId = await queue.enqueue("test.broken", { label: "doomed" });
 
@@ -223,7 +223,7 @@ describe.each([inProcess, bullmq])("$name", (implementation) => {
     const first = await queue.enqueue("test.record", { label: "first" }, { jobId: "parse-doc-1" });
     const second = await queue.enqueue("test.record", { label: "second" }, { jobId: "parse-doc-1" });
     await queue.enqueue("test.record", { label: "after" }, { jobId: "sentinel" });
-    queue.start(echoContext(pubsub), 1);
+    queue.start(echoContext(pubsub), { background: 1, interactive: 1 });
 
     // One at a time, first in first out: a duplicate would have run before the sentinel.
     await jobs.until(() => jobs.runs.some((r) => r.jobId === "sentinel"), "the sentinel job");
@@ -236,7 +236,7 @@ describe.each([inProcess, bullmq])("$name", (implementation) => {
 
   test("a job id that is running is not queued a second time", async () => {
     const queue = open();
-    queue.start(echoContext(pubsub), 1);
+    queue.start(echoContext(pubsub), { background: 1, interactive: 1 });
     const release = jobs.gate("slow");
 
     await queue.enqueue("test.record", { label: "running", gate: "slow" }, { jobId: "parse-doc-2" });
@@ -254,20 +254,20 @@ describe.each([inProcess, bullmq])("$name", (implementation) => {
 
   test("with concurrency 0 a process only enqueues; the job runs once a process takes jobs", async () => {
     const queue = open();
-    queue.start(echoContext(pubsub), 0);
+    queue.start(echoContext(pubsub), { background: 0, interactive: 0 });
 
     const jobId = await queue.enqueue("test.record", { label: "waiting" });
     await sleep(300);
     expect(jobs.runs).toEqual([]);
 
-    queue.start(echoContext(pubsub), 1);
+    queue.start(echoContext(pubsub), { background: 1, interactive: 1 });
     await jobs.until(() => jobs.runs.length === 1, "the job to run");
     expect(jobs.runs[0]).toMatchObject({ jobId, attempt: 1, payload: { label: "waiting" } });
   });
 
   test("a waiting job knows its place in line, and moves up as the jobs ahead of it start", async () => {
     const queue = open();
-    queue.start(echoContext(pubsub), 1);
+    queue.start(echoContext(pubsub), { background: 1, interactive: 1 });
     const releaseFirst = jobs.gate("first");
     const releaseSecond = jobs.gate("second");
     await queue.enqueue("test.record", { label: "running", gate: "first" }, { jobId: "running" });
@@ -294,7 +294,7 @@ describe.each([inProcess, bullmq])("$name", (implementation) => {
   if (implementation === bullmq) {
     test("a closed queue leaves no connection to Redis open (so a process can exit)", async () => {
       const queue = open();
-      queue.start(echoContext(pubsub), 2);
+      queue.start(echoContext(pubsub), { background: 2, interactive: 2 });
       await queue.enqueue("system.echo", { message: "before closing" });
       await echoes.waitFor(1);
 
@@ -345,7 +345,7 @@ describe("a worker process", () => {
     echoes = listen(server, ECHO_TOPIC);
     await untilListening(server, ECHO_TOPIC, [echoes]);
     producer = new RedisQueue<Services>(redis!.url, [echoJob]);
-    producer.start(echoContext(server), 0);
+    producer.start(echoContext(server), { background: 0, interactive: 0 });
 
     // Queued before any worker exists: the job waits in Redis.
     const early = await producer.enqueue("system.echo", { message: "queued before the worker started" });
