@@ -9,7 +9,7 @@ import { startPostgres, type TestPostgres } from "../testing/postgres";
 import { listen, untilListening, type Listener } from "../testing/pubsub";
 import { startRedis, type TestRedis } from "../testing/redis";
 import { createMemoryPubSub, createRedisPubSub, type PubSub } from "./pubsub";
-import { InProcessQueue, RedisQueue, type JobDefinition, type JobQueue, type JobRun } from "./queue";
+import { InProcessQueue, RedisQueue, type JobDefinition, type JobLane, type JobQueue, type JobRun } from "./queue";
 
 interface Run {
   name: string;
@@ -25,21 +25,31 @@ function testJobs() {
   const finalFailures: { payload: unknown; error: Error }[] = [];
   const gates = new Map<string, { release(): void; opened: Promise<void> }>();
   const changed = new Set<() => void>();
+  /** Jobs of each lane running right now, and the most that ever ran at once. */
+  const runningNow: Record<JobLane, number> = { background: 0, interactive: 0 };
+  const mostAtOnce: Record<JobLane, number> = { background: 0, interactive: 0 };
   const record = (name: string, payload: unknown, run: JobRun) => {
     runs.push({ name, payload, jobId: run.jobId, attempt: run.attempt, at: Date.now() });
     for (const listener of changed) listener();
   };
 
   /** Runs once; if its payload names a gate, it stays running until the gate is released. */
-  const recordJob: JobDefinition<Services, { label: string; gate?: string }> = {
-    name: "test.record",
+  const recordJobOf = (name: string, lane: JobLane): JobDefinition<Services, { label: string; gate?: string }> => ({
+    name,
+    lane,
     attempts: 1,
     backoffMs: 10,
     async run(payload, _context, run) {
-      record("test.record", payload, run);
-      if (payload.gate) await gates.get(payload.gate)!.opened;
+      runningNow[lane] += 1;
+      mostAtOnce[lane] = Math.max(mostAtOnce[lane], runningNow[lane]);
+      try {
+        record(name, payload, run);
+        if (payload.gate) await gates.get(payload.gate)!.opened;
+      } finally {
+        runningNow[lane] -= 1;
+      }
     },
-  };
+  });
   /** Fails until the attempt named in its payload, then succeeds. */
   const flakyJob: JobDefinition<Services, { succeedOn: number }> = {
     name: "test.flaky",
@@ -51,24 +61,33 @@ function testJobs() {
     },
   };
   /** Always fails. */
-  const brokenJob: JobDefinition<Services, { label: string }> = {
-    name: "test.broken",
+  const brokenJobOf = (name: string, lane: JobLane): JobDefinition<Services, { label: string }> => ({
+    name,
+    lane,
     attempts: 3,
     backoffMs: 20,
     async run(payload, _context, run) {
-      record("test.broken", payload, run);
+      record(name, payload, run);
       throw new Error(`broken on attempt ${run.attempt}`);
     },
     async onFinalFailure(payload, _context, error) {
       finalFailures.push({ payload, error });
       for (const listener of changed) listener();
     },
-  };
+  });
 
   return {
-    definitions: [echoJob, recordJob, flakyJob, brokenJob],
+    definitions: [
+      echoJob,
+      recordJobOf("test.record", "background"),
+      flakyJob,
+      brokenJobOf("test.broken", "background"),
+      recordJobOf("test.interactive", "interactive"),
+      brokenJobOf("test.interactive.broken", "interactive"),
+    ],
     runs,
     finalFailures,
+    mostAtOnce,
     runsOf: (name: string) => runs.filter((r) => r.name === name),
     gate(name: string) {
       let release!: () => void;
@@ -291,7 +310,91 @@ describe.each([inProcess, bullmq])("$name", (implementation) => {
     await expect(queue.enqueue("no.such.job", {})).rejects.toThrow('Unknown job "no.such.job"');
   });
 
+
+  describe("lanes", () => {
+    /** Two background jobs that hold both background slots until `release` is called. */
+    async function fillBackground(queue: JobQueue<Services>) {
+      const release = jobs.gate("background");
+      for (const id of ["busy-1", "busy-2"]) await queue.enqueue("test.record", { label: id, gate: "background" }, { jobId: id });
+      await jobs.until(() => jobs.runsOf("test.record").length === 2, "both background slots to be taken");
+      return release;
+    }
+
+    test("an interactive job starts while every background slot is busy, and background jobs keep waiting", async () => {
+      const queue = open();
+      queue.start(echoContext(pubsub), { background: 2, interactive: 1 });
+      const release = await fillBackground(queue);
+      await queue.enqueue("test.record", { label: "parse me later" }, { jobId: "waiting-parse" });
+
+      await queue.enqueue("test.interactive", { label: "answer me now" }, { jobId: "turn" });
+
+      await jobs.until(() => jobs.runsOf("test.interactive").length === 1, "the interactive job to run");
+      expect(Object.fromEntries(await queue.waitingPositions(["busy-1", "busy-2", "waiting-parse", "turn"]))).toEqual({ "waiting-parse": 1 });
+      expect(jobs.runsOf("test.record").map((r) => r.jobId)).toEqual(["busy-1", "busy-2"]);
+      release();
+      await jobs.until(() => jobs.runs.some((r) => r.jobId === "waiting-parse"), "the background job to run once a slot frees");
+    });
+
+    test("each lane runs at most its own concurrency at once", async () => {
+      const queue = open();
+      queue.start(echoContext(pubsub), { background: 1, interactive: 2 });
+      const releaseBackground = jobs.gate("background");
+      const releaseInteractive = jobs.gate("interactive");
+      for (const id of ["b1", "b2"]) await queue.enqueue("test.record", { label: id, gate: "background" }, { jobId: id });
+      for (const id of ["i1", "i2", "i3"]) await queue.enqueue("test.interactive", { label: id, gate: "interactive" }, { jobId: id });
+
+      await jobs.until(() => jobs.runs.length === 3, "one background and two interactive jobs to start");
+      // The others are still in their lane's line, so no worker took them: each lane is full.
+      expect(Object.fromEntries(await queue.waitingPositions(["b1", "b2", "i1", "i2", "i3"]))).toEqual({ b2: 1, i3: 1 });
+      expect(jobs.runs.map((r) => r.jobId).sort()).toEqual(["b1", "i1", "i2"]);
+
+      releaseInteractive();
+      releaseBackground();
+      await jobs.until(() => jobs.runs.length === 5, "every job to run");
+      expect(jobs.mostAtOnce).toEqual({ background: 1, interactive: 2 });
+    });
+
+    test("an interactive job is retried and reported as failed in its lane while the background lane is full", async () => {
+      const queue = open();
+      queue.start(echoContext(pubsub), { background: 2, interactive: 1 });
+      const release = await fillBackground(queue);
+
+      const jobId = await queue.enqueue("test.interactive.broken", { label: "doomed turn" });
+
+      await jobs.until(() => jobs.finalFailures.length === 1, "the interactive job's final failure");
+      expect(jobs.runsOf("test.interactive.broken").map((r) => [r.jobId, r.attempt])).toEqual([[jobId, 1], [jobId, 2], [jobId, 3]]);
+      expect(jobs.finalFailures[0]).toMatchObject({ payload: { label: "doomed turn" }, error: { message: "broken on attempt 3" } });
+      release();
+    });
+
+    test("a waiting job's place counts only the jobs of its own lane", async () => {
+      const queue = open();
+      queue.start(echoContext(pubsub), { background: 1, interactive: 1 });
+      const release = jobs.gate("hold");
+      await queue.enqueue("test.record", { label: "running", gate: "hold" }, { jobId: "b-running" });
+      await queue.enqueue("test.interactive", { label: "running", gate: "hold" }, { jobId: "i-running" });
+      await jobs.until(() => jobs.runs.length === 2, "one job of each lane to start");
+
+      for (const id of ["b1", "i1", "b2", "i2", "b3"]) {
+        await queue.enqueue(id.startsWith("b") ? "test.record" : "test.interactive", { label: id }, { jobId: id });
+      }
+
+      expect(Object.fromEntries(await queue.waitingPositions(["b1", "b2", "b3", "i1", "i2", "b-running"]))).toEqual({ b1: 1, b2: 2, b3: 3, i1: 1, i2: 2 });
+      release();
+      await jobs.until(() => jobs.runs.length === 7, "every job to run");
+    });
+  });
+
   if (implementation === bullmq) {
+    test("background jobs stay in the BullMQ queue deployments already have, interactive ones have their own", async () => {
+      const queue = open();
+      await queue.enqueue("test.record", { label: "parse" }, { jobId: "a-parse" });
+      await queue.enqueue("test.interactive", { label: "turn" }, { jobId: "a-turn" });
+
+      expect(await redisAdmin!.lrange("bull:cairn-jobs:wait", 0, -1)).toEqual(["a-parse"]);
+      expect(await redisAdmin!.lrange("bull:cairn-interactive:wait", 0, -1)).toEqual(["a-turn"]);
+    });
+
     test("a closed queue leaves no connection to Redis open (so a process can exit)", async () => {
       const queue = open();
       queue.start(echoContext(pubsub), { background: 2, interactive: 2 });
