@@ -95,6 +95,10 @@ function testJobs() {
       gates.set(name, { release, opened });
       return release;
     },
+    /** Lets every gated job finish, so that a failed test's queue can still close. */
+    releaseAll() {
+      for (const gate of gates.values()) gate.release();
+    },
     /** Resolves once `condition` holds, checked after every attempt and final failure. */
     until(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
       return new Promise((resolve, reject) => {
@@ -184,6 +188,7 @@ describe.each([inProcess, bullmq])("$name", (implementation) => {
     errorLog = jest.spyOn(console, "error").mockImplementation(() => undefined);
   });
   afterEach(async () => {
+    jobs.releaseAll();
     await Promise.all(queues.map((q) => q.close()));
     queues = [];
     await echoes.close();
