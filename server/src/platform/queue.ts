@@ -14,7 +14,7 @@ export interface JobRun {
  */
 export type JobLane = "background" | "interactive";
 
-export const JOB_LANES: readonly JobLane[] = ["background", "interactive"];
+const JOB_LANES: readonly JobLane[] = ["background", "interactive"];
 
 /** How many jobs of each lane a process runs at once; 0 leaves that lane's jobs to other processes. */
 export type LaneConcurrency = Record<JobLane, number>;
@@ -96,9 +96,10 @@ export class InProcessQueue<C> implements JobQueue<C> {
     if (this.closed) throw new Error("The job queue is closed");
     const id = options.jobId ?? newId();
     if (!this.active.has(id)) {
+      const lane = laneOf(definition);
       this.active.add(id);
-      this.pending[laneOf(definition)].push({ id, name, payload, attempt: 1 });
-      this.pump(laneOf(definition));
+      this.pending[lane].push({ id, name, payload, attempt: 1 });
+      this.pump(lane);
     }
     return id;
   }
