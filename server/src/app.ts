@@ -217,7 +217,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     httpServer.once("error", reject);
     httpServer.listen(config.port, config.host, resolve);
   });
-  platform.queue.start(services, config.jobConcurrency);
+  platform.queue.start(services, { background: config.jobConcurrency, interactive: config.interactiveJobConcurrency });
   const resumed = await resumeInterruptedParsing(services);
   if (resumed > 0) console.log(`[ingestion] resumed parsing of ${resumed} document(s) interrupted by the last shutdown`);
   const resumedTasks = await services.kbTasks.resumeInterrupted();

@@ -20,7 +20,8 @@ async function main(): Promise<void> {
   configureBuiltinModels({ cacheDirectory: config.modelCacheDir });
   const platform = await createPlatform(config, platformParts);
   const services = createServices(platform);
-  platform.queue.start(services, Math.max(1, config.jobConcurrency));
+  // A worker always takes background jobs (it exists for them); INTERACTIVE_JOB_CONCURRENCY=0 keeps flow turns off it.
+  platform.queue.start(services, { background: Math.max(1, config.jobConcurrency), interactive: config.interactiveJobConcurrency });
   services.parsers.warmUp();
   console.log(`Cairn worker ${process.pid} is running jobs`);
   for (const line of platform.describe()) console.log(`  ${line}`);

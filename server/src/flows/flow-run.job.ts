@@ -8,6 +8,8 @@ import { RUN_JOB, type RunPayload } from "./flow-run.service";
  */
 export const flowRunJob: JobDefinition<Services, RunPayload> = {
   name: RUN_JOB,
+  // A person is waiting on the turn (the run drawer, the agents API): it must not wait behind parse jobs.
+  lane: "interactive",
   attempts: 1,
   backoffMs: 0,
   run: (payload, services) => services.flowRuns.execute(payload),

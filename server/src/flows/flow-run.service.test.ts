@@ -4,6 +4,7 @@ import type { SignedIn } from "../policies/principal";
 import type { Platform } from "../platform";
 import { startTestServer, type TestServer } from "../testing/app";
 import { apiUser, type ApiUser } from "../testing/rest-support";
+import { PARSE_JOB, parseJob } from "../knowledge/parse.job";
 import { DEFAULT_PROLOGUE } from "./components/core/begin";
 import { FlowRunService } from "./flow-run.service";
 import { flowPorts } from "./run-ports";
@@ -232,6 +233,43 @@ describe("runs through the job queue, on the engine", () => {
     const refused = await gql(owner, START, { flowId, input: {} });
     expect(codeOf(refused)).toBe("BAD_USER_INPUT");
     expect(refused.errors![0].extensions!.messageKey).toBe("flow.errors.beginMissing");
+  });
+});
+
+describe("a run beside background work", () => {
+  it("finishes while long parse jobs hold every background slot, which keep their line", async () => {
+    // Parse jobs that hold their slot until released: the test server has JOB_CONCURRENCY's default of 2.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const started: string[] = [];
+    const waiting = new Set<() => void>();
+    const untilStarted = (count: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => started.length >= count && (waiting.delete(check), resolve());
+        waiting.add(check);
+        check();
+      });
+    const holdParse = jest.spyOn(parseJob, "run").mockImplementation(async ({ documentId }) => {
+      started.push(documentId);
+      for (const check of [...waiting]) check();
+      await held;
+    });
+    const { queue } = server.services.platform;
+    try {
+      for (const id of ["doc-1", "doc-2", "doc-3"]) await queue.enqueue(PARSE_JOB, { documentId: id, runId: "held" }, { jobId: `held-parse-${id}` });
+      await untilStarted(2);
+
+      const flowId = await createFlow(owner, "Beside parsing");
+      const { run } = await start(owner, flowId);
+
+      expect(await ended(owner, run.id)).toMatchObject({ status: "finished", answer: DEFAULT_PROLOGUE });
+      expect(started).toEqual(["doc-1", "doc-2"]);
+      expect(Object.fromEntries(await queue.waitingPositions(["held-parse-doc-1", "held-parse-doc-3"]))).toEqual({ "held-parse-doc-3": 1 });
+    } finally {
+      release();
+    }
+    await untilStarted(3);
+    holdParse.mockRestore();
   });
 });
 

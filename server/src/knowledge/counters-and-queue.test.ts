@@ -94,7 +94,7 @@ describe("a document waiting for a worker", () => {
       await until(() => events.some((e) => e.documentId === b && e.queuePosition === 5));
       expect(events.slice(before).map((e) => [e.documentId, e.queuePosition])).toEqual([[b, 5]]);
 
-      server.platform.queue.start(server.services, 1);
+      server.platform.queue.start(server.services, { background: 1, interactive: 1 });
       await until(() => [a, b, c].every((id) => events.some((e) => e.documentId === id && e.run === RUN.done)));
       const done = await server.graphql<{ documents: { items: { run: string; queuePosition: number | null }[] } }>(POSITIONS, { id: kb.id }, api.token);
       expect(done.data!.documents.items.map((d) => [d.run, d.queuePosition])).toEqual([[RUN.done, null], [RUN.done, null], [RUN.done, null]]);
@@ -106,7 +106,7 @@ describe("a document waiting for a worker", () => {
 });
 
 describe("counters", () => {
-  beforeAll(() => server.platform.queue.start(server.services, 2));
+  beforeAll(() => server.platform.queue.start(server.services, { background: 2, interactive: 2 }));
 
   /** The counters of the knowledge base and each of its documents, next to what the rows say. */
   async function countersAndRows(knowledgeBaseId: string) {

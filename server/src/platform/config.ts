@@ -20,8 +20,10 @@ export interface Config {
   databaseUrl?: string;
   redisUrl?: string;
   s3?: S3Config;
-  /** How many jobs this process runs at once; 0 leaves all jobs to `npm run worker` processes. */
+  /** How many background jobs (parsing, knowledge-base tasks) this process runs at once; 0 leaves them to `npm run worker` processes. */
   jobConcurrency: number;
+  /** How many interactive jobs (flow turns) this process runs at once, in their own lane; 0 leaves them to other processes. */
+  interactiveJobConcurrency: number;
   sessionTtlHours: number;
   rememberMeDays: number;
   registrationEnabled: boolean;
@@ -240,6 +242,8 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: reader.url("REDIS_URL", ["redis:", "rediss:"]),
     s3: readS3(reader),
     jobConcurrency: reader.integer("JOB_CONCURRENCY", 2, 0, 64),
+    // Many: a flow's turn mostly waits on models and outside services, and a person waits on it, so turns get their own slots.
+    interactiveJobConcurrency: reader.integer("INTERACTIVE_JOB_CONCURRENCY", 32, 0, 256),
     sessionTtlHours: reader.integer("SESSION_TTL_HOURS", 24, 1, 24 * 30),
     rememberMeDays: reader.integer("SESSION_REMEMBER_DAYS", 30, 1, 365),
     registrationEnabled: reader.boolean("REGISTRATION_ENABLED", true),

@@ -9,7 +9,7 @@ import { startPostgres, type TestPostgres } from "../testing/postgres";
 import { listen, untilListening, type Listener } from "../testing/pubsub";
 import { startRedis, type TestRedis } from "../testing/redis";
 import { createMemoryPubSub, createRedisPubSub, type PubSub } from "./pubsub";
-import { InProcessQueue, RedisQueue, type JobDefinition, type JobQueue, type JobRun } from "./queue";
+import { InProcessQueue, RedisQueue, type JobDefinition, type JobLane, type JobQueue, type JobRun } from "./queue";
 
 interface Run {
   name: string;
@@ -25,21 +25,31 @@ function testJobs() {
   const finalFailures: { payload: unknown; error: Error }[] = [];
   const gates = new Map<string, { release(): void; opened: Promise<void> }>();
   const changed = new Set<() => void>();
+  /** Jobs of each lane running right now, and the most that ever ran at once. */
+  const runningNow: Record<JobLane, number> = { background: 0, interactive: 0 };
+  const mostAtOnce: Record<JobLane, number> = { background: 0, interactive: 0 };
   const record = (name: string, payload: unknown, run: JobRun) => {
     runs.push({ name, payload, jobId: run.jobId, attempt: run.attempt, at: Date.now() });
     for (const listener of changed) listener();
   };
 
   /** Runs once; if its payload names a gate, it stays running until the gate is released. */
-  const recordJob: JobDefinition<Services, { label: string; gate?: string }> = {
-    name: "test.record",
+  const recordJobOf = (name: string, lane: JobLane): JobDefinition<Services, { label: string; gate?: string }> => ({
+    name,
+    lane,
     attempts: 1,
     backoffMs: 10,
     async run(payload, _context, run) {
-      record("test.record", payload, run);
-      if (payload.gate) await gates.get(payload.gate)!.opened;
+      runningNow[lane] += 1;
+      mostAtOnce[lane] = Math.max(mostAtOnce[lane], runningNow[lane]);
+      try {
+        record(name, payload, run);
+        if (payload.gate) await gates.get(payload.gate)!.opened;
+      } finally {
+        runningNow[lane] -= 1;
+      }
     },
-  };
+  });
   /** Fails until the attempt named in its payload, then succeeds. */
   const flakyJob: JobDefinition<Services, { succeedOn: number }> = {
     name: "test.flaky",
@@ -51,30 +61,43 @@ function testJobs() {
     },
   };
   /** Always fails. */
-  const brokenJob: JobDefinition<Services, { label: string }> = {
-    name: "test.broken",
+  const brokenJobOf = (name: string, lane: JobLane): JobDefinition<Services, { label: string }> => ({
+    name,
+    lane,
     attempts: 3,
     backoffMs: 20,
     async run(payload, _context, run) {
-      record("test.broken", payload, run);
+      record(name, payload, run);
       throw new Error(`broken on attempt ${run.attempt}`);
     },
     async onFinalFailure(payload, _context, error) {
       finalFailures.push({ payload, error });
       for (const listener of changed) listener();
     },
-  };
+  });
 
   return {
-    definitions: [echoJob, recordJob, flakyJob, brokenJob],
+    definitions: [
+      echoJob,
+      recordJobOf("test.record", "background"),
+      flakyJob,
+      brokenJobOf("test.broken", "background"),
+      recordJobOf("test.interactive", "interactive"),
+      brokenJobOf("test.interactive.broken", "interactive"),
+    ],
     runs,
     finalFailures,
+    mostAtOnce,
     runsOf: (name: string) => runs.filter((r) => r.name === name),
     gate(name: string) {
       let release!: () => void;
       const opened = new Promise<void>((resolve) => (release = resolve));
       gates.set(name, { release, opened });
       return release;
+    },
+    /** Lets every gated job finish, so that a failed test's queue can still close. */
+    releaseAll() {
+      for (const gate of gates.values()) gate.release();
     },
     /** Resolves once `condition` holds, checked after every attempt and final failure. */
     until(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
@@ -165,6 +188,7 @@ describe.each([inProcess, bullmq])("$name", (implementation) => {
     errorLog = jest.spyOn(console, "error").mockImplementation(() => undefined);
   });
   afterEach(async () => {
+    jobs.releaseAll();
     await Promise.all(queues.map((q) => q.close()));
     queues = [];
     await echoes.close();
@@ -175,7 +199,7 @@ describe.each([inProcess, bullmq])("$name", (implementation) => {
 
   test("a queued job runs and its result is seen (the echo job publishes it)", async () => {
     const queue = open();
-    queue.start(echoContext(pubsub), 2);
+    queue.start(echoContext(pubsub), { background: 2, interactive: 2 });
 
     const jobId = await queue.enqueue("system.echo", { message: "hello" });
 
@@ -185,7 +209,7 @@ describe.each([inProcess, bullmq])("$name", (implementation) => {
 
   test("a job whose attempts fail is retried with growing back-off and succeeds on a later attempt", async () => {
     const queue = open();
-    queue.start(echoContext(pubsub), 2);
+    queue.start(echoContext(pubsub), { background: 2, interactive: 2 });
 
     const echoId = await queue.enqueue("system.echo", { message: "third time lucky", failAttempts: 2 });
     const flakyId = await queue.enqueue("test.flaky", { succeedOn: 3 });
@@ -203,7 +227,7 @@ describe.each([inProcess, bullmq])("$name", (implementation) => {
 
   test("a job that always fails is tried `attempts` times and then reported as failed exactly once", async () => {
     const queue = open();
-    queue.start(echoContext(pubsub), 2);
+    queue.start(echoContext(pubsub), { background: 2, interactive: 2 });
 
     const jobId = await queue.enqueue("test.broken", { label: "doomed" });
 
@@ -223,7 +247,7 @@ describe.each([inProcess, bullmq])("$name", (implementation) => {
     const first = await queue.enqueue("test.record", { label: "first" }, { jobId: "parse-doc-1" });
     const second = await queue.enqueue("test.record", { label: "second" }, { jobId: "parse-doc-1" });
     await queue.enqueue("test.record", { label: "after" }, { jobId: "sentinel" });
-    queue.start(echoContext(pubsub), 1);
+    queue.start(echoContext(pubsub), { background: 1, interactive: 1 });
 
     // One at a time, first in first out: a duplicate would have run before the sentinel.
     await jobs.until(() => jobs.runs.some((r) => r.jobId === "sentinel"), "the sentinel job");
@@ -236,7 +260,7 @@ describe.each([inProcess, bullmq])("$name", (implementation) => {
 
   test("a job id that is running is not queued a second time", async () => {
     const queue = open();
-    queue.start(echoContext(pubsub), 1);
+    queue.start(echoContext(pubsub), { background: 1, interactive: 1 });
     const release = jobs.gate("slow");
 
     await queue.enqueue("test.record", { label: "running", gate: "slow" }, { jobId: "parse-doc-2" });
@@ -254,20 +278,20 @@ describe.each([inProcess, bullmq])("$name", (implementation) => {
 
   test("with concurrency 0 a process only enqueues; the job runs once a process takes jobs", async () => {
     const queue = open();
-    queue.start(echoContext(pubsub), 0);
+    queue.start(echoContext(pubsub), { background: 0, interactive: 0 });
 
     const jobId = await queue.enqueue("test.record", { label: "waiting" });
     await sleep(300);
     expect(jobs.runs).toEqual([]);
 
-    queue.start(echoContext(pubsub), 1);
+    queue.start(echoContext(pubsub), { background: 1, interactive: 1 });
     await jobs.until(() => jobs.runs.length === 1, "the job to run");
     expect(jobs.runs[0]).toMatchObject({ jobId, attempt: 1, payload: { label: "waiting" } });
   });
 
   test("a waiting job knows its place in line, and moves up as the jobs ahead of it start", async () => {
     const queue = open();
-    queue.start(echoContext(pubsub), 1);
+    queue.start(echoContext(pubsub), { background: 1, interactive: 1 });
     const releaseFirst = jobs.gate("first");
     const releaseSecond = jobs.gate("second");
     await queue.enqueue("test.record", { label: "running", gate: "first" }, { jobId: "running" });
@@ -291,10 +315,94 @@ describe.each([inProcess, bullmq])("$name", (implementation) => {
     await expect(queue.enqueue("no.such.job", {})).rejects.toThrow('Unknown job "no.such.job"');
   });
 
+
+  describe("lanes", () => {
+    /** Two background jobs that hold both background slots until `release` is called. */
+    async function fillBackground(queue: JobQueue<Services>) {
+      const release = jobs.gate("background");
+      for (const id of ["busy-1", "busy-2"]) await queue.enqueue("test.record", { label: id, gate: "background" }, { jobId: id });
+      await jobs.until(() => jobs.runsOf("test.record").length === 2, "both background slots to be taken");
+      return release;
+    }
+
+    test("an interactive job starts while every background slot is busy, and background jobs keep waiting", async () => {
+      const queue = open();
+      queue.start(echoContext(pubsub), { background: 2, interactive: 1 });
+      const release = await fillBackground(queue);
+      await queue.enqueue("test.record", { label: "parse me later" }, { jobId: "waiting-parse" });
+
+      await queue.enqueue("test.interactive", { label: "answer me now" }, { jobId: "turn" });
+
+      await jobs.until(() => jobs.runsOf("test.interactive").length === 1, "the interactive job to run");
+      expect(Object.fromEntries(await queue.waitingPositions(["busy-1", "busy-2", "waiting-parse", "turn"]))).toEqual({ "waiting-parse": 1 });
+      expect(jobs.runsOf("test.record").map((r) => r.jobId)).toEqual(["busy-1", "busy-2"]);
+      release();
+      await jobs.until(() => jobs.runs.some((r) => r.jobId === "waiting-parse"), "the background job to run once a slot frees");
+    });
+
+    test("each lane runs at most its own concurrency at once", async () => {
+      const queue = open();
+      queue.start(echoContext(pubsub), { background: 1, interactive: 2 });
+      const releaseBackground = jobs.gate("background");
+      const releaseInteractive = jobs.gate("interactive");
+      for (const id of ["b1", "b2"]) await queue.enqueue("test.record", { label: id, gate: "background" }, { jobId: id });
+      for (const id of ["i1", "i2", "i3"]) await queue.enqueue("test.interactive", { label: id, gate: "interactive" }, { jobId: id });
+
+      await jobs.until(() => jobs.runs.length === 3, "one background and two interactive jobs to start");
+      // The others are still in their lane's line, so no worker took them: each lane is full.
+      expect(Object.fromEntries(await queue.waitingPositions(["b1", "b2", "i1", "i2", "i3"]))).toEqual({ b2: 1, i3: 1 });
+      expect(jobs.runs.map((r) => r.jobId).sort()).toEqual(["b1", "i1", "i2"]);
+
+      releaseInteractive();
+      releaseBackground();
+      await jobs.until(() => jobs.runs.length === 5, "every job to run");
+      expect(jobs.mostAtOnce).toEqual({ background: 1, interactive: 2 });
+    });
+
+    test("an interactive job is retried and reported as failed in its lane while the background lane is full", async () => {
+      const queue = open();
+      queue.start(echoContext(pubsub), { background: 2, interactive: 1 });
+      const release = await fillBackground(queue);
+
+      const jobId = await queue.enqueue("test.interactive.broken", { label: "doomed turn" });
+
+      await jobs.until(() => jobs.finalFailures.length === 1, "the interactive job's final failure");
+      expect(jobs.runsOf("test.interactive.broken").map((r) => [r.jobId, r.attempt])).toEqual([[jobId, 1], [jobId, 2], [jobId, 3]]);
+      expect(jobs.finalFailures[0]).toMatchObject({ payload: { label: "doomed turn" }, error: { message: "broken on attempt 3" } });
+      release();
+    });
+
+    test("a waiting job's place counts only the jobs of its own lane", async () => {
+      const queue = open();
+      queue.start(echoContext(pubsub), { background: 1, interactive: 1 });
+      const release = jobs.gate("hold");
+      await queue.enqueue("test.record", { label: "running", gate: "hold" }, { jobId: "b-running" });
+      await queue.enqueue("test.interactive", { label: "running", gate: "hold" }, { jobId: "i-running" });
+      await jobs.until(() => jobs.runs.length === 2, "one job of each lane to start");
+
+      for (const id of ["b1", "i1", "b2", "i2", "b3"]) {
+        await queue.enqueue(id.startsWith("b") ? "test.record" : "test.interactive", { label: id }, { jobId: id });
+      }
+
+      expect(Object.fromEntries(await queue.waitingPositions(["b1", "b2", "b3", "i1", "i2", "b-running"]))).toEqual({ b1: 1, b2: 2, b3: 3, i1: 1, i2: 2 });
+      release();
+      await jobs.until(() => jobs.runs.length === 7, "every job to run");
+    });
+  });
+
   if (implementation === bullmq) {
+    test("background jobs stay in the BullMQ queue deployments already have, interactive ones have their own", async () => {
+      const queue = open();
+      await queue.enqueue("test.record", { label: "parse" }, { jobId: "a-parse" });
+      await queue.enqueue("test.interactive", { label: "turn" }, { jobId: "a-turn" });
+
+      expect(await redisAdmin!.lrange("bull:cairn-jobs:wait", 0, -1)).toEqual(["a-parse"]);
+      expect(await redisAdmin!.lrange("bull:cairn-interactive:wait", 0, -1)).toEqual(["a-turn"]);
+    });
+
     test("a closed queue leaves no connection to Redis open (so a process can exit)", async () => {
       const queue = open();
-      queue.start(echoContext(pubsub), 2);
+      queue.start(echoContext(pubsub), { background: 2, interactive: 2 });
       await queue.enqueue("system.echo", { message: "before closing" });
       await echoes.waitFor(1);
 
@@ -345,7 +453,7 @@ describe("a worker process", () => {
     echoes = listen(server, ECHO_TOPIC);
     await untilListening(server, ECHO_TOPIC, [echoes]);
     producer = new RedisQueue<Services>(redis!.url, [echoJob]);
-    producer.start(echoContext(server), 0);
+    producer.start(echoContext(server), { background: 0, interactive: 0 });
 
     // Queued before any worker exists: the job waits in Redis.
     const early = await producer.enqueue("system.echo", { message: "queued before the worker started" });

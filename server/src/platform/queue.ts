@@ -9,11 +9,23 @@ export interface JobRun {
 }
 
 /**
- * One kind of background job, self-described: its name, how often a failure is retried and how long
- * to wait before the first retry (doubled at each further one). `C` is what the job works with (the services).
+ * Which line a job waits in. Each lane has its own waiting line and its own number of slots, so that work a person
+ * is watching (a flow's turn) never waits behind a pile of parse jobs.
+ */
+export type JobLane = "background" | "interactive";
+
+const JOB_LANES: readonly JobLane[] = ["background", "interactive"];
+
+/** How many jobs of each lane a process runs at once; 0 leaves that lane's jobs to other processes. */
+export type LaneConcurrency = Record<JobLane, number>;
+
+/**
+ * One kind of job, self-described: its name, its lane (background unless said), how often a failure is retried
+ * and how long to wait before the first retry (doubled at each further one). `C` is what the job works with (the services).
  */
 export interface JobDefinition<C, P = never> {
   name: string;
+  lane?: JobLane;
   attempts: number;
   backoffMs: number;
   run(payload: P, context: C, run: JobRun): Promise<void>;
@@ -27,11 +39,12 @@ export interface JobQueue<C> {
   enqueue(name: string, payload: unknown, options?: { jobId?: string }): Promise<string>;
   /**
    * The place in line (1 = next to start) of each of these jobs that is waiting for a worker; a job that
-   * is running, waiting to be retried, finished or unknown has none. Every kind of job counts: all share the line.
+   * is running, waiting to be retried, finished or unknown has none. Places count within the job's own lane: every
+   * kind of job of that lane shares its line.
    */
   waitingPositions(jobIds: string[]): Promise<Map<string, number>>;
-  /** Starts running jobs in this process; with concurrency 0 the process only enqueues. */
-  start(context: C, concurrency: number): void;
+  /** Starts running jobs in this process, up to each lane's concurrency; a lane at 0 is only enqueued to. */
+  start(context: C, concurrency: LaneConcurrency): void;
   close(): Promise<void>;
 }
 
@@ -40,6 +53,10 @@ type AnyDefinition<C> = JobDefinition<C, any>;
 
 function definitionsByName<C>(definitions: AnyDefinition<C>[]): Map<string, AnyDefinition<C>> {
   return new Map(definitions.map((d) => [d.name, d]));
+}
+
+function laneOf(definition: AnyDefinition<unknown>): JobLane {
+  return definition.lane ?? "background";
 }
 
 function unknownJob(name: string): Error {
@@ -57,16 +74,16 @@ interface QueuedJob {
   attempt: number;
 }
 
-/** The embedded queue: jobs run in this process, with the same retry and back-off rules as the Redis queue. */
+/** The embedded queue: jobs run in this process, with the same lanes, retry and back-off rules as the Redis queue. */
 export class InProcessQueue<C> implements JobQueue<C> {
   readonly description = "in-process";
   private readonly definitions: Map<string, AnyDefinition<C>>;
-  private readonly pending: QueuedJob[] = [];
+  private readonly pending: Record<JobLane, QueuedJob[]> = { background: [], interactive: [] };
+  private readonly running: Record<JobLane, Set<Promise<void>>> = { background: new Set(), interactive: new Set() };
   private readonly active = new Set<string>();
   private readonly retryTimers = new Set<NodeJS.Timeout>();
-  private readonly running = new Set<Promise<void>>();
   private context?: C;
-  private concurrency = 0;
+  private concurrency: LaneConcurrency = { background: 0, interactive: 0 };
   private closed = false;
 
   constructor(definitions: AnyDefinition<C>[]) {
@@ -74,13 +91,15 @@ export class InProcessQueue<C> implements JobQueue<C> {
   }
 
   async enqueue(name: string, payload: unknown, options: { jobId?: string } = {}): Promise<string> {
-    if (!this.definitions.has(name)) throw unknownJob(name);
+    const definition = this.definitions.get(name);
+    if (!definition) throw unknownJob(name);
     if (this.closed) throw new Error("The job queue is closed");
     const id = options.jobId ?? newId();
     if (!this.active.has(id)) {
+      const lane = laneOf(definition);
       this.active.add(id);
-      this.pending.push({ id, name, payload, attempt: 1 });
-      this.pump();
+      this.pending[lane].push({ id, name, payload, attempt: 1 });
+      this.pump(lane);
     }
     return id;
   }
@@ -88,30 +107,34 @@ export class InProcessQueue<C> implements JobQueue<C> {
   async waitingPositions(jobIds: string[]): Promise<Map<string, number>> {
     const wanted = new Set(jobIds);
     const positions = new Map<string, number>();
-    this.pending.forEach((job, index) => {
-      if (wanted.has(job.id)) positions.set(job.id, index + 1);
-    });
+    for (const lane of JOB_LANES) {
+      this.pending[lane].forEach((job, index) => {
+        if (wanted.has(job.id)) positions.set(job.id, index + 1);
+      });
+    }
     return positions;
   }
 
-  start(context: C, concurrency: number): void {
+  start(context: C, concurrency: LaneConcurrency): void {
     this.context = context;
-    this.concurrency = concurrency;
-    this.pump();
+    this.concurrency = { ...concurrency };
+    for (const lane of JOB_LANES) this.pump(lane);
   }
 
-  private pump(): void {
-    while (!this.closed && this.context !== undefined && this.running.size < this.concurrency && this.pending.length > 0) {
-      const job = this.pending.shift()!;
-      const execution = this.execute(job, this.context).finally(() => {
-        this.running.delete(execution);
-        this.pump();
+  private pump(lane: JobLane): void {
+    const pending = this.pending[lane];
+    const running = this.running[lane];
+    while (!this.closed && this.context !== undefined && running.size < this.concurrency[lane] && pending.length > 0) {
+      const job = pending.shift()!;
+      const execution = this.execute(job, lane, this.context).finally(() => {
+        running.delete(execution);
+        this.pump(lane);
       });
-      this.running.add(execution);
+      running.add(execution);
     }
   }
 
-  private async execute(job: QueuedJob, context: C): Promise<void> {
+  private async execute(job: QueuedJob, lane: JobLane, context: C): Promise<void> {
     const definition = this.definitions.get(job.name)!;
     try {
       await definition.run(job.payload as never, context, { jobId: job.id, attempt: job.attempt });
@@ -121,8 +144,8 @@ export class InProcessQueue<C> implements JobQueue<C> {
       if (job.attempt < definition.attempts && !this.closed) {
         const timer = setTimeout(() => {
           this.retryTimers.delete(timer);
-          this.pending.push({ ...job, attempt: job.attempt + 1 });
-          this.pump();
+          this.pending[lane].push({ ...job, attempt: job.attempt + 1 });
+          this.pump(lane);
         }, definition.backoffMs * 2 ** (job.attempt - 1));
         this.retryTimers.add(timer);
       } else {
@@ -136,27 +159,31 @@ export class InProcessQueue<C> implements JobQueue<C> {
     this.closed = true;
     for (const timer of this.retryTimers) clearTimeout(timer);
     this.retryTimers.clear();
-    await Promise.allSettled([...this.running]);
+    await Promise.allSettled(JOB_LANES.flatMap((lane) => [...this.running[lane]]));
   }
 }
 
-const QUEUE_NAME = "cairn-jobs";
+/** BullMQ's queue of each lane. Background keeps the name it had before lanes, so that jobs already queued in a deployment are not lost. */
+const QUEUE_NAMES: Record<JobLane, string> = { background: "cairn-jobs", interactive: "cairn-interactive" };
 
-/** Jobs in Redis through BullMQ: any number of server and `npm run worker` processes share them. */
+/** Jobs in Redis through BullMQ, one queue per lane: any number of server and `npm run worker` processes share them. */
 export class RedisQueue<C> implements JobQueue<C> {
   readonly description: string;
   private readonly definitions: Map<string, AnyDefinition<C>>;
   private readonly connection: Redis;
-  private readonly queue: Queue;
-  private worker?: Worker;
+  private readonly queues: Record<JobLane, Queue>;
+  private readonly workers = new Map<JobLane, Worker>();
   /** BullMQ never closes a connection it was handed, so close() must. */
-  private workerConnection?: Redis;
+  private readonly workerConnections: Redis[] = [];
 
   constructor(redisUrl: string, definitions: AnyDefinition<C>[]) {
     this.definitions = definitionsByName(definitions);
     // BullMQ needs blocking commands that never give up, hence maxRetriesPerRequest: null.
     this.connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
-    this.queue = new Queue(QUEUE_NAME, { connection: this.connection });
+    this.queues = {
+      background: new Queue(QUEUE_NAMES.background, { connection: this.connection }),
+      interactive: new Queue(QUEUE_NAMES.interactive, { connection: this.connection }),
+    };
     const { hostname, port } = new URL(redisUrl);
     this.description = `Redis (${hostname}:${port || 6379})`;
   }
@@ -164,7 +191,7 @@ export class RedisQueue<C> implements JobQueue<C> {
   async enqueue(name: string, payload: unknown, options: { jobId?: string } = {}): Promise<string> {
     const definition = this.definitions.get(name);
     if (!definition) throw unknownJob(name);
-    const job = await this.queue.add(name, payload, {
+    const job = await this.queues[laneOf(definition)].add(name, payload, {
       jobId: options.jobId ?? newId(),
       attempts: definition.attempts,
       backoff: { type: "exponential", delay: definition.backoffMs },
@@ -178,23 +205,37 @@ export class RedisQueue<C> implements JobQueue<C> {
     const positions = new Map<string, number>();
     if (jobIds.length === 0) return positions;
     // BullMQ pushes a new job at the head of its wait list and workers take the tail (RPOPLPUSH), so a job's
-    // place is its distance from the tail. One MULTI reads the length and every index from the same list.
-    const batch = this.connection.multi().llen(this.queue.keys.wait);
-    for (const id of jobIds) batch.lpos(this.queue.keys.wait, id);
+    // place is its distance from the tail. One MULTI reads each lane's length and every index from the same lists;
+    // a job id is in one lane's list at most.
+    const batch = this.connection.multi();
+    for (const lane of JOB_LANES) {
+      const wait = this.queues[lane].keys.wait;
+      batch.llen(wait);
+      for (const id of jobIds) batch.lpos(wait, id);
+    }
     const answers = (await batch.exec()) ?? [];
-    const length = Number(answers[0]?.[1] ?? 0);
-    jobIds.forEach((id, i) => {
-      const index = answers[i + 1]?.[1];
-      if (typeof index === "number") positions.set(id, length - index);
+    JOB_LANES.forEach((_lane, l) => {
+      const offset = l * (jobIds.length + 1);
+      const length = Number(answers[offset]?.[1] ?? 0);
+      jobIds.forEach((id, i) => {
+        const index = answers[offset + i + 1]?.[1];
+        if (typeof index === "number") positions.set(id, length - index);
+      });
     });
     return positions;
   }
 
-  start(context: C, concurrency: number): void {
-    if (concurrency === 0 || this.worker) return;
-    this.workerConnection = this.connection.duplicate();
-    this.worker = new Worker(
-      QUEUE_NAME,
+  start(context: C, concurrency: LaneConcurrency): void {
+    for (const lane of JOB_LANES) {
+      if (concurrency[lane] > 0 && !this.workers.has(lane)) this.workers.set(lane, this.startWorker(lane, context, concurrency[lane]));
+    }
+  }
+
+  private startWorker(lane: JobLane, context: C, concurrency: number): Worker {
+    const connection = this.connection.duplicate();
+    this.workerConnections.push(connection);
+    const worker = new Worker(
+      QUEUE_NAMES[lane],
       async (job: Job) => {
         const definition = this.definitions.get(job.name);
         if (!definition) throw unknownJob(job.name);
@@ -202,9 +243,9 @@ export class RedisQueue<C> implements JobQueue<C> {
       },
       // A worker that dies mid-job loses its lock after 15 s and the job runs again elsewhere (BullMQ's
       // default is 30 s); the lock is renewed every 7.5 s, which a job's awaits leave room for.
-      { connection: this.workerConnection, concurrency, lockDuration: 15_000, stalledInterval: 5_000 },
+      { connection, concurrency, lockDuration: 15_000, stalledInterval: 5_000 },
     );
-    this.worker.on("failed", (job, error) => {
+    worker.on("failed", (job, error) => {
       if (!job) return;
       logFailure(job.name, job.id!, job.attemptsMade, error);
       const definition = this.definitions.get(job.name);
@@ -214,13 +255,14 @@ export class RedisQueue<C> implements JobQueue<C> {
         definition.onFinalFailure(job.data as never, context, error).catch((e) => logFailure(job.name, job.id!, job.attemptsMade, e));
       }
     });
-    this.worker.on("error", (error) => console.error("[jobs] worker error:", error.message));
+    worker.on("error", (error) => console.error(`[jobs] ${lane} worker error:`, error.message));
+    return worker;
   }
 
   async close(): Promise<void> {
-    await this.worker?.close();
-    await this.queue.close();
-    this.workerConnection?.disconnect();
+    await Promise.all([...this.workers.values()].map((worker) => worker.close()));
+    await Promise.all(JOB_LANES.map((lane) => this.queues[lane].close()));
+    for (const connection of this.workerConnections) connection.disconnect();
     this.connection.disconnect();
   }
 }
