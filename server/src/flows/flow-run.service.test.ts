@@ -191,6 +191,14 @@ describe("runs through the job queue, on the engine", () => {
     expect((await ended(owner, rerun.run.id)).answer).toBe("You said: again");
   });
 
+  it("answers a first message at once: a session never run is greeted silently first, as RAGFlow's session API does", async () => {
+    const flowId = await createFlow(owner, "Asked at once", ECHO);
+    const { run } = await start(owner, flowId, { message: "straight away" });
+    const done = await ended(owner, run.id);
+    expect(done).toMatchObject({ status: "waiting", answer: "You said: straight away" });
+    expect(done.steps.map((s: { componentId: string }) => s.componentId)).toEqual(["begin", "Template:echo", "Answer:talk"]);
+  });
+
   it("gives a subscriber who connects after the run every event from the first, in order, once", async () => {
     const flowId = await createFlow(owner, "Watched late", ECHO);
     const first = await start(owner, flowId);

@@ -316,7 +316,8 @@ export class FlowRunService {
       result = await this.deps.runTurn(
         session.dsl,
         session.state,
-        { message: run.message ?? undefined, inputs: run.inputs, fromComponent: run.fromComponent ?? undefined },
+        // A session shows Begin's greeting when it opens (the REST session, the run drawer's first turn).
+        { message: run.message ?? undefined, inputs: run.inputs, fromComponent: run.fromComponent ?? undefined, greeted: true },
         {
           ports: flowPorts(this.deps, principal, notes),
           limits: flowLimits(this.platform.config),

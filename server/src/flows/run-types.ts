@@ -40,6 +40,12 @@ export interface TurnRequest {
   inputs?: Record<string, unknown>;
   /** Re-run from this component, keeping the outputs of the components before it (debugging). */
   fromComponent?: string;
+  /**
+   * The user was shown Begin's greeting when the session opened (RAGFlow's session API runs the canvas once for
+   * the prologue): a first turn that carries a message goes on past the Answers Begin leads to, instead of
+   * greeting again and leaving the message unanswered.
+   */
+  greeted?: boolean;
 }
 
 /** How a turn ended: waiting at an Answer ("Interact") for the user, finished (no Answer left), failed, cancelled. */

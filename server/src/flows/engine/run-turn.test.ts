@@ -142,6 +142,21 @@ describe("a conversation turn", () => {
     expect((await run(flow, first.state, { message: "later" })).answer).toBe("You said: later");
   });
 
+  it("answers a first message when the session already showed the greeting, and keeps the greeting in the history", async () => {
+    const flow = sketchFlow({
+      begin: { name: "Begin", params: { prologue: "Hi there" }, down: ["answer"] },
+      answer: { name: "Answer", down: ["echo"] },
+      echo: { name: "Template", params: { content: "You said: {input}" }, down: ["answer"] },
+    });
+    const first = await run(flow, null, { message: "early", greeted: true });
+    expect(first).toMatchObject({ status: "waiting", answer: "You said: early" });
+    expect(first.state.history).toEqual([
+      { role: "assistant", content: "Hi there" },
+      { role: "user", content: "early" },
+      { role: "assistant", content: "You said: early" },
+    ]);
+  });
+
   it("lets the user try again after a failed turn, from the Answer the flow waited at", async () => {
     const flow = sketchFlow({
       begin: { name: "Begin", down: ["answer"] },

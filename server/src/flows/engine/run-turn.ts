@@ -168,6 +168,14 @@ class Turn {
       frontier = this.graph.downstream(begin);
       // RAGFlow keeps Begin in a path of its own, so that the next list is the turn's work.
       state.path.push([]);
+      if (request.greeted && request.message && frontier.length > 0 && frontier.every((id) => this.graph.isInteraction(id))) {
+        // The greeting was said when the session opened: it goes before the message in the history, the Answers
+        // count as passed (so that what follows them reads the message), and the turn goes on after them.
+        const greeting = state.outputs[begin]?.content;
+        if (greeting) state.history.splice(state.history.length - 1, 0, { role: "assistant", content: greeting });
+        state.path.at(-1)!.push(...frontier);
+        frontier = frontier.flatMap((id) => this.graph.downstream(id));
+      }
     }
     await this.schedule(frontier, this.mainScope());
     await this.speakFirstQueued();
