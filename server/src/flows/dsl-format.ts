@@ -2,6 +2,7 @@ import { DomainError } from "../platform/errors";
 import { componentNamed } from "./components";
 import { BEGIN_ID, type DslComponent, type FlowDsl, type GraphEdge, type GraphNode } from "./dsl";
 import { FlowGraph } from "./engine/graph";
+import { isPlainObject } from "../platform/plain-object";
 
 /**
  * Flow files in and out. `importFlow` reads, unchanged:
@@ -34,7 +35,6 @@ const MAX_VALUES = 200_000;
 
 const RUN_STATE_KEYS = ["history", "messages", "path", "answer", "reference", "retrieval", "embed_id", "task_id"];
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const notAFlow = () => new DomainError("BAD_REQUEST", "flow.import.notAFlow");
 
 /** Refuses what would cost too much to read (hostile JSON): too deep, too many values. */
@@ -46,7 +46,7 @@ function checkSize(value: unknown): void {
     if (++count > MAX_VALUES) throw new DomainError("PAYLOAD_TOO_LARGE", "flow.import.tooLarge");
     if (depth > MAX_DEPTH) throw new DomainError("BAD_REQUEST", "flow.import.tooDeep", { limit: MAX_DEPTH });
     if (Array.isArray(next)) for (const item of next) stack.push({ value: item, depth: depth + 1 });
-    else if (isObject(next)) for (const item of Object.values(next)) stack.push({ value: item, depth: depth + 1 });
+    else if (isPlainObject(next)) for (const item of Object.values(next)) stack.push({ value: item, depth: depth + 1 });
   }
 }
 
@@ -59,21 +59,21 @@ function parse(text: string): unknown {
   }
 }
 
-const isEmpty = (value: unknown) => (Array.isArray(value) ? value.length === 0 : isObject(value) ? Object.keys(value).length === 0 : value === "");
+const isEmpty = (value: unknown) => (Array.isArray(value) ? value.length === 0 : isPlainObject(value) ? Object.keys(value).length === 0 : value === "");
 
 const strings = (value: unknown): string[] => (Array.isArray(value) ? [...new Set(value.filter((item): item is string => typeof item === "string"))] : []);
 
 /** v0.20's Begin form fields (`inputs: {key: {name, type, optional, options, value}}`) as v0.14's `query` list. */
 function beginQueryFromInputs(inputs: Record<string, unknown>): Record<string, unknown>[] {
-  return Object.entries(inputs).map(([key, field]) => ({ key, ...(isObject(field) ? field : {}) }));
+  return Object.entries(inputs).map(([key, field]) => ({ key, ...(isPlainObject(field) ? field : {}) }));
 }
 
 function importComponent(id: string, raw: unknown, notes: ImportNote[]): DslComponent {
-  if (!isObject(raw) || !isObject(raw.obj) || typeof raw.obj.component_name !== "string" || raw.obj.component_name.trim() === "") {
+  if (!isPlainObject(raw) || !isPlainObject(raw.obj) || typeof raw.obj.component_name !== "string" || raw.obj.component_name.trim() === "") {
     throw new DomainError("BAD_REQUEST", "flow.import.badComponent", { id });
   }
   const { component_name, params, inputs: _runInputs, output: _runOutput, ...besideParams } = raw.obj;
-  const own: Record<string, unknown> = isObject(params) ? structuredClone(params) : {};
+  const own: Record<string, unknown> = isPlainObject(params) ? structuredClone(params) : {};
   // RAGFlow's examples sometimes put `parameters` beside `params`: the engine reads them inside.
   for (const [key, value] of Object.entries(besideParams)) if (!(key in own)) own[key] = structuredClone(value);
   // RAGFlow keeps a component's last run in its params (`output`, and `inputs` as the values it read): run state.
@@ -81,7 +81,7 @@ function importComponent(id: string, raw: unknown, notes: ImportNote[]): DslComp
     if (own[key] !== undefined && own[key] !== null && !isEmpty(own[key])) notes.push({ messageKey: "flow.import.runStateDropped" });
     delete own[key];
   }
-  if (component_name === "Begin" && isObject(own.inputs) && !Array.isArray(own.query)) {
+  if (component_name === "Begin" && isPlainObject(own.inputs) && !Array.isArray(own.query)) {
     own.query = beginQueryFromInputs(own.inputs);
     delete own.inputs;
     notes.push({ messageKey: "flow.import.beginInputsConverted" });
@@ -160,13 +160,13 @@ export function layoutGraph(dsl: FlowDsl): { nodes: GraphNode[]; edges: GraphEdg
 }
 
 function importGraph(raw: unknown, dsl: FlowDsl, notes: ImportNote[]): FlowDsl["graph"] {
-  if (!isObject(raw) || !Array.isArray(raw.nodes) || !Array.isArray(raw.edges)) {
+  if (!isPlainObject(raw) || !Array.isArray(raw.nodes) || !Array.isArray(raw.edges)) {
     notes.push({ messageKey: "flow.import.layoutBuilt" });
     return layoutGraph(dsl);
   }
-  const position = (p: unknown) => (isObject(p) && typeof p.x === "number" && typeof p.y === "number" ? { x: p.x, y: p.y } : null);
-  const nodes = raw.nodes.filter((node): node is GraphNode => isObject(node) && typeof node.id === "string" && position(node.position) !== null);
-  const edges = raw.edges.filter((edge): edge is GraphEdge => isObject(edge) && typeof edge.source === "string" && typeof edge.target === "string");
+  const position = (p: unknown) => (isPlainObject(p) && typeof p.x === "number" && typeof p.y === "number" ? { x: p.x, y: p.y } : null);
+  const nodes = raw.nodes.filter((node): node is GraphNode => isPlainObject(node) && typeof node.id === "string" && position(node.position) !== null);
+  const edges = raw.edges.filter((edge): edge is GraphEdge => isPlainObject(edge) && typeof edge.source === "string" && typeof edge.target === "string");
   // A component the drawing lacks gets a place from the layout, so that the editor shows every component.
   const drawn = new Set(nodes.map((node) => node.id));
   const missing = Object.keys(dsl.components).filter((id) => !drawn.has(id));
@@ -178,7 +178,7 @@ function importGraph(raw: unknown, dsl: FlowDsl, notes: ImportNote[]): FlowDsl["
   const graph = structuredClone({ nodes, edges });
   // RAGFlow's nodes carry a copy of the params (`data.form`), often stale; the params are the truth, and an export writes
   // the copy again. A node with no component (RAGFlow's notes live in the drawing only) keeps its form: its text.
-  for (const node of graph.nodes) if (isObject(node.data) && Object.prototype.hasOwnProperty.call(dsl.components, node.id)) delete node.data.form;
+  for (const node of graph.nodes) if (isPlainObject(node.data) && Object.prototype.hasOwnProperty.call(dsl.components, node.id)) delete node.data.form;
   const renamed = uniqueNames(graph.nodes);
   if (renamed > 0) notes.push({ messageKey: "flow.import.namesRenamed", params: { count: renamed } });
   return graph;
@@ -205,19 +205,19 @@ function uniqueNames(nodes: GraphNode[]): number {
 export function importFlow(json: unknown): ImportedFlow {
   const value = typeof json === "string" ? parse(json) : json;
   checkSize(value);
-  if (!isObject(value)) throw notAFlow();
+  if (!isPlainObject(value)) throw notAFlow();
   const notes: ImportNote[] = [];
-  const isTemplate = !isObject(value.components) && (isObject(value.dsl) || typeof value.dsl === "string");
+  const isTemplate = !isPlainObject(value.components) && (isPlainObject(value.dsl) || typeof value.dsl === "string");
   const body = isTemplate ? (typeof value.dsl === "string" ? parse(value.dsl) : value.dsl) : value;
   if (isTemplate) checkSize(body);
-  if (!isObject(body) || !isObject(body.components) || Object.keys(body.components).length === 0) throw notAFlow();
+  if (!isPlainObject(body) || !isPlainObject(body.components) || Object.keys(body.components).length === 0) throw notAFlow();
 
   const components: Record<string, DslComponent> = {};
   for (const [id, raw] of Object.entries(body.components)) components[id] = importComponent(id, raw, notes);
   reconcileEdges(components, notes);
   const dsl: FlowDsl = { components };
-  if (isObject(body.globals)) dsl.globals = structuredClone(body.globals);
-  if (isObject(body.variables)) dsl.variables = structuredClone(body.variables);
+  if (isPlainObject(body.globals)) dsl.globals = structuredClone(body.globals);
+  if (isPlainObject(body.variables)) dsl.variables = structuredClone(body.variables);
   dsl.graph = importGraph(body.graph, dsl, notes);
   if (!Object.prototype.hasOwnProperty.call(components, BEGIN_ID) && !Object.values(components).some((c) => c.obj.component_name === "Begin")) {
     notes.push({ messageKey: "flow.import.noBegin" });

@@ -1,4 +1,5 @@
 import type { ParamIssue, ParamSpec } from "../platform/param-spec";
+import { isPlainObject } from "../platform/plain-object";
 
 /**
  * Parameters many components share, with RAGFlow v0.14's keys and defaults (every component's params inherit
@@ -6,15 +7,13 @@ import type { ParamIssue, ParamSpec } from "../platform/param-spec";
  * are shared keys under `flow.params`.
  */
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
 /** A reference to a value: another component's output (`component_id`, `component_id@name`), a Begin input (`begin@key`) or `sys.*`. */
 export type ValueReference = { type: "reference"; component_id: string } | { type: "input"; value: string };
 
 function checkReferences(value: unknown): ParamIssue[] {
   if (!Array.isArray(value)) return [{ code: "type", messageKey: "flow.errors.inputVariables" }];
   return value.flatMap((entry, i): ParamIssue[] => {
-    const ok = isObject(entry) && ((entry.type === "reference" && typeof entry.component_id === "string") || (entry.type === "input" && typeof entry.value === "string"));
+    const ok = isPlainObject(entry) && ((entry.type === "reference" && typeof entry.component_id === "string") || (entry.type === "input" && typeof entry.value === "string"));
     return ok ? [] : [{ path: String(i), code: "type", messageKey: "flow.errors.inputVariables", value: entry }];
   });
 }

@@ -2,6 +2,7 @@ import { chunkMethod } from "../ingestion/chunkers/registry";
 import { BASE_PARSER_DEFAULTS, PARSER_CONFIG_PARAMS } from "../ingestion/chunkers/parser-params";
 import type { ParserConfig } from "../ingestion/types";
 import { validate, withDefaults, type ParamError, type ParamSpec } from "../platform/param-spec";
+import { isPlainObject } from "../platform/plain-object";
 
 export { DEFAULT_RAPTOR_PROMPT } from "../ingestion/enrichment/raptor";
 
@@ -43,8 +44,6 @@ export interface Violation {
   limit?: number;
   values?: string[];
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * The schema as validated. A client sends patches, so nothing is required, and pydantic checks every
@@ -104,7 +103,7 @@ export function chunkMethodDefaults(method: string): ParserConfig {
 export function deepMerge<T extends Record<string, unknown>>(target: T, patch: Record<string, unknown>): T {
   const result: Record<string, unknown> = { ...target };
   for (const [key, value] of Object.entries(patch)) {
-    result[key] = isObject(value) && isObject(result[key]) ? deepMerge(result[key] as Record<string, unknown>, value) : structuredClone(value);
+    result[key] = isPlainObject(value) && isPlainObject(result[key]) ? deepMerge(result[key] as Record<string, unknown>, value) : structuredClone(value);
   }
   return result as T;
 }

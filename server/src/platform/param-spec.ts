@@ -1,3 +1,4 @@
+import { isPlainObject } from "./plain-object";
 /**
  * ParamSpec: how a pluggable thing (a chunk method, a model provider, a flow component) describes the
  * parameters it takes, so that the server validates them and the client draws their form from one
@@ -90,8 +91,6 @@ export interface ValidateOptions {
 
 export type ParamValues = Record<string, unknown>;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
 /** Whether a parameter is shown, given the values of its siblings (with their defaults). */
 export function isVisible(spec: ParamSpec, siblings: ParamValues): boolean {
   const holds = (rule: Readonly<Record<string, readonly ParamValue[]>> | undefined, wanted: boolean) =>
@@ -114,7 +113,7 @@ export function withDefaults(specs: readonly ParamSpec[], values: ParamValues): 
   const filled: ParamValues = {};
   for (const spec of specs) {
     const given = values[spec.key];
-    const value = given === undefined ? defaultOf(spec) : spec.type === "object" && isObject(given) ? withDefaults(spec.params ?? [], given) : given;
+    const value = given === undefined ? defaultOf(spec) : spec.type === "object" && isPlainObject(given) ? withDefaults(spec.params ?? [], given) : given;
     if (value !== undefined) filled[spec.key] = value;
   }
   for (const [key, value] of Object.entries(values)) if (!(key in filled)) filled[key] = value;
@@ -177,7 +176,7 @@ function checkValue(spec: ParamSpec, value: unknown, path: string, options: Vali
     case "json":
       return [];
     case "object":
-      if (!isObject(value)) return typeError("object");
+      if (!isPlainObject(value)) return typeError("object");
       return validateAt(spec.params ?? [], value, `${path}.`, options);
   }
 }

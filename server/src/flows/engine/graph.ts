@@ -1,10 +1,9 @@
 import type { ComponentDefinition } from "../component";
 import { BEGIN_ID, type DslComponent, type FlowDsl, type GraphEdge, type GraphNode } from "../dsl";
+import { isPlainObject } from "../../platform/plain-object";
 
 /** Finds a component's description by its RAGFlow name (the registry; tests may add their own). */
 export type ComponentLookup = (name: string) => ComponentDefinition | undefined;
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * A flow as the engine reads it: every component with its description, and its edges taken from everything
@@ -26,8 +25,8 @@ export class FlowGraph {
     private readonly lookup: ComponentLookup,
   ) {
     this.ids = Object.keys(dsl.components);
-    this.nodes = Array.isArray(dsl.graph?.nodes) ? dsl.graph.nodes.filter((node) => isObject(node) && typeof node.id === "string") : [];
-    this.edges = Array.isArray(dsl.graph?.edges) ? dsl.graph.edges.filter((edge) => isObject(edge) && typeof edge.source === "string" && typeof edge.target === "string") : [];
+    this.nodes = Array.isArray(dsl.graph?.nodes) ? dsl.graph.nodes.filter((node) => isPlainObject(node) && typeof node.id === "string") : [];
+    this.edges = Array.isArray(dsl.graph?.edges) ? dsl.graph.edges.filter((edge) => isPlainObject(edge) && typeof edge.source === "string" && typeof edge.target === "string") : [];
     const add = (from: string, to: string) => {
       if (!this.has(from) || !this.has(to)) return;
       const targets = this.down.get(from) ?? [];
@@ -37,7 +36,7 @@ export class FlowGraph {
     };
     const ids = (list: unknown) => (Array.isArray(list) ? list.filter((item): item is string => typeof item === "string") : []);
     for (const id of this.ids) {
-      const component: Partial<DslComponent> = isObject(dsl.components[id]) ? dsl.components[id] : {};
+      const component: Partial<DslComponent> = isPlainObject(dsl.components[id]) ? dsl.components[id] : {};
       for (const to of ids(component.downstream)) add(id, to);
       for (const from of ids(component.upstream)) add(from, id);
       for (const port of this.routesOf(id)) if (port.target) add(id, port.target);
@@ -62,7 +61,7 @@ export class FlowGraph {
 
   params(id: string): Record<string, unknown> {
     const params = this.component(id)?.obj?.params;
-    return isObject(params) ? params : {};
+    return isPlainObject(params) ? params : {};
   }
 
   routesOf(id: string) {

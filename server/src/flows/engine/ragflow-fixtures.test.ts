@@ -3,6 +3,7 @@ import { CORE_COMPONENTS } from "../components/core";
 import { importFlow } from "../dsl-format";
 import { ragflowFixtureFiles, readRagflowFixture } from "../testing/ragflow-fixtures";
 import { runTestTurn } from "../testing/run-flow";
+import { isPlainObject } from "../../platform/plain-object";
 
 /**
  * RAGFlow's own flows run through the engine, with stand-ins for the components that need a model or an outside
@@ -11,20 +12,18 @@ import { runTestTurn } from "../testing/run-flow";
 const files = ragflowFixtureFiles();
 const CORE = new Set(CORE_COMPONENTS.map((c) => c.name));
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
 function standIn(name: string): ComponentDefinition {
   const base = { name, category: "core" as const, icon: "", params: [] };
   if (name === "Categorize") {
-    const categories = (params: Record<string, unknown>) => Object.entries(isObject(params.category_description) ? params.category_description : {});
+    const categories = (params: Record<string, unknown>) => Object.entries(isPlainObject(params.category_description) ? params.category_description : {});
     return {
       ...base,
-      routes: (params) => categories(params).map(([category, value]): RoutePort => ({ handle: category, target: isObject(value) && typeof value.to === "string" ? value.to : null, label: category, literal: true })),
+      routes: (params) => categories(params).map(([category, value]): RoutePort => ({ handle: category, target: isPlainObject(value) && typeof value.to === "string" ? value.to : null, label: category, literal: true })),
       // The category named in the input, else the last one (RAGFlow's fallback).
       async run({ params, input }) {
         const all = categories(params);
         const chosen = all.find(([category]) => input.toLowerCase().includes(category.toLowerCase())) ?? all.at(-1)!;
-        const to = isObject(chosen[1]) ? String(chosen[1].to) : "";
+        const to = isPlainObject(chosen[1]) ? String(chosen[1].to) : "";
         return { content: to, next: to ? [to] : [] };
       },
     };
@@ -53,7 +52,7 @@ describe.each(files)("RAGFlow's %s", (file) => {
     const { dsl } = importFlow(readRagflowFixture(file));
     const extra = [...new Set(Object.values(dsl.components).map((c) => c.obj.component_name))].filter((name) => !CORE.has(name)).map(standIn);
     const begin = dsl.components.begin.obj.params;
-    const inputs = Object.fromEntries((Array.isArray(begin.query) ? begin.query : []).filter(isObject).map((field) => [String(field.key), Array.isArray(field.options) && field.options.length > 0 ? String(field.options[0]) : "1"]));
+    const inputs = Object.fromEntries((Array.isArray(begin.query) ? begin.query : []).filter(isPlainObject).map((field) => [String(field.key), Array.isArray(field.options) && field.options.length > 0 ? String(field.options[0]) : "1"]));
 
     const first = await runTestTurn(dsl, null, { inputs }, { extra });
     expect({ status: first.status, error: first.error }).toEqual({ status: expect.stringMatching(/^(waiting|finished)$/), error: undefined });

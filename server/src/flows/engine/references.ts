@@ -1,5 +1,6 @@
 import type { ComponentOutput } from "../component";
 import type { FlowGraph } from "./graph";
+import { isPlainObject } from "../../platform/plain-object";
 
 /**
  * References between the parts of a flow, as RAGFlow writes them in params and texts:
@@ -10,8 +11,6 @@ import type { FlowGraph } from "./graph";
  */
 
 export const PLACEHOLDER = /\{([^{}\s]+)\}/g;
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** A value as text: lists one item a line, objects as JSON. */
 export function asText(value: unknown): string {
@@ -39,7 +38,7 @@ export interface ParameterBinding {
 export function parameterBindings(params: Record<string, unknown>): ParameterBinding[] {
   const list = params.parameters;
   if (!Array.isArray(list)) return [];
-  return list.filter((p): p is ParameterBinding => isObject(p) && typeof p.key === "string" && typeof p.component_id === "string");
+  return list.filter((p): p is ParameterBinding => isPlainObject(p) && typeof p.key === "string" && typeof p.component_id === "string");
 }
 
 /** Every reference written in a component's params: `component_id`/`cpn_id` fields and `{…}` placeholders in texts. */
@@ -51,7 +50,7 @@ export function referencesIn(params: Record<string, unknown>): string[] {
       if (key === "component_id" || key === "cpn_id") found.add(value);
       else for (const match of value.matchAll(PLACEHOLDER)) found.add(match[1]);
     } else if (Array.isArray(value)) for (const item of value) visit(item, key, depth + 1);
-    else if (isObject(value)) for (const [k, v] of Object.entries(value)) visit(v, k, depth + 1);
+    else if (isPlainObject(value)) for (const [k, v] of Object.entries(value)) visit(v, k, depth + 1);
   };
   visit(params, "", 0);
   return [...found];

@@ -10,6 +10,7 @@ import { defaultInput } from "./default-input";
 import { FlowGraph } from "./graph";
 import { repeatedBlock } from "./limits";
 import { asText, referencedComponents, referenceValue, resolveText, type ReferenceValues } from "./references";
+import { isPlainObject } from "../../platform/plain-object";
 
 /**
  * One conversation turn of a flow, with RAGFlow v0.14's semantics (`Canvas.run`):
@@ -41,8 +42,6 @@ class Stopped extends Error {
     super("stopped");
   }
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 class Turn {
   private readonly graph: FlowGraph;
@@ -319,14 +318,14 @@ class Turn {
     const name = this.graph.nameOf(id);
     if (name === "Begin") {
       const given = { ...this.state.beginInputs, ...(this.request.inputs ?? {}) };
-      const fields = Array.isArray(params.query) ? params.query.filter(isObject) : [];
+      const fields = Array.isArray(params.query) ? params.query.filter(isPlainObject) : [];
       return fields.flatMap((field) => {
         const key = typeof field.key === "string" ? field.key : "";
         const value = key in given ? given[key] : field.value;
         return key && value !== undefined && value !== null ? [{ component_id: `begin@${key}`, content: asText(value) }] : [];
       });
     }
-    const variables = Array.isArray(params.query) ? params.query.filter(isObject) : [];
+    const variables = Array.isArray(params.query) ? params.query.filter(isPlainObject) : [];
     return variables.flatMap((variable): ResolvedInput[] => {
       if (variable.type === "reference" && typeof variable.component_id === "string") {
         return [{ component_id: variable.component_id, content: referenceValue(this.graph, this.referenceValues(), variable.component_id) ?? "" }];

@@ -1,16 +1,16 @@
 import type { FlowDsl } from "../dsl";
 import type { FlowState } from "../run-types";
+import { isPlainObject } from "../../platform/plain-object";
 
 /**
  * A session's state before its first turn. The v0.20+ globals start as RAGFlow's do (`sys.query` empty, no
  * files, no turn yet); the flow's own `globals` and `variables` are copied in, so that a run never writes to the flow.
  */
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** v0.20+ `variables` ({name: {value, type, …}}) as the `env.name` globals its texts reference. */
 function variableGlobals(variables: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(variables).map(([name, variable]) => [name.startsWith("env.") ? name : `env.${name}`, structuredClone(isObject(variable) && "value" in variable ? variable.value : variable)]),
+    Object.entries(variables).map(([name, variable]) => [name.startsWith("env.") ? name : `env.${name}`, structuredClone(isPlainObject(variable) && "value" in variable ? variable.value : variable)]),
   );
 }
 

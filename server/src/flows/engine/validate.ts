@@ -3,6 +3,7 @@ import { componentNamed } from "../components";
 import type { FlowDsl } from "../dsl";
 import { FlowGraph, type ComponentLookup } from "./graph";
 import { parameterBindings, referencedComponent } from "./references";
+import { isPlainObject } from "../../platform/plain-object";
 
 /** One problem of a flow, for the editor to show on the component (or the field) at fault. */
 export interface FlowProblem {
@@ -13,8 +14,6 @@ export interface FlowProblem {
   messageKey: string;
   params?: Record<string, unknown>;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** `begin@key`, `sys.*` and `env.*` name no component: they are checked against Begin's inputs, or not at all. */
 function namesAComponent(reference: string): boolean {
@@ -29,7 +28,7 @@ function namesAComponent(reference: string): boolean {
  * routes and references name components of the flow.
  */
 export function validateFlow(dsl: FlowDsl, lookup: ComponentLookup = componentNamed): FlowProblem[] {
-  if (!isObject(dsl) || !isObject(dsl.components)) return [{ messageKey: "flow.import.notAFlow" }];
+  if (!isPlainObject(dsl) || !isPlainObject(dsl.components)) return [{ messageKey: "flow.import.notAFlow" }];
   const graph = new FlowGraph(dsl, lookup);
   const problems: FlowProblem[] = [];
   const add = (problem: FlowProblem) => problems.push(problem);
@@ -40,7 +39,7 @@ export function validateFlow(dsl: FlowDsl, lookup: ComponentLookup = componentNa
 
   const names = new Map<string, string>();
   for (const node of graph.nodes) {
-    if (graph.has(node.id) && isObject(node.data) && "name" in node.data && (typeof node.data.name !== "string" || node.data.name.trim() === "")) {
+    if (graph.has(node.id) && isPlainObject(node.data) && "name" in node.data && (typeof node.data.name !== "string" || node.data.name.trim() === "")) {
       add({ componentId: node.id, field: "name", messageKey: "flow.errors.nameRequired" });
     }
   }
@@ -54,7 +53,7 @@ export function validateFlow(dsl: FlowDsl, lookup: ComponentLookup = componentNa
   for (const id of graph.ids) {
     const component = dsl.components[id];
     const definition = graph.definition(id);
-    if (!isObject(component) || !isObject(component.obj) || typeof component.obj.component_name !== "string") {
+    if (!isPlainObject(component) || !isPlainObject(component.obj) || typeof component.obj.component_name !== "string") {
       add({ componentId: id, messageKey: "flow.errors.malformedComponent", params: { id } });
       continue;
     }
@@ -133,7 +132,7 @@ function referenceProblems(graph: FlowGraph): FlowProblem[] {
   const problems: FlowProblem[] = [];
   const beginId = graph.beginId();
   const beginKeys = new Set(
-    (beginId !== undefined && Array.isArray(graph.params(beginId).query) ? (graph.params(beginId).query as unknown[]) : []).flatMap((field) => (isObject(field) && typeof field.key === "string" ? [field.key] : [])),
+    (beginId !== undefined && Array.isArray(graph.params(beginId).query) ? (graph.params(beginId).query as unknown[]) : []).flatMap((field) => (isPlainObject(field) && typeof field.key === "string" ? [field.key] : [])),
   );
   for (const id of graph.ids) {
     const name = graph.displayName(id);
@@ -144,7 +143,7 @@ function referenceProblems(graph: FlowGraph): FlowProblem[] {
     const params = graph.params(id);
     const written: string[] = [
       ...parameterBindings(params).map((binding) => binding.component_id),
-      ...(graph.nameOf(id) === "Begin" || !Array.isArray(params.query) ? [] : params.query.filter(isObject).flatMap((v) => (v.type === "reference" && typeof v.component_id === "string" ? [v.component_id] : []))),
+      ...(graph.nameOf(id) === "Begin" || !Array.isArray(params.query) ? [] : params.query.filter(isPlainObject).flatMap((v) => (v.type === "reference" && typeof v.component_id === "string" ? [v.component_id] : []))),
     ];
     for (const reference of written) {
       if (reference.startsWith("begin@") && !beginKeys.has(reference.slice("begin@".length))) problems.push({ componentId: id, messageKey: "flow.errors.unknownReference", params: { name, reference } });

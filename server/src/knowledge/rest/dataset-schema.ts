@@ -2,6 +2,7 @@ import type { Request, Response } from "express";
 import { pythonStringRepr } from "../../rest/python-repr";
 import { CHUNK_METHOD_NAMES } from "../../ingestion/chunkers/registry";
 import { populateParserConfig, parserConfigViolations, type Violation } from "../parser-config";
+import { isPlainObject } from "../../platform/plain-object";
 
 /**
  * RAGFlow's pydantic models of the dataset endpoints (contract §1.6 a, §1.7, §2.2–2.5), reproduced for
@@ -132,8 +133,6 @@ export interface DatasetFields {
   pagerank?: number;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
 function checkString(issues: Issue[], path: string, value: unknown, options: { nullable?: boolean; trim?: boolean; min?: number; max?: number }): string | null | undefined {
   if (value === null && options.nullable) return null;
   if (typeof value !== "string") return void issues.push({ path, message: "Input should be a valid string", value });
@@ -227,9 +226,9 @@ export function parseDatasetBody(body: Record<string, unknown>, mode: { update: 
   }
   if (has("parser_config")) {
     const config = body.parser_config;
-    if (config === null || (isObject(config) && Object.keys(config).length === 0)) {
+    if (config === null || (isPlainObject(config) && Object.keys(config).length === 0)) {
       out.parserConfig = null;
-    } else if (!isObject(config)) {
+    } else if (!isPlainObject(config)) {
       issues.push({ path: "parser_config", message: violationMessage({ path: "", kind: "object", value: config }), value: config });
     } else {
       // Cairn's page-range rule runs after the types, as a pydantic validator would: not for a range whose items are wrong.

@@ -4,13 +4,12 @@ import { parseMetadataCondition } from "../metadata-condition";
 import type { MetadataDelete, MetadataUpdate } from "../document-metadata";
 import { presentDatasetRow } from "./presenters";
 import { answering, datasetOr, pythonTruthy, queryValues, refuse, usableDataset } from "./scope";
+import { isPlainObject } from "../../platform/plain-object";
 
 /**
  * Documents' metadata across a dataset (contract §2.8): a summary of keys and values, and changes to many
  * documents at once; and RAGFlow's web route that stores a dataset's metadata schema (§13 row 8).
  */
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** `doc_ids` of the JSON body (RAGFlow reads it there, even on a GET) or of the query string. */
 function summaryDocumentIds(context: AuthenticatedRestContext): string[] | undefined {
@@ -35,14 +34,14 @@ async function update({ services, principal, params, body }: AuthenticatedRestCo
   const selector = pythonTruthy(body.selector) ? body.selector : {};
   const updates = pythonTruthy(body.updates) ? body.updates : [];
   const deletes = pythonTruthy(body.deletes) ? body.deletes : [];
-  if (!isObject(selector)) throw refuse("selector must be an object.");
+  if (!isPlainObject(selector)) throw refuse("selector must be an object.");
   if (!Array.isArray(updates) || !Array.isArray(deletes)) throw refuse("updates and deletes must be lists.");
   const condition = selector.metadata_condition;
-  if (pythonTruthy(condition) && !isObject(condition)) throw refuse("metadata_condition must be an object.");
+  if (pythonTruthy(condition) && !isPlainObject(condition)) throw refuse("metadata_condition must be an object.");
   const documentIds = pythonTruthy(selector.document_ids) ? selector.document_ids : [];
   if (!Array.isArray(documentIds)) throw refuse("document_ids must be a list.");
-  if (!updates.every((u) => isObject(u) && pythonTruthy(u.key) && "value" in u)) throw refuse("Each update requires key and value.");
-  if (!deletes.every((d) => isObject(d) && pythonTruthy(d.key))) throw refuse("Each delete requires key.");
+  if (!updates.every((u) => isPlainObject(u) && pythonTruthy(u.key) && "value" in u)) throw refuse("Each update requires key and value.");
+  if (!deletes.every((d) => isPlainObject(d) && pythonTruthy(d.key))) throw refuse("Each delete requires key.");
 
   const inDataset = (await services.documents.list(principal, kb.id, { pageSize: Number.MAX_SAFE_INTEGER })).items.map((d) => d.id);
   let targets = new Set(inDataset);

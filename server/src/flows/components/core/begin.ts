@@ -2,13 +2,12 @@ import { DomainError } from "../../../platform/errors";
 import type { ParamIssue } from "../../../platform/param-spec";
 import type { ComponentDefinition } from "../../component";
 import { DESCRIPTION } from "../../params";
+import { isPlainObject } from "../../../platform/plain-object";
 
 /** The kinds of input Begin asks for (RAGFlow v0.14's BeginQueryType). */
 export const BEGIN_INPUT_TYPES = ["line", "paragraph", "options", "file", "integer", "boolean"] as const;
 
 export const DEFAULT_PROLOGUE = "Hi! I'm your smart assistant. What can I do for you?";
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 interface BeginInput {
   key: string;
@@ -23,7 +22,7 @@ function checkInputs(value: unknown): ParamIssue[] {
   const keys = new Set<string>();
   return value.flatMap((field, i): ParamIssue[] => {
     const path = String(i);
-    if (!isObject(field) || typeof field.key !== "string" || field.key.trim() === "") return [{ path, code: "required", messageKey: "flow.components.Begin.errors.inputKey", value: field }];
+    if (!isPlainObject(field) || typeof field.key !== "string" || field.key.trim() === "") return [{ path, code: "required", messageKey: "flow.components.Begin.errors.inputKey", value: field }];
     if (!BEGIN_INPUT_TYPES.includes(field.type as BeginInput["type"])) return [{ path, code: "option", messageKey: "flow.components.Begin.errors.inputType", params: { key: field.key }, value: field.type }];
     if (keys.has(field.key)) return [{ path, code: "duplicate", messageKey: "flow.components.Begin.errors.inputKeyDuplicate", params: { key: field.key }, value: field.key }];
     keys.add(field.key);
@@ -34,7 +33,7 @@ function checkInputs(value: unknown): ParamIssue[] {
 
 function fieldsOf(params: Record<string, unknown>): BeginInput[] {
   const query = Array.isArray(params.query) ? params.query : [];
-  return query.filter(isObject).map((field) => ({
+  return query.filter(isPlainObject).map((field) => ({
     key: String(field.key ?? ""),
     name: typeof field.name === "string" && field.name !== "" ? field.name : String(field.key ?? ""),
     type: (BEGIN_INPUT_TYPES.includes(field.type as BeginInput["type"]) ? field.type : "line") as BeginInput["type"],

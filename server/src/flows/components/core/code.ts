@@ -3,10 +3,9 @@ import type { ComponentDefinition } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES } from "../../params";
 import { runSandboxed } from "./code-sandbox";
 import { checkParameters } from "./template";
+import { isPlainObject } from "../../../platform/plain-object";
 
 export const DEFAULT_CODE = "function main(args) {\n  return { result: args.input };\n}\n";
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * JavaScript in a sandbox (beyond RAGFlow v0.14: its v0.19 Code ran in Docker). `code` defines `main(args)`;
@@ -28,7 +27,7 @@ export const Code: ComponentDefinition = {
   restrictedTargets: ["Begin"],
   async run({ params, input, inputs, resolve }) {
     const args: Record<string, unknown> = { input, inputs: inputs.map((value) => value.content) };
-    for (const parameter of Array.isArray(params.parameters) ? params.parameters.filter(isObject) : []) {
+    for (const parameter of Array.isArray(params.parameters) ? params.parameters.filter(isPlainObject) : []) {
       if (typeof parameter.key === "string") args[parameter.key] = resolve(`{${parameter.key}}`);
     }
     let result: unknown;
@@ -39,6 +38,6 @@ export const Code: ComponentDefinition = {
       throw new DomainError("BAD_REQUEST", "flow.components.Code.errors.failed", { reason: error instanceof Error ? error.message : String(error) });
     }
     if (typeof result === "string") return { content: result, values: { result } };
-    return { content: JSON.stringify(result), values: isObject(result) ? result : { result } };
+    return { content: JSON.stringify(result), values: isPlainObject(result) ? result : { result } };
   },
 };

@@ -1,6 +1,7 @@
 import type { ParamIssue } from "../../../platform/param-spec";
 import type { ComponentDefinition, RoutePort } from "../../component";
 import { DESCRIPTION } from "../../params";
+import { isPlainObject } from "../../../platform/plain-object";
 
 /** Spec §9's operators, by the names Cairn stores. */
 export const SWITCH_OPERATORS = ["equal", "notEqual", "gt", "ge", "lt", "le", "contains", "notContains", "startWith", "endWith", "empty", "notEmpty"] as const;
@@ -72,21 +73,19 @@ interface SwitchCondition {
   to?: string;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
 function conditionsOf(params: Record<string, unknown>): SwitchCondition[] {
-  return Array.isArray(params.conditions) ? (params.conditions.filter((c) => isObject(c) && Array.isArray(c.items)) as unknown as SwitchCondition[]) : [];
+  return Array.isArray(params.conditions) ? (params.conditions.filter((c) => isPlainObject(c) && Array.isArray(c.items)) as unknown as SwitchCondition[]) : [];
 }
 
 function checkConditions(value: unknown): ParamIssue[] {
   if (!Array.isArray(value)) return [{ code: "type", messageKey: "flow.components.Switch.errors.conditions" }];
   return value.flatMap((condition, i): ParamIssue[] => {
-    if (!isObject(condition) || !Array.isArray(condition.items)) return [{ path: String(i), code: "type", messageKey: "flow.components.Switch.errors.conditions", value: condition }];
+    if (!isPlainObject(condition) || !Array.isArray(condition.items)) return [{ path: String(i), code: "type", messageKey: "flow.components.Switch.errors.conditions", value: condition }];
     const logic = condition.logical_operator;
     const issues: ParamIssue[] = [];
     if (logic !== undefined && logic !== "" && logic !== "and" && logic !== "or") issues.push({ path: `${i}.logical_operator`, code: "option", messageKey: "flow.components.Switch.errors.logicalOperator", value: logic });
     condition.items.forEach((item, j) => {
-      if (!isObject(item) || typeof item.cpn_id !== "string" || item.cpn_id === "") issues.push({ path: `${i}.items.${j}.cpn_id`, code: "required", messageKey: "flow.components.Switch.errors.itemComponent" });
+      if (!isPlainObject(item) || typeof item.cpn_id !== "string" || item.cpn_id === "") issues.push({ path: `${i}.items.${j}.cpn_id`, code: "required", messageKey: "flow.components.Switch.errors.itemComponent" });
       else if (switchOperator(item.operator) === undefined) issues.push({ path: `${i}.items.${j}.operator`, code: "option", messageKey: "flow.components.Switch.errors.operator", params: { operator: String(item.operator) }, value: item.operator });
     });
     return issues;
@@ -113,7 +112,7 @@ export const Switch: ComponentDefinition = {
     const known = (id: string) => id.startsWith("begin@") || id.startsWith("sys.") || Object.prototype.hasOwnProperty.call(flow.components, id.split("@")[0]);
     return conditionsOf(params).flatMap((condition, i) =>
       condition.items.flatMap((item, j) =>
-        isObject(item) && typeof item.cpn_id === "string" && item.cpn_id !== "" && !known(item.cpn_id)
+        isPlainObject(item) && typeof item.cpn_id === "string" && item.cpn_id !== "" && !known(item.cpn_id)
           ? [{ path: `conditions.${i}.items.${j}.cpn_id`, code: "reference", messageKey: "flow.components.Switch.errors.unknownComponent", params: { id: item.cpn_id } }]
           : [],
       ),

@@ -1,15 +1,14 @@
 import type { ParamIssue } from "../../../platform/param-spec";
 import type { ComponentDefinition } from "../../component";
 import { DESCRIPTION } from "../../params";
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+import { isPlainObject } from "../../../platform/plain-object";
 
 /** `parameters`: [{key, component_id}] — `{key}` in a text reads that component's output (or `begin@key`). Shared with Code. */
 export function checkParameters(value: unknown): ParamIssue[] {
   if (!Array.isArray(value)) return [{ code: "type", messageKey: "flow.errors.parameters" }];
   const keys = new Set<string>();
   return value.flatMap((entry, i): ParamIssue[] => {
-    if (!isObject(entry) || typeof entry.key !== "string" || entry.key.trim() === "" || typeof entry.component_id !== "string") {
+    if (!isPlainObject(entry) || typeof entry.key !== "string" || entry.key.trim() === "" || typeof entry.component_id !== "string") {
       return [{ path: String(i), code: "type", messageKey: "flow.errors.parameters", value: entry }];
     }
     if (keys.has(entry.key)) return [{ path: `${i}.key`, code: "duplicate", messageKey: "flow.errors.parameterKeyDuplicate", params: { key: entry.key }, value: entry.key }];

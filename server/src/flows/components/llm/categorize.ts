@@ -5,6 +5,7 @@ import { DESCRIPTION, historyWindow, modelParams } from "../../params";
 import { termShare } from "./lexical";
 import { unknownRouteTargets } from "./route-targets";
 import { askModel, chatModelOf, componentError, generationOptions, inputText, recentMessages } from "./model-call";
+import { isPlainObject } from "../../../platform/plain-object";
 
 /**
  * Categorize (RAGFlow v0.14 `agent/component/categorize.py`): a chat model puts the text it reads into one of
@@ -25,17 +26,15 @@ export interface Category {
   to?: string;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
 function categoriesOf(params: Record<string, unknown>): [string, Category][] {
-  return isObject(params.category_description) ? (Object.entries(params.category_description).filter(([, c]) => isObject(c)) as [string, Category][]) : [];
+  return isPlainObject(params.category_description) ? (Object.entries(params.category_description).filter(([, c]) => isPlainObject(c)) as [string, Category][]) : [];
 }
 
 /** The shape of the categories: a name and an object each. A new Categorize has none yet; the flow's check asks for them (categoryIssues). */
 function checkCategories(value: unknown): ParamIssue[] {
-  if (!isObject(value)) return [{ code: "type", messageKey: "flow.components.Categorize.errors.noCategories" }];
+  if (!isPlainObject(value)) return [{ code: "type", messageKey: "flow.components.Categorize.errors.noCategories" }];
   return Object.entries(value).flatMap(([name, category]): ParamIssue[] =>
-    !name.trim() || !isObject(category) ? [{ path: name, code: "type", messageKey: "flow.components.Categorize.errors.categoryName" }] : [],
+    !name.trim() || !isPlainObject(category) ? [{ path: name, code: "type", messageKey: "flow.components.Categorize.errors.categoryName" }] : [],
   );
 }
 

@@ -7,6 +7,7 @@ import type { RetrievalHit } from "../../../retrieval/retrieval.service";
 import type { ComponentContext, ComponentDefinition, ComponentOutput } from "../../component";
 import { DESCRIPTION, historyWindow, modelParams } from "../../params";
 import { chatModelOf, countCall, generationOptions, inputText, recentMessages } from "./model-call";
+import { isPlainObject } from "../../../platform/plain-object";
 
 /**
  * Generate (RAGFlow v0.14 `agent/component/generate.py`): a chat model answers with the prompt as its system
@@ -31,12 +32,10 @@ export interface PromptParameter {
 
 const PARAMETERS_ERROR = "flow.components.Generate.errors.parameters";
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
 function checkParameters(value: unknown): ParamIssue[] {
   if (!Array.isArray(value)) return [{ code: "type", messageKey: PARAMETERS_ERROR }];
   return value.flatMap((entry, i): ParamIssue[] =>
-    isObject(entry) && typeof entry.key === "string" && entry.key.trim() !== "" && typeof entry.component_id === "string" && entry.component_id !== ""
+    isPlainObject(entry) && typeof entry.key === "string" && entry.key.trim() !== "" && typeof entry.component_id === "string" && entry.component_id !== ""
       ? []
       : [{ path: String(i), code: "type", messageKey: PARAMETERS_ERROR, value: entry }],
   );

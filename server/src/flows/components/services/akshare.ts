@@ -1,7 +1,8 @@
 import type { ComponentDefinition, ComponentOutput, OutputItem } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES, topN } from "../../params";
 import { callVendor, inputText, malformedAnswer, vendorBase, vendorError } from "../outside-service";
-import { isRecord, listOutput, textIn } from "./vendor";
+import {listOutput, textIn } from "./vendor";
+import { isPlainObject } from "../../../platform/plain-object";
 
 /**
  * The stock news AkShare's `stock_news_em(symbol)` gives, read where AkShare reads it: Eastmoney's search API
@@ -58,14 +59,14 @@ export const akShare: ComponentDefinition = {
     } catch {
       throw malformedAnswer(NAME);
     }
-    if (!isRecord(body)) throw malformedAnswer(NAME);
+    if (!isPlainObject(body)) throw malformedAnswer(NAME);
     if (body.code !== undefined && Number(body.code) !== 0) throw vendorError(NAME, `${String(body.code)} ${typeof body.msg === "string" ? body.msg : ""}`.trim());
-    const result = isRecord(body.result) ? body.result.cmsArticleWebOld : undefined;
+    const result = isPlainObject(body.result) ? body.result.cmsArticleWebOld : undefined;
     if (result === undefined || result === null) return { content: "" };
     if (!Array.isArray(result)) throw malformedAnswer(NAME);
     const label = (key: string) => textIn(context, `flow.components.${NAME}.fields.${key}`);
     const items: OutputItem[] = result
-      .filter(isRecord)
+      .filter(isPlainObject)
       .slice(0, pageSize)
       .map((article) => ({
         title: clean(article.title),

@@ -4,7 +4,8 @@ import type { ParamSpec } from "../../../platform/param-spec";
 import type { ComponentDefinition } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES } from "../../params";
 import { callVendor, inputText, malformedAnswer, parseJson, requiredKey, vendorBase, vendorError } from "../outside-service";
-import { isRecord, vendorFailure } from "./vendor";
+import {vendorFailure } from "./vendor";
+import { isPlainObject } from "../../../platform/plain-object";
 
 /**
  * Baidu Fanyi's general and field translation (https://fanyi-api.baidu.com/doc/21, /doc/22): a form POST to
@@ -69,14 +70,14 @@ export const baiduFanyi: ComponentDefinition = {
     const base = vendorBase(context, NAME, API);
     const answer = await callVendor(context, { service: NAME, url: `${base}/api/trans/vip/${field ? "fieldtranslate" : "translate"}`, method: "POST", body: form });
     const body = parseJson(answer.text, NAME);
-    if (!isRecord(body)) throw malformedAnswer(NAME);
+    if (!isPlainObject(body)) throw malformedAnswer(NAME);
     if (body.error_code !== undefined && String(body.error_code) !== "52000") {
       const code = String(body.error_code);
       if (KNOWN_ERRORS.has(code)) throw vendorFailure(`flow.components.${NAME}.errors.e${code}`, { code });
       throw vendorError(NAME, `${code} ${typeof body.error_msg === "string" ? body.error_msg : ""}`.trim());
     }
     const results = Array.isArray(body.trans_result) ? body.trans_result : null;
-    if (!results || !results.every((r) => isRecord(r) && typeof r.dst === "string")) throw malformedAnswer(NAME);
+    if (!results || !results.every((r) => isPlainObject(r) && typeof r.dst === "string")) throw malformedAnswer(NAME);
     // Baidu translates each line of q on its own and answers one result per line.
     return { content: results.map((r) => (r as { dst: string }).dst).join("\n") };
   },

@@ -2,7 +2,8 @@ import type { ParamSpec } from "../../../platform/param-spec";
 import type { ComponentDefinition } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES } from "../../params";
 import { callVendor, inputText, malformedAnswer, parseJson, requiredKey, vendorBase } from "../outside-service";
-import { isRecord, vendorFailure } from "./vendor";
+import {vendorFailure } from "./vendor";
+import { isPlainObject } from "../../../platform/plain-object";
 
 /**
  * DeepL's API v2 (https://developers.deepl.com/docs/api-reference/translate): POST /v2/translate with the key in
@@ -59,8 +60,8 @@ export const deepL: ComponentDefinition = {
       classify: (status) => (STATUS_ERRORS[status] ? vendorFailure(STATUS_ERRORS[status]) : undefined),
     });
     const body = parseJson(answer.text, NAME);
-    const translations = isRecord(body) && Array.isArray(body.translations) ? body.translations : null;
-    if (!translations || translations.length === 0 || !translations.every((t) => isRecord(t) && typeof t.text === "string")) throw malformedAnswer(NAME);
+    const translations = isPlainObject(body) && Array.isArray(body.translations) ? body.translations : null;
+    if (!translations || translations.length === 0 || !translations.every((t) => isPlainObject(t) && typeof t.text === "string")) throw malformedAnswer(NAME);
     return { content: translations.map((t) => (t as { text: string }).text).join("\n") };
   },
 };

@@ -2,7 +2,8 @@ import type { ParamSpec } from "../../../platform/param-spec";
 import type { ComponentContext, ComponentDefinition, ComponentOutput } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES } from "../../params";
 import { answerJson, fetchOutside, inputText, malformedAnswer, recordsTable, requiredKey, vendorBase, vendorError } from "../outside-service";
-import { isRecord, textIn } from "./vendor";
+import {textIn } from "./vendor";
+import { isPlainObject } from "../../../platform/plain-object";
 
 /**
  * Jin10's open data API (open-data-api.jin10.com/data-api, the key in a `secret-key` header): news flashes
@@ -52,7 +53,7 @@ async function jin10(context: ComponentContext, key: string, path: string, query
   for (const [name, value] of Object.entries(query)) if (value !== "") url.searchParams.set(name, value);
   const answer = await fetchOutside(context, { service: NAME, url: url.href, headers: { "secret-key": key, accept: "application/json" } });
   const body: unknown = answerJson(answer, NAME);
-  if (!isRecord(body)) throw malformedAnswer(NAME);
+  if (!isPlainObject(body)) throw malformedAnswer(NAME);
   const status = body.status ?? answer.status;
   if (answer.status !== 200 || Number(status) !== 200) throw vendorError(NAME, `${String(status)} ${typeof body.message === "string" ? body.message : ""}`.trim());
   if (!Array.isArray(body.data)) throw malformedAnswer(NAME);
@@ -60,7 +61,7 @@ async function jin10(context: ComponentContext, key: string, path: string, query
 }
 
 function table(context: ComponentContext, rows: unknown[], names?: Record<string, string>): string {
-  const records = rows.filter(isRecord);
+  const records = rows.filter(isPlainObject);
   if (!names) return recordsTable(records);
   const fields = Object.keys(names);
   const headers = Object.fromEntries(fields.map((field) => [field, textIn(context, `flow.components.${NAME}.fields.${names[field]}`)]));
@@ -93,7 +94,7 @@ export const jin10Component: ComponentDefinition = {
         return { content: table(context, rows, SYMBOL_NAMES) };
       }
       case "news": {
-        const rows = (await jin10(context, key, "/news", filters)).filter(isRecord);
+        const rows = (await jin10(context, key, "/news", filters)).filter(isPlainObject);
         const items = rows.map((row) => ({
           title: String(row.title ?? ""),
           url: typeof row.url === "string" ? row.url : undefined,
@@ -102,9 +103,9 @@ export const jin10Component: ComponentDefinition = {
         return { content: items.map((item) => [item.title, item.content].filter(Boolean).join("\n")).join("\n\n"), items };
       }
       default: {
-        const rows = (await jin10(context, key, "/flash", { category: p.flash_type, ...filters })).filter(isRecord);
+        const rows = (await jin10(context, key, "/flash", { category: p.flash_type, ...filters })).filter(isPlainObject);
         const items = rows
-          .map((row) => ({ title: typeof row.time === "string" ? row.time : undefined, content: isRecord(row.data) && typeof row.data.content === "string" ? stripTags(row.data.content) : "" }))
+          .map((row) => ({ title: typeof row.time === "string" ? row.time : undefined, content: isPlainObject(row.data) && typeof row.data.content === "string" ? stripTags(row.data.content) : "" }))
           .filter((item) => item.content !== "");
         return { content: items.map((item) => [item.title, item.content].filter(Boolean).join(" ")).join("\n"), items };
       }

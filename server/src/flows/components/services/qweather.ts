@@ -2,7 +2,8 @@ import type { ParamIssue, ParamSpec } from "../../../platform/param-spec";
 import type { ComponentContext, ComponentDefinition, ComponentOutput } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES } from "../../params";
 import { answerJson, fetchOutside, malformedAnswer, requiredKey, statusError, vendorBase } from "../outside-service";
-import { isRecord, keyValueLines, vendorFailure } from "./vendor";
+import {keyValueLines, vendorFailure } from "./vendor";
+import { isPlainObject } from "../../../platform/plain-object";
 
 /**
  * QWeather's Web API (https://dev.qweather.com/docs/api/): the city is looked up with the GeoAPI
@@ -59,11 +60,11 @@ const KNOWN_CODES = new Set(["204", "400", "401", "402", "403", "404", "429", "5
 async function qweather(context: ComponentContext, url: URL): Promise<Record<string, unknown>> {
   const answer = await fetchOutside(context, { service: NAME, url: url.href, headers: { accept: "application/json", "accept-encoding": "gzip" } });
   const body: unknown = answerJson(answer, NAME);
-  if (!isRecord(body)) throw malformedAnswer(NAME);
-  const code = body.code !== undefined ? String(body.code) : isRecord(body.error) && body.error.status !== undefined ? String(body.error.status) : answer.status === 200 ? "200" : String(answer.status);
+  if (!isPlainObject(body)) throw malformedAnswer(NAME);
+  const code = body.code !== undefined ? String(body.code) : isPlainObject(body.error) && body.error.status !== undefined ? String(body.error.status) : answer.status === 200 ? "200" : String(answer.status);
   if (code === "200") return body;
   if (KNOWN_CODES.has(code)) throw vendorFailure(`flow.components.${NAME}.errors.code${code}`, { code });
-  throw statusError(NAME, Number(code) || answer.status, isRecord(body.error) ? String(body.error.detail ?? body.error.title ?? "") : "");
+  throw statusError(NAME, Number(code) || answer.status, isPlainObject(body.error) ? String(body.error.detail ?? body.error.title ?? "") : "");
 }
 
 function withQuery(base: string, path: string, query: Record<string, string>): URL {
@@ -72,7 +73,7 @@ function withQuery(base: string, path: string, query: Record<string, string>): U
   return url;
 }
 
-const records = (value: unknown): Record<string, unknown>[] => (Array.isArray(value) ? value.filter(isRecord) : []);
+const records = (value: unknown): Record<string, unknown>[] => (Array.isArray(value) ? value.filter(isPlainObject) : []);
 
 export const qWeather: ComponentDefinition = {
   name: NAME,
@@ -102,12 +103,12 @@ export const qWeather: ComponentDefinition = {
     }
     if (type === "airquality") {
       const answer = await qweather(context, withQuery(base, "/v7/air/now", query));
-      if (!isRecord(answer.now)) throw malformedAnswer(NAME);
+      if (!isPlainObject(answer.now)) throw malformedAnswer(NAME);
       return { content: [place, ...keyValueLines(answer.now)].join("\n") };
     }
     const answer = await qweather(context, withQuery(base, `/v7/weather/${period}`, query));
     if (period === "now") {
-      if (!isRecord(answer.now)) throw malformedAnswer(NAME);
+      if (!isPlainObject(answer.now)) throw malformedAnswer(NAME);
       return { content: [place, ...keyValueLines(answer.now)].join("\n") };
     }
     const days = records(answer.daily);

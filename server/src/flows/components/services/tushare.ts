@@ -2,7 +2,7 @@ import type { ParamSpec } from "../../../platform/param-spec";
 import type { ComponentDefinition, ComponentOutput } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES } from "../../params";
 import { callVendor, malformedAnswer, parseJson, requiredKey, vendorBase, vendorError } from "../outside-service";
-import { isRecord } from "./vendor";
+import { isPlainObject } from "../../../platform/plain-object";
 
 /**
  * Tushare Pro's news flashes (https://tushare.pro/document/2?doc_id=143): one JSON POST to http://api.tushare.pro
@@ -57,10 +57,10 @@ export const tuShare: ComponentDefinition = {
       body: JSON.stringify(request),
     });
     const body = parseJson(answer.text, NAME);
-    if (!isRecord(body)) throw malformedAnswer(NAME);
+    if (!isPlainObject(body)) throw malformedAnswer(NAME);
     if (body.code !== 0) throw vendorError(NAME, `${String(body.code)} ${typeof body.msg === "string" ? body.msg : ""}`.trim());
     const data = body.data;
-    if (!isRecord(data) || !Array.isArray(data.fields) || !Array.isArray(data.items)) throw malformedAnswer(NAME);
+    if (!isPlainObject(data) || !Array.isArray(data.fields) || !Array.isArray(data.items)) throw malformedAnswer(NAME);
     const fields = data.fields.map(String);
     const rows = data.items.filter(Array.isArray).map((item: unknown[]) => Object.fromEntries(fields.map((field, i) => [field, item[i] === null || item[i] === undefined ? "" : String(item[i])])));
     const matching = keyword ? rows.filter((row) => `${row.title ?? ""}\n${row.content ?? ""}`.toLowerCase().includes(keyword)) : rows;

@@ -2,22 +2,21 @@ import { DomainError } from "../../../platform/errors";
 import { localizedMessage } from "../../../platform/messages";
 import type { ComponentContext, ComponentOutput, OutputItem } from "../../component";
 import { markdownLink, tableCell } from "../outside-service";
+import { isPlainObject } from "../../../platform/plain-object";
 
 /**
  * What the data and translation components share besides the calls out (../outside-service.ts): reading a
  * vendor's JSON, and writing its records and lists as the text the model reads.
  */
 
-export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-
 /** The value at a path of keys and indexes in a vendor's JSON, or undefined where the path breaks. */
 export const valueAt = (value: unknown, keys: readonly (string | number)[]): unknown =>
-  keys.reduce<unknown>((node, key) => (Array.isArray(node) && typeof key === "number" ? node[key] : isRecord(node) ? node[key] : undefined), value);
+  keys.reduce<unknown>((node, key) => (Array.isArray(node) && typeof key === "number" ? node[key] : isPlainObject(node) ? node[key] : undefined), value);
 
 /** A record as `key: value` lines, nested records flattened with dotted keys. */
 export function keyValueLines(record: Record<string, unknown>, prefix = ""): string[] {
   return Object.entries(record).flatMap(([key, value]) =>
-    isRecord(value) ? keyValueLines(value, `${prefix}${key}.`) : value === null || value === undefined || value === "" ? [] : [`${prefix}${key}: ${Array.isArray(value) ? value.map(tableCell).join(", ") : tableCell(value)}`],
+    isPlainObject(value) ? keyValueLines(value, `${prefix}${key}.`) : value === null || value === undefined || value === "" ? [] : [`${prefix}${key}: ${Array.isArray(value) ? value.map(tableCell).join(", ") : tableCell(value)}`],
   );
 }
 

@@ -1,7 +1,8 @@
 import type { ComponentContext, ComponentDefinition, ComponentOutput } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES, topN } from "../../params";
 import { callVendor, inputText, malformedAnswer, parseJson, recordsTable, vendorBase, vendorError } from "../outside-service";
-import { valueAt, isRecord, keyValueLines } from "./vendor";
+import {valueAt, keyValueLines } from "./vendor";
+import { isPlainObject } from "../../../platform/plain-object";
 
 /**
  * iwencai.com (Tonghuashun's "WenCai") has no documented public API. RAGFlow calls the pywencai library, which
@@ -23,7 +24,6 @@ const SOURCE = "Ths_iwencai_Xuangu";
 
 type Block = Record<string, unknown>;
 
-
 async function wencaiJson(context: ComponentContext, url: string, body: string | URLSearchParams, json: boolean): Promise<unknown> {
   const answer = await callVendor(context, {
     service: NAME,
@@ -33,7 +33,7 @@ async function wencaiJson(context: ComponentContext, url: string, body: string |
     body,
   });
   const parsed = parseJson(answer.text, NAME);
-  if (!isRecord(parsed)) throw malformedAnswer(NAME);
+  if (!isPlainObject(parsed)) throw malformedAnswer(NAME);
   // The site answers refusals with a status and message of its own inside a 200.
   if (typeof parsed.status_code === "number" && parsed.status_code !== 0) throw vendorError(NAME, `${parsed.status_code} ${String(parsed.status_msg ?? "")}`.trim());
   return parsed;
@@ -46,8 +46,8 @@ function blockText(block: Block): string {
   const data = block.data;
   let body = "";
   if (showType === "txt1" || showType === "txt2") body = String(valueAt(data, ["content"]) ?? "");
-  else if (Array.isArray(valueAt(data, ["datas"]))) body = recordsTable((valueAt(data, ["datas"]) as unknown[]).filter(isRecord));
-  else if (isRecord(data) && !("meta" in data)) body = keyValueLines(data).join("\n");
+  else if (Array.isArray(valueAt(data, ["datas"]))) body = recordsTable((valueAt(data, ["datas"]) as unknown[]).filter(isPlainObject));
+  else if (isPlainObject(data) && !("meta" in data)) body = keyValueLines(data).join("\n");
   return body ? [typeof title === "string" && title ? title : "", body].filter(Boolean).join("\n") : "";
 }
 
@@ -94,7 +94,7 @@ export const wenCai: ComponentDefinition = {
     const blocks = valueAt(content, ["components"]);
     if (!Array.isArray(blocks)) throw malformedAnswer(NAME);
     const first = blocks[0];
-    if (blocks.length === 1 && isRecord(first) && first.show_type === "xuangu_tableV1") {
+    if (blocks.length === 1 && isPlainObject(first) && first.show_type === "xuangu_tableV1") {
       const condition = valueAt(first, ["data", "meta", "extra", "condition"]);
       if (typeof condition !== "string") throw malformedAnswer(NAME);
       const form = new URLSearchParams({
@@ -110,10 +110,10 @@ export const wenCai: ComponentDefinition = {
       const page = await wencaiJson(context, `${base}/gateway/urp/v7/landing/getDataList`, form, false);
       const rows = valueAt(page, ["answer", "components", 0, "data", "datas"]);
       if (!Array.isArray(rows)) throw malformedAnswer(NAME);
-      const records = rows.filter(isRecord).slice(0, perpage);
+      const records = rows.filter(isPlainObject).slice(0, perpage);
       return { content: recordsTable(records) };
     }
-    const texts = blocks.filter(isRecord).map(blockText).filter(Boolean);
+    const texts = blocks.filter(isPlainObject).map(blockText).filter(Boolean);
     return { content: texts.join("\n\n"), items: texts.map((text) => ({ content: text })) };
   },
 };

@@ -2,7 +2,8 @@ import type { ParamSpec } from "../../../platform/param-spec";
 import type { ComponentContext, ComponentDefinition, ComponentOutput } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES } from "../../params";
 import { answerJson, fetchOutside, inputText, malformedAnswer, type OutsideAnswer, recordsTable, statusError, vendorBase, vendorError } from "../outside-service";
-import { valueAt, isRecord, keyValueLines, textIn, vendorFailure } from "./vendor";
+import {valueAt, keyValueLines, textIn, vendorFailure } from "./vendor";
+import { isPlainObject } from "../../../platform/plain-object";
 
 /**
  * Yahoo Finance's JSON endpoints, which yfinance (RAGFlow's library) reads:
@@ -63,7 +64,7 @@ const MODULES: Record<string, [module: string, section: string][]> = {
 
 /** Yahoo writes numbers as `{raw, fmt}`: the formatted text is what a reader wants. */
 function plain(value: unknown): unknown {
-  if (isRecord(value)) {
+  if (isPlainObject(value)) {
     if ("fmt" in value || "raw" in value) return value.fmt ?? value.longFmt ?? value.raw ?? "";
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
   }
@@ -72,7 +73,7 @@ function plain(value: unknown): unknown {
 
 /** A module's text: its rows as a table when it holds a list (statements, filings), else its fields. */
 function moduleText(module: Record<string, unknown>): string {
-  const list = Object.values(module).find((value) => Array.isArray(value) && value.every(isRecord)) as Record<string, unknown>[] | undefined;
+  const list = Object.values(module).find((value) => Array.isArray(value) && value.every(isPlainObject)) as Record<string, unknown>[] | undefined;
   if (list) return recordsTable(list.map((row) => plain(row) as Record<string, unknown>).map(({ maxAge: _maxAge, ...row }) => row));
   const { maxAge: _maxAge, ...fields } = plain(module) as Record<string, unknown>;
   return keyValueLines(fields).join("\n");
@@ -80,14 +81,14 @@ function moduleText(module: Record<string, unknown>): string {
 
 function yahooJson(answer: OutsideAnswer, root: string, ticker: string): Record<string, unknown> {
   const body: unknown = answerJson(answer, NAME);
-  const node = isRecord(body) ? body[root] : undefined;
+  const node = isPlainObject(body) ? body[root] : undefined;
   // Yahoo answers an unknown ticker with 404 and `{<root>: {result: null, error: {code: "Not Found", description}}}`.
-  if (isRecord(node) && isRecord(node.error)) {
+  if (isPlainObject(node) && isPlainObject(node.error)) {
     if (node.error.code === "Not Found") throw vendorFailure(`flow.components.${NAME}.errors.notFound`, { ticker });
     throw vendorError(NAME, String(node.error.description ?? node.error.code ?? ""));
   }
   if (answer.status !== 200) throw statusError(NAME, answer.status);
-  if (!isRecord(body)) throw malformedAnswer(NAME);
+  if (!isPlainObject(body)) throw malformedAnswer(NAME);
   return body;
 }
 
@@ -127,9 +128,9 @@ export const yahooFinance: ComponentDefinition = {
       url.searchParams.set("crumb", crumb);
       const body = yahooJson(await fetchOutside(context, { service: NAME, url: url.href, headers: { ...headers, cookie } }), "quoteSummary", ticker);
       const result = valueAt(body, ["quoteSummary", "result", 0]);
-      if (!isRecord(result)) throw malformedAnswer(NAME);
+      if (!isPlainObject(result)) throw malformedAnswer(NAME);
       for (const [module, section] of modules) {
-        const text = isRecord(result[module]) ? moduleText(result[module]) : "";
+        const text = isPlainObject(result[module]) ? moduleText(result[module]) : "";
         const same = sections.find((s) => s.section === section);
         if (same) same.text = [same.text, text].filter(Boolean).join("\n");
         else sections.push({ section, text });
@@ -142,7 +143,7 @@ export const yahooFinance: ComponentDefinition = {
       const body = yahooJson(await fetchOutside(context, { service: NAME, url: url.href, headers }), "chart", ticker);
       const chart = valueAt(body, ["chart", "result", 0]);
       const quote = valueAt(chart, ["indicators", "quote", 0]);
-      if (!isRecord(chart) || !Array.isArray(chart.timestamp) || !isRecord(quote)) throw malformedAnswer(NAME);
+      if (!isPlainObject(chart) || !Array.isArray(chart.timestamp) || !isPlainObject(quote)) throw malformedAnswer(NAME);
       const column = (name: string) => (Array.isArray(quote[name]) ? (quote[name] as unknown[]) : []);
       const round = (value: unknown) => (typeof value === "number" ? Math.round(value * 100) / 100 : value);
       const rows = chart.timestamp.map((time, i) => ({
@@ -162,7 +163,7 @@ export const yahooFinance: ComponentDefinition = {
       url.searchParams.set("newsCount", String(NEWS_COUNT));
       const body = yahooJson(await fetchOutside(context, { service: NAME, url: url.href, headers }), "finance", ticker);
       if (!Array.isArray(body.news)) throw malformedAnswer(NAME);
-      const rows = body.news.filter(isRecord).map((item) => ({
+      const rows = body.news.filter(isPlainObject).map((item) => ({
         title: item.title,
         publisher: item.publisher,
         link: item.link,

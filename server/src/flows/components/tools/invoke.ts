@@ -4,6 +4,7 @@ import type { ComponentContext, ComponentDefinition } from "../../component";
 import { DESCRIPTION } from "../../params";
 import { callVendor, htmlToText, outsideError } from "../outside-service";
 import { PROXY, refuseProxy, WEB_TOOL_MAX_BYTES } from "./web";
+import { isPlainObject } from "../../../platform/plain-object";
 
 /**
  * Invoke: one HTTP request to a URL the flow's author names (RAGFlow v0.14's HTTP tool), through the run's
@@ -20,7 +21,6 @@ const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 const BODY_TYPES = ["none", "json", "form", "raw"] as const;
 const WITH_BODY = ["post", "put", "patch", "delete"];
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const issue = (messageKey: string): ParamIssue[] => [{ code: "format", messageKey }];
 
 /** A JSON object's text (or nothing); its string values are templates. */
@@ -28,7 +28,7 @@ function parseObject(text: unknown): Record<string, unknown> | null {
   if (typeof text !== "string" || text.trim() === "") return {};
   try {
     const value: unknown = JSON.parse(text);
-    return isObject(value) ? value : null;
+    return isPlainObject(value) ? value : null;
   } catch {
     return null;
   }
@@ -43,7 +43,7 @@ interface Variable {
 function checkVariables(value: unknown): ParamIssue[] {
   if (!Array.isArray(value)) return issue("flow.components.Invoke.errors.variables");
   return value.flatMap((entry, i): ParamIssue[] =>
-    isObject(entry) && typeof entry.key === "string" && (entry.component_id === undefined || typeof entry.component_id === "string") && (entry.value === undefined || typeof entry.value === "string")
+    isPlainObject(entry) && typeof entry.key === "string" && (entry.component_id === undefined || typeof entry.component_id === "string") && (entry.value === undefined || typeof entry.value === "string")
       ? []
       : [{ path: String(i), code: "format", messageKey: "flow.components.Invoke.errors.variables", value: entry }],
   );
@@ -66,7 +66,7 @@ function filler(context: ComponentContext, variables: Record<string, string>) {
 function fillJson(value: unknown, fill: (template: string) => string): unknown {
   if (typeof value === "string") return fill(value);
   if (Array.isArray(value)) return value.map((item) => fillJson(item, fill));
-  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, fillJson(item, fill)]));
+  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, fillJson(item, fill)]));
   return value;
 }
 
