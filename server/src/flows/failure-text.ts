@@ -1,7 +1,8 @@
-import { DomainError, messageForClient } from "../platform/errors";
+import { DomainError, unexpectedError } from "../platform/errors";
 import { localizedMessage, type Locale } from "../platform/messages";
 
-/** A failure as the runner reads it: a DomainError in their language; anything else logged, with its reference only. */
+/** A failure as the runner reads it, in their language: a DomainError's message; anything else logged, with its reference only. */
 export function failureText(error: unknown, locale: Locale, where: string): string {
-  return error instanceof DomainError ? localizedMessage(locale, error.messageKey, error.params) : messageForClient(where, error);
+  const domain = error instanceof DomainError ? error : unexpectedError(where, error);
+  return localizedMessage(locale, domain.messageKey, domain.params);
 }

@@ -1,5 +1,6 @@
 import type { MessageReference } from "../../chat/message.entity";
-import { DomainError, unexpectedError } from "../../platform/errors";
+import { DomainError } from "../../platform/errors";
+import { failureText } from "../failure-text";
 import { localizedMessage } from "../../platform/messages";
 import { withDefaults } from "../../platform/param-spec";
 import type { ComponentContext, ComponentOutput, ResolvedInput } from "../component";
@@ -82,8 +83,7 @@ class Turn {
       if (this.options.signal.aborted) return this.end("cancelled");
       const failure = error instanceof Stopped ? error.reason : error;
       if (failure === "cancelled") return this.end("cancelled");
-      const domain = failure instanceof DomainError ? failure : unexpectedError("flows.runTurn", failure);
-      return this.end("failed", localizedMessage(this.options.ports.language, domain.messageKey, domain.params));
+      return this.end("failed", failureText(failure, this.options.ports.language, "flows.runTurn"));
     } finally {
       clearTimeout(timer);
     }

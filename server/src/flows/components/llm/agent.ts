@@ -2,8 +2,8 @@ import { finalAnswer, referenceOf } from "../../../chat/answer/citations";
 import { CITATION_GUIDE, formatKnowledge } from "../../../chat/answer/prompt";
 import { completeTurn } from "../../../models/chat-tools";
 import type { ChatMessage, GenerationOptions, ToolCall, ToolDefinition } from "../../../models/model-types";
-import { DomainError } from "../../../platform/errors";
 import { localizedMessage } from "../../../platform/messages";
+import { failureText } from "../../failure-text";
 import { withDefaults, type ParamIssue } from "../../../platform/param-spec";
 import type { RetrievalHit } from "../../../retrieval/retrieval.service";
 import type { ComponentContext, ComponentDefinition } from "../../component";
@@ -86,8 +86,7 @@ function toolbox(context: ComponentContext): Toolbox {
 
 /** A tool's failure goes back to the model as the tool's result, so that it can try otherwise. */
 function failure(context: ComponentContext, error: unknown): string {
-  if (error instanceof DomainError) return localizedMessage(context.language, error.messageKey, error.params);
-  return error instanceof Error ? error.message : String(error);
+  return failureText(error, context.language, `flows.agent ${context.componentId}`);
 }
 
 function conversation(context: ComponentContext): ChatMessage[] {
