@@ -8,6 +8,10 @@ import type { RetrievalService } from "../retrieval/retrieval.service";
 import type { FlowPorts } from "./ports";
 import { localeOf } from "./flow.service";
 
+// One policy per setting, so that connections pooled under it are reused from run to run.
+const PUBLIC_ONLY = outboundPolicy({ privateNetworks: false, redirects: "any" });
+const WITH_PRIVATE_NETWORKS = outboundPolicy({ privateNetworks: true, redirects: "any" });
+
 /** What the ports of a run are made of. */
 export interface PortServices {
   platform: Platform;
@@ -22,7 +26,7 @@ export interface PortServices {
  */
 export function flowPorts(services: PortServices, principal: SignedIn, notes: string[]): FlowPorts {
   const language = localeOf(principal);
-  const policy = outboundPolicy({ privateNetworks: services.platform.config.flowPrivateAddresses, redirects: "any" });
+  const policy = services.platform.config.flowPrivateAddresses ? WITH_PRIVATE_NETWORKS : PUBLIC_ONLY;
   return {
     tenantId: principal.tenantId,
     principal,
@@ -41,5 +45,6 @@ export function flowPorts(services: PortServices, principal: SignedIn, notes: st
     },
     retrieve: (request) => services.retrieval.retrieve(principal, request),
     fetch: (url, request = {}) => outboundFetch(url, request, policy),
+    outboundPolicy: policy,
   };
 }
