@@ -22,7 +22,7 @@ export type ComponentCategory = (typeof COMPONENT_CATEGORIES)[number];
 /** What a component needs beyond Cairn, so that the palette can say so (a key, the internet, a database). */
 export type ComponentNeed = "apiKey" | "internet" | "database";
 
-/** One outgoing port of a routing component (Switch, Categorize, Relevant): its handle and the params path of its target. */
+/** One outgoing port of a routing component (Switch, Categorize, Relevant): its handle and the target its params name. */
 export interface RoutePort {
   /** The edge's `sourceHandle` (a category's name, "Case 1", "end_cpn_id", "yes"). */
   handle: string;
@@ -55,6 +55,8 @@ export interface ComponentDefinition {
   restrictedTargets?: readonly string[];
   /** A routing component sends the run to the one port its output's `next` names; others go to every downstream. */
   routes?: (params: Record<string, unknown>) => RoutePort[];
+  /** The params with one port (a `RoutePort.handle`) leading to `target`, or to nothing: the editor draws routes as edges. */
+  connect?: (params: Record<string, unknown>, handle: string, target: string | null) => Record<string, unknown>;
   /** The turn's boundary: the run speaks the answer and waits for the user (Answer, "Interact"). */
   interaction?: boolean;
   /** Shown in the editor only, never run (Note). */

@@ -175,6 +175,12 @@ function importGraph(raw: unknown, dsl: FlowDsl, notes: ImportNote[]): FlowDsl["
     nodes.push(...laidOut);
     notes.push({ messageKey: "flow.import.nodesPlaced", params: { count: missing.length } });
   }
+  // A link the drawing lacks is drawn, so that the editor shows every link and a save from it (linkFromDrawing) keeps them.
+  const linkEdges = layoutGraph(dsl).edges.filter((link) => !edges.some((edge) => edge.source === link.source && edge.target === link.target));
+  if (linkEdges.length > 0) {
+    edges.push(...linkEdges);
+    notes.push({ messageKey: "flow.import.edgesDrawn", params: { count: linkEdges.length } });
+  }
   const graph = structuredClone({ nodes, edges });
   // RAGFlow's nodes carry a copy of the params (`data.form`), often stale; the params are the truth, and an export writes
   // the copy again. A node with no component (RAGFlow's notes live in the drawing only) keeps its form: its text.

@@ -8,6 +8,7 @@ import { Flow } from "./flow.entity";
 import { FlowVersion } from "./flow-version.entity";
 import { importFlow } from "./dsl-format";
 import { validateFlow } from "./engine";
+import { linkFromDrawing } from "./drawing";
 import { localeOf } from "./flow.service";
 import { localizedMessage } from "../platform/messages";
 
@@ -263,7 +264,7 @@ export class FlowResolver {
   @Query(() => [FlowProblemType], { description: "What keeps this graph from running as drawn, checked with the components' own descriptions; empty when it may run." })
   validateFlow(@Arg("dsl", () => GraphQLJSONObject) dsl: Record<string, unknown>, @Ctx() context: GraphQLContext): FlowProblemType[] {
     const locale = localeOf(signedIn(context));
-    return validateFlow(importFlow(dsl).dsl).map((p) => ({
+    return validateFlow(linkFromDrawing(importFlow(dsl).dsl)).map((p) => ({
       componentId: p.componentId ?? null,
       field: p.field ?? null,
       messageKey: p.messageKey,

@@ -10,6 +10,7 @@ import type { FlowDsl } from "./dsl";
 import { Flow } from "./flow.entity";
 import { blankDsl } from "./blank-flow";
 import { exportFlow, importFlow, type ImportNote } from "./dsl-format";
+import { linkFromDrawing } from "./drawing";
 import { FlowVersion } from "./flow-version.entity";
 import { FLOW_TEMPLATES, type FlowTemplate } from "./templates";
 
@@ -121,8 +122,8 @@ export class FlowService {
     if (input.description) checks.check(input.description.length <= TEXT_MAX_LENGTH, "description", "flow.errors.descriptionTooLong", { max: TEXT_MAX_LENGTH });
     if (input.permission !== undefined) checks.check((FLOW_PERMISSIONS as readonly string[]).includes(input.permission), "permission", "flow.errors.permissionInvalid");
     checks.throwIfAny();
-    // Saved as imported: the one reader of flow files checks the shape and makes the edges agree.
-    return { title, dsl: input.dsl === undefined ? undefined : importFlow(input.dsl).dsl };
+    // Saved as imported (the one reader of flow files checks the shape), with the links the drawing shows.
+    return { title, dsl: input.dsl === undefined ? undefined : linkFromDrawing(importFlow(input.dsl).dsl) };
   }
 
   private async titleTaken(tenantId: string, title: string, exceptId?: string): Promise<boolean> {

@@ -108,6 +108,13 @@ export const Switch: ComponentDefinition = {
     const otherwise = typeof params.end_cpn_id === "string" && params.end_cpn_id !== "" ? params.end_cpn_id : null;
     return [...ports, { handle: "end_cpn_id", target: otherwise, label: "flow.components.Switch.else" }];
   },
+  connect(params, handle, target) {
+    if (handle === "end_cpn_id") return { ...params, end_cpn_id: target ?? "" };
+    const index = Number(/^Case (\d+)$/.exec(handle)?.[1]) - 1;
+    const conditions = conditionsOf(params);
+    if (!(index >= 0 && index < conditions.length)) return params;
+    return { ...params, conditions: conditions.map((condition, i) => (i === index ? { ...condition, to: target ?? "" } : condition)) };
+  },
   checkInFlow(params, flow) {
     const known = (id: string) => id.startsWith("begin@") || id.startsWith("sys.") || Object.prototype.hasOwnProperty.call(flow.components, id.split("@")[0]);
     return conditionsOf(params).flatMap((condition, i) =>

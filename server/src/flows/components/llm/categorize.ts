@@ -103,6 +103,12 @@ export const categorizeComponent: ComponentDefinition = {
   ],
   outputs: [{ name: "category", label: text("outputs.category"), type: "text" }],
   routes,
+  connect(params, handle, target) {
+    const categories = isPlainObject(params.category_description) ? params.category_description : {};
+    const category = categories[handle];
+    if (!isPlainObject(category)) return params;
+    return { ...params, category_description: { ...categories, [handle]: { ...category, to: target ?? "" } } };
+  },
   checkInFlow: categoryIssues,
   async run(context) {
     const categories = categoriesOf(context.params);

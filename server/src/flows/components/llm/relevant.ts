@@ -50,6 +50,7 @@ export const relevantComponent: ComponentDefinition = {
     { key: "no", type: "string", label: text("params.no"), default: "", widget: "flowComponent" },
   ],
   routes,
+  connect: (params, handle, target) => (handle === "yes" || handle === "no" ? { ...params, [handle]: target ?? "" } : params),
   checkInFlow: (params, flow) => unknownRouteTargets(routes(params), flow, (route) => route.handle),
   async run(context) {
     const documents = inputText(context).trim();
