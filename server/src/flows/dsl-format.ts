@@ -241,10 +241,12 @@ export function importFlow(json: unknown): ImportedFlow {
 export function exportFlow(flow: { dsl: FlowDsl; title?: string; description?: string | null }): Record<string, unknown> {
   const dsl = structuredClone(flow.dsl);
   const graph = dsl.graph ?? layoutGraph(dsl);
-  // RAGFlow's editor draws a node's form from its copy of the params.
+  // RAGFlow's editor draws a node by its type and its form from its copy of the params.
   for (const node of graph.nodes) {
     const component = dsl.components[node.id];
-    if (component) node.data = { ...node.data, label: component.obj.component_name, form: component.obj.params };
+    if (!component) continue;
+    node.type = NODE_TYPES[component.obj.component_name] ?? "ragNode";
+    node.data = { ...node.data, label: component.obj.component_name, form: component.obj.params };
   }
   return {
     ...(flow.title ? { title: flow.title } : {}),
