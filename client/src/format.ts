@@ -26,6 +26,16 @@ export function formatDateTime(value: string | Date, language: string, timeZone?
   }
 }
 
+/** A time of day with its seconds ("Autosaved at 10:32:15"). */
+export function formatTime(value: string | Date, language: string, timeZone?: string): string {
+  const date = typeof value === "string" ? new Date(value) : value;
+  try {
+    return new Intl.DateTimeFormat(localeOf(language), { timeStyle: "medium", timeZone }).format(date);
+  } catch {
+    return new Intl.DateTimeFormat(localeOf(language), { timeStyle: "medium" }).format(date);
+  }
+}
+
 /** Formatters bound to the interface language, re-rendering when it changes. */
 export function useFormatters(timeZone?: string) {
   const { i18n } = useTranslation();
@@ -33,5 +43,6 @@ export function useFormatters(timeZone?: string) {
   return {
     number: (value: number, decimals?: number) => formatNumber(value, language, decimals),
     dateTime: (value: string | Date) => formatDateTime(value, language, timeZone),
+    time: (value: string | Date) => formatTime(value, language, timeZone),
   };
 }

@@ -1,7 +1,7 @@
 import { Box, Container, Flex, HStack, Icon, Text } from "@chakra-ui/react";
 import { useMutation } from "@apollo/client/react";
 import { useTranslation } from "react-i18next";
-import { Link, NavLink, Outlet } from "react-router-dom";
+import { Link, NavLink, Outlet, useMatch } from "react-router-dom";
 import { LanguageMenu } from "../../components/LanguageMenu";
 import { Logo } from "../../components/Logo";
 import { ModelPreparationBanner } from "../../components/ModelPreparationBanner";
@@ -48,6 +48,8 @@ function HeaderNavigation() {
 /** The signed-in frame: header with navigation, switchers and the account menu, then the page. */
 export default function MainLayout() {
   const [updateProfile] = useMutation(UpdateProfileDocument);
+  // The flow editor's canvas takes the whole width under the header.
+  const fullWidth = useMatch("/flow/:id") !== null;
 
   /**
    * The header's choices are also the account's: the language, so that the next sign-in anywhere starts
@@ -98,9 +100,15 @@ export default function MainLayout() {
         </Container>
       </Box>
       <ModelPreparationBanner />
-      <Container as="main" maxWidth="7xl" px={{ base: "4", md: "6" }} py={{ base: "6", md: "10" }} flex="1">
-        <Outlet />
-      </Container>
+      {fullWidth ? (
+        <Box as="main" flex="1" minHeight="0">
+          <Outlet />
+        </Box>
+      ) : (
+        <Container as="main" maxWidth="7xl" px={{ base: "4", md: "6" }} py={{ base: "6", md: "10" }} flex="1">
+          <Outlet />
+        </Container>
+      )}
     </Flex>
   );
 }

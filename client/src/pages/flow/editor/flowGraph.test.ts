@@ -33,7 +33,7 @@ const dsl: FlowDslView = {
     edges: [
       { source: "begin", target: "Categorize:a" },
       { source: "Categorize:a", target: "Generate:a", sourceHandle: "x" },
-      { source: "Generate:a", target: "Answer:a" },
+      { source: "Generate:a", target: "Answer:a", sourceHandle: "b" },
       { source: "Answer:a", target: "ghost" },
     ],
   },
@@ -53,7 +53,7 @@ describe("the canvas of a flow", () => {
     ]);
     expect(nodes[0].deletable).toBe(false);
     expect(nodes[2].data.params).toEqual({ prompt: "p" });
-    // An edge to a node that is not a component is not drawn.
+    // An edge to a node that is not a component is not drawn; RAGFlow's side handles ("b") are not ports.
     expect(edges.map((edge) => `${edge.source}>${edge.sourceHandle ?? ""}>${edge.target}`)).toEqual(["begin>>Categorize:a", "Categorize:a>x>Generate:a", "Generate:a>>Answer:a"]);
   });
 

@@ -60,7 +60,13 @@ export function editorGraphOf(dsl: FlowDslView, registry: Registry): { nodes: Fl
   const ids = new Set(nodes.map((node) => node.id));
   const edges: FlowEdge[] = (Array.isArray(dsl.graph?.edges) ? dsl.graph.edges : [])
     .filter((edge) => ids.has(edge.source) && ids.has(edge.target))
-    .map((edge) => ({ id: edge.id ?? edgeId(edge.source, edge.sourceHandle, edge.target), source: edge.source, target: edge.target, sourceHandle: edge.sourceHandle ?? null, targetHandle: null, type: EDGE_TYPE }));
+    .map((edge) => {
+      // RAGFlow's drawings name a handle on every side of a node ("b", "c"); only a routing component's ports are handles here.
+      const routing = registry.get(dsl.components[edge.source].obj.component_name)?.routing ?? false;
+      const sourceHandle = routing ? (edge.sourceHandle ?? null) : null;
+      return { id: edgeId(edge.source, sourceHandle, edge.target), source: edge.source, target: edge.target, sourceHandle, targetHandle: null, type: EDGE_TYPE };
+    })
+    .filter((edge, index, all) => all.findIndex((other) => other.id === edge.id) === index);
   return { nodes, edges };
 }
 
