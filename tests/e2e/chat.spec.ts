@@ -1,15 +1,10 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import PDFDocument from "pdfkit";
+import { SLOW_MODEL, SLOW_WORDS, startSlowModel } from "./slow-model";
 import { accountWithKnowledgeBase, graphql, signIn } from "./support";
 
 const QUESTION = "Who rings the bell at the lighthouse?";
-
-/** The slow model's answer, one word per event: long enough to reload the page in the middle of it. */
-const SLOW_WORDS = Array.from({ length: 40 }, (_, index) => `word${index + 1}`);
-const SLOW_MODEL = "slow-writer";
-const SLOW_PACE_MS = 120;
 
 /** Records, from inside the page, whether the searching state showed and how the last answer's text grew. */
 async function watchAnswers(page: Page): Promise<void> {
@@ -39,83 +34,6 @@ async function ask(page: Page, question: string): Promise<void> {
   await page.getByTestId("chat-input").fill(question);
   await page.getByTestId("chat-input").press("Enter");
   await expect(page.getByTestId("chat-question").last()).toHaveText(question);
-}
-
-/** A quarter of a second of a 440 Hz tone: 8 kHz, 8-bit mono WAV. */
-function toneWav(): Buffer {
-  const samples = Buffer.from(Array.from({ length: 2000 }, (_, index) => Math.round(128 + 60 * Math.sin((2 * Math.PI * 440 * index) / 8000))));
-  const header = Buffer.alloc(44);
-  header.write("RIFF", 0);
-  header.writeUInt32LE(36 + samples.length, 4);
-  header.write("WAVEfmt ", 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(8000, 24);
-  header.writeUInt32LE(8000, 28);
-  header.writeUInt16LE(1, 32);
-  header.writeUInt16LE(8, 34);
-  header.write("data", 36);
-  header.writeUInt32LE(samples.length, 40);
-  return Buffer.concat([header, samples]);
-}
-
-/**
- * A local model server speaking OpenAI's protocol: streaming chat at a fixed pace, one word per event, and speech
- * (a short tone for any text; the texts it was asked to read are kept in `spoken`). `pause()` holds every
- * stream where it is until `resume()`, so that a test can act mid-answer however slow the machine.
- */
-async function startSlowModel(): Promise<{ server: Server; baseUrl: string; spoken: string[]; pause(): void; resume(): void }> {
-  const spoken: string[] = [];
-  let paused = false;
-  const server = createServer((request, response) => {
-    let text = "";
-    request.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
-    request.on("end", () => {
-      const path = new URL(request.url ?? "/", "http://localhost").pathname;
-      const body = text ? (JSON.parse(text) as { stream?: boolean; input?: string }) : {};
-      if (path === "/v1/audio/speech") {
-        spoken.push(body.input ?? "");
-        response.writeHead(200, { "content-type": "audio/wav" });
-        response.end(toneWav());
-        return;
-      }
-      if (path !== "/v1/chat/completions") {
-        response.writeHead(200, { "content-type": "application/json" });
-        response.end(JSON.stringify({ object: "list", data: [{ id: SLOW_MODEL, object: "model" }] }));
-        return;
-      }
-      const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-        `data: ${JSON.stringify({ id: "slow", object: "chat.completion.chunk", model: SLOW_MODEL, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-      if (!body.stream) {
-        response.writeHead(200, { "content-type": "application/json" });
-        response.end(JSON.stringify({ id: "slow", object: "chat.completion", model: SLOW_MODEL, choices: [{ index: 0, message: { role: "assistant", content: SLOW_WORDS.join(" ") }, finish_reason: "stop" }] }));
-        return;
-      }
-      response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-      let next = 0;
-      const timer = setInterval(() => {
-        if (paused) return;
-        if (next < SLOW_WORDS.length) {
-          response.write(chunk({ content: (next === 0 ? "" : " ") + SLOW_WORDS[next] }));
-          next += 1;
-          return;
-        }
-        clearInterval(timer);
-        response.write(chunk({}, "stop"));
-        response.end("data: [DONE]\n\n");
-      }, SLOW_PACE_MS);
-      response.on("close", () => clearInterval(timer));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    server,
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    spoken,
-    pause: () => (paused = true),
-    resume: () => (paused = false),
-  };
 }
 
 /** Local model servers a test started, closed once it ends however it ends. */
