@@ -1,9 +1,10 @@
-import { Alert, Box, Button, Flex, HStack } from "@chakra-ui/react";
+import { Alert, Box, Button, Flex, HStack, IconButton } from "@chakra-ui/react";
 import { useApolloClient } from "@apollo/client/react";
-import { Background, Controls, MiniMap, ReactFlow, useNodesInitialized, useReactFlow, type Connection, type IsValidConnection } from "@xyflow/react";
+import { Background, Controls, MiniMap, ReactFlow, useNodesInitialized, useReactFlow, type Connection, type IsValidConnection, type OnConnectEnd } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { LuPanelLeftOpen } from "react-icons/lu";
 import { notify } from "../../../components/toaster";
 import { withDefaults } from "../../../components/paramForm.logic";
 import { FlowEditorDocument, type FlowEditorQuery } from "../../../graphql/gql/graphql";
@@ -18,7 +19,7 @@ import { ComponentNode } from "./ComponentNode";
 import { EditorContext, type EditorContextValue } from "./editorContext";
 import { EditorHeader } from "./EditorHeader";
 import {
-  EDGE_TYPE, connectionProblem, copied, dslOf, edgeId, editorGraphOf, editorNodeOf, laidOut, newComponentId, pasted, registryOf, uniqueName,
+  EDGE_TYPE, connectionProblem, copied, dslOf, edgeId, editorGraphOf, editorNodeOf, freeSpot, laidOut, newComponentId, pasted, registryOf, uniqueName,
   type Clipboard, type FlowDslView, type FlowNode,
 } from "./flowGraph";
 import { NoteNode } from "./NoteNode";
@@ -61,9 +62,11 @@ export function FlowEditor({ flow, components }: FlowEditorProps) {
   const latestTitle = useRef(title);
   latestTitle.current = title;
   const clipboard = useRef<Clipboard | null>(null);
+  const canvasRef = useRef<HTMLDivElement>(null);
   const [panel, setPanel] = useState<PanelState>(null);
   const [dialog, setDialog] = useState<"versions" | "runs" | "publish" | null>(null);
   const [debugNodeId, setDebugNodeId] = useState<string | null>(null);
+  const [paletteOpen, setPaletteOpen] = useState(true);
 
   const dslNow = useCallback(() => dslOf(latestDrawing.current.nodes, latestDrawing.current.edges, base.current), []);
   const autosave = useAutosave({
@@ -97,8 +100,10 @@ export function FlowEditor({ flow, components }: FlowEditorProps) {
       const id = newComponentId(componentName, new Set(nodes.map((node) => node.id)));
       const name = uniqueName(t(component.label), nodes.map((node) => node.data.name));
       const params = withDefaults(component.params, {});
-      const center = position ?? flowInstance.screenToFlowPosition({ x: window.innerWidth / 2, y: window.innerHeight / 2 });
-      const node: FlowNode = { id, type: component.editorOnly ? "note" : "component", position: center, data: { name, componentName, params }, selected: true, deletable: componentName !== "Begin" };
+      const canvas = canvasRef.current?.getBoundingClientRect();
+      const center = canvas ? { x: canvas.left + canvas.width / 2, y: canvas.top + canvas.height / 3 } : { x: window.innerWidth / 2, y: window.innerHeight / 2 };
+      const spot = position ?? freeSpot(flowInstance.screenToFlowPosition(center), nodes);
+      const node: FlowNode = { id, type: component.editorOnly ? "note" : "component", position: spot, data: { name, componentName, params }, selected: true, deletable: componentName !== "Begin" };
       editor.change((previous) => ({ ...previous, nodes: [...previous.nodes.map((other) => ({ ...other, selected: false })), node] }));
       if (!component.editorOnly) setPanel({ kind: "node", id });
     },
@@ -144,6 +149,17 @@ export function FlowEditor({ flow, components }: FlowEditorProps) {
   const isValidConnection: IsValidConnection = useCallback(
     (connection) => connectionProblem(connection, latestDrawing.current.nodes, latestDrawing.current.edges, registry) === null,
     [registry],
+  );
+
+  // A connection dropped on a handle it may not reach: say why (while dragging, the handle shows it is refused).
+  const onConnectEnd: OnConnectEnd = useCallback(
+    (_event, state) => {
+      if (state.isValid !== false || !state.fromNode || !state.toNode) return;
+      const connection = { source: state.fromNode.id, target: state.toNode.id, sourceHandle: state.fromHandle?.id ?? null };
+      const problem = connectionProblem(connection, latestDrawing.current.nodes, latestDrawing.current.edges, registry);
+      if (problem) notify.error(t(problem));
+    },
+    [registry, t],
   );
 
   const onDrop = useCallback(
@@ -264,10 +280,16 @@ export function FlowEditor({ flow, components }: FlowEditorProps) {
           </Alert.Root>
         )}
         <Flex flex="1" minHeight="0">
-          <Box width={{ base: "200px", xl: "260px" }} flexShrink={0} borderEndWidth="1px" bg="bg.panel">
-            <Palette components={components} hasBegin={begin !== undefined} onAdd={(name) => addComponent(name)} />
+          <Box width={paletteOpen ? { base: "220px", xl: "260px" } : "44px"} flexShrink={0} borderEndWidth="1px" bg="bg.panel">
+            {paletteOpen ? (
+              <Palette components={components} hasBegin={begin !== undefined} onAdd={(name) => addComponent(name)} onCollapse={() => setPaletteOpen(false)} />
+            ) : (
+              <IconButton variant="ghost" size="sm" m="1.5" aria-label={t("flow.editor.showComponents")} title={t("flow.editor.showComponents")} onClick={() => setPaletteOpen(true)} data-testid="flow-palette-open">
+                <LuPanelLeftOpen />
+              </IconButton>
+            )}
           </Box>
-          <Box flex="1" minWidth="0" position="relative" onDragOver={(event) => event.preventDefault()} onDrop={onDrop} data-testid="flow-canvas">
+          <Box ref={canvasRef} flex="1" minWidth="0" position="relative" onDragOver={(event) => event.preventDefault()} onDrop={onDrop} data-testid="flow-canvas">
             <ReactFlow<FlowNode>
               nodes={drawing.nodes}
               edges={drawing.edges}
@@ -278,6 +300,7 @@ export function FlowEditor({ flow, components }: FlowEditorProps) {
               onNodeDragStart={editor.onDragStart}
               onSelectionDragStart={editor.onDragStart}
               onConnect={onConnect}
+              onConnectEnd={onConnectEnd}
               isValidConnection={isValidConnection}
               onNodeClick={(_event, node) => node.type === "component" && setPanel({ kind: "node", id: node.id })}
               onPaneClick={() => setPanel((current) => (current?.kind === "node" ? null : current))}
@@ -290,7 +313,7 @@ export function FlowEditor({ flow, components }: FlowEditorProps) {
             >
               <Background gap={16} />
               <Controls showInteractive={false} />
-              <MiniMap pannable zoomable nodeStrokeWidth={3} />
+              <MiniMap pannable zoomable nodeStrokeWidth={3} style={{ width: 150, height: 100 }} />
             </ReactFlow>
           </Box>
           <SidePanel

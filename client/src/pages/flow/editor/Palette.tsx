@@ -1,7 +1,7 @@
-import { Box, Flex, HStack, Icon, Input, InputGroup, Stack, Text } from "@chakra-ui/react";
+import { Box, Flex, HStack, Icon, IconButton, Input, InputGroup, Stack, Text } from "@chakra-ui/react";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { LuDatabase, LuGlobe, LuKeyRound, LuSearch } from "react-icons/lu";
+import { LuDatabase, LuGlobe, LuKeyRound, LuPanelLeftClose, LuSearch } from "react-icons/lu";
 import { CATEGORY_COLORS, componentIcon } from "../componentIcon";
 import type { FlowComponentInfo } from "../flowTypes";
 
@@ -15,13 +15,14 @@ interface PaletteProps {
   /** Begin is offered only to a flow that has none. */
   hasBegin: boolean;
   onAdd: (componentName: string) => void;
+  onCollapse: () => void;
 }
 
 /**
  * The components a flow may use, from the registry, grouped by category in the registry's order, with their
  * icons and what they do; search filters by name and description. Drag one onto the canvas, or click to add it.
  */
-export function Palette({ components, hasBegin, onAdd }: PaletteProps) {
+export function Palette({ components, hasBegin, onAdd, onCollapse }: PaletteProps) {
   const { t } = useTranslation();
   const [search, setSearch] = useState("");
   const groups = useMemo(() => {
@@ -37,11 +38,14 @@ export function Palette({ components, hasBegin, onAdd }: PaletteProps) {
 
   return (
     <Flex direction="column" height="full" minHeight="0" data-testid="flow-palette">
-      <Box p="3" borderBottomWidth="1px">
+      <HStack p="3" gap="1" borderBottomWidth="1px">
         <InputGroup startElement={<LuSearch />}>
           <Input size="sm" value={search} onChange={(event) => setSearch(event.target.value)} placeholder={t("flow.editor.searchComponents")} data-testid="flow-palette-search" />
         </InputGroup>
-      </Box>
+        <IconButton variant="ghost" size="sm" aria-label={t("flow.editor.hideComponents")} title={t("flow.editor.hideComponents")} onClick={onCollapse} data-testid="flow-palette-close">
+          <LuPanelLeftClose />
+        </IconButton>
+      </HStack>
       <Stack gap="4" p="3" overflowY="auto" flex="1" minHeight="0">
         {groups.map(({ category, items }) => (
           <Stack key={category} gap="1.5">

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "@jest/globals";
 import type { FlowComponentInfo } from "../flowTypes";
-import { connectionProblem, copied, dslOf, editorGraphOf, laidOut, newComponentId, pasted, registryOf, uniqueName, upstreamOf, type FlowDslView, type FlowNode } from "./flowGraph";
+import { connectionProblem, copied, dslOf, editorGraphOf, freeSpot, laidOut, newComponentId, pasted, registryOf, uniqueName, upstreamOf, type FlowDslView, type FlowNode } from "./flowGraph";
 
 const info = (name: string, extra: Partial<FlowComponentInfo> = {}) =>
   ({ name, category: "core", icon: "", label: "", description: "", needs: [], routing: false, interaction: false, editorOnly: false, container: false, restrictedTargets: ["Begin"], outputs: [], params: [], ...extra }) as FlowComponentInfo;
@@ -125,4 +125,12 @@ describe("names, ids, copy and paste", () => {
     copy.nodes[1].data.params.prompt = "changed";
     expect(nodes[2].data.params.prompt).toBe("p");
   });
+});
+
+test("a new node goes where it overlaps no other", () => {
+  const at = (id: string, x: number, y: number): FlowNode => ({ id, type: "component", position: { x, y }, data: { name: id, componentName: "Generate", params: {} } });
+  expect(freeSpot({ x: 500, y: 500 }, [at("a", 0, 0)])).toEqual({ x: 500, y: 500 });
+  const spot = freeSpot({ x: 10, y: 10 }, [at("a", 0, 0), at("b", 0, 120)]);
+  expect(spot.x).toBe(10);
+  expect(spot.y).toBeGreaterThanOrEqual(120 + 90 + 24);
 });

@@ -141,8 +141,22 @@ export function upstreamOf(id: string, edges: readonly FlowEdge[]): string[] {
   return found;
 }
 
-const NODE_WIDTH = 220;
+const NODE_WIDTH = 230;
 const NODE_HEIGHT = 90;
+const GAP = 24;
+
+/** The first place at or below `wanted` where a new node overlaps none of the others. */
+export function freeSpot(wanted: { x: number; y: number }, nodes: readonly FlowNode[]): { x: number; y: number } {
+  const overlaps = (spot: { x: number; y: number }) =>
+    nodes.some((node) => {
+      const width = node.measured?.width ?? NODE_WIDTH;
+      const height = node.measured?.height ?? NODE_HEIGHT;
+      return spot.x < node.position.x + width + GAP && node.position.x < spot.x + NODE_WIDTH + GAP && spot.y < node.position.y + height + GAP && node.position.y < spot.y + NODE_HEIGHT + GAP;
+    });
+  const spot = { ...wanted };
+  while (overlaps(spot)) spot.y += NODE_HEIGHT / 2;
+  return spot;
+}
 
 /** Left to right in layers (dagre); notes keep their place. */
 export function laidOut(nodes: readonly FlowNode[], edges: readonly FlowEdge[]): FlowNode[] {
