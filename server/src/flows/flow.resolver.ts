@@ -42,6 +42,9 @@ class CreateFlowInput extends FlowInput {
 class UpdateFlowInput extends FlowInput {
   @Field(() => Date, { nullable: true, description: "The updatedAt the editor last read: a save over a newer one elsewhere is refused (CONFLICT)." })
   baseUpdatedAt?: Date | null;
+
+  @Field({ nullable: true, description: "An editor's autosave: the same person's saves within FLOW_VERSION_MINUTES of the newest version refine it instead of adding one." })
+  autosave?: boolean;
 }
 
 @ObjectType()

@@ -83,7 +83,7 @@ describe("creating and saving", () => {
   });
 
   it("saves like an autosave: returns the new updatedAt, and refuses a save based on an older one", async () => {
-    const flow = await createFlow(owner, { title: "Autosaved" });
+    const flow = await createFlow(owner, { title: `Refined by autosaves ${Date.now()}` });
     const dsl = { ...flow.dsl, globals: { "env.tone": "friendly" } };
     const saved = (await gql(owner, UPDATE, { id: flow.id, input: { dsl, baseUpdatedAt: flow.updatedAt } })).data!.updateFlow;
     expect(new Date(saved.updatedAt).getTime()).toBeGreaterThan(new Date(flow.updatedAt).getTime());
@@ -118,6 +118,19 @@ describe("versions", () => {
     expect(restored.dsl.globals).toEqual({ tone: "a" });
     const after = (await gql(owner, VERSIONS, { id: flow.id })).data!.flowVersions;
     expect(after.map((v: { dsl: { globals?: { tone: string } } }) => v.dsl.globals?.tone)).toEqual(["a", "c", "b"]);
+  });
+
+  it("an editor's autosaves refine the newest version while it is recent; a save through the API adds one", async () => {
+    const flow = await createFlow(owner, { title: `Refined by autosaves ${Date.now()}` });
+    for (const tone of ["a", "b", "c"]) {
+      const saved = await gql(owner, UPDATE, { id: flow.id, input: { dsl: { ...flow.dsl, globals: { tone } }, autosave: true } });
+      expect(saved.errors).toBeUndefined();
+    }
+    const versions = (await gql(owner, VERSIONS, { id: flow.id })).data!.flowVersions;
+    expect(versions.map((v: { dsl: { globals?: { tone: string } } }) => v.dsl.globals?.tone)).toEqual(["c"]);
+    await gql(owner, UPDATE, { id: flow.id, input: { dsl: { ...flow.dsl, globals: { tone: "d" } } } });
+    const after = (await gql(owner, VERSIONS, { id: flow.id })).data!.flowVersions;
+    expect(after.map((v: { dsl: { globals?: { tone: string } } }) => v.dsl.globals?.tone)).toEqual(["d", "c"]);
   });
 
   it("does not show a version to another tenant", async () => {

@@ -42,6 +42,8 @@ export interface UpdateFlowInput extends FlowInput {
    * save is refused rather than overwriting their work with an older graph.
    */
   baseUpdatedAt?: Date | null;
+  /** An editor's autosave, which refines the newest version when it is the same person's and recent (FLOW_VERSION_MINUTES). */
+  autosave?: boolean;
 }
 
 export interface FlowQuery {
@@ -156,7 +158,7 @@ export class FlowService {
       if (String((error as Error).message).includes("flow_title_key")) throw Conflict("flow.errors.titleTaken", { name: fields.title });
       throw error;
     }
-    await this.keepVersion(flow, principal.user.id);
+    await this.keepVersion(flow, principal.user.id, false);
     return this.flows.findOneByOrFail({ id: flow.id });
   }
 
@@ -226,7 +228,7 @@ export class FlowService {
       throw error;
     }
     const saved = await this.flows.findOneByOrFail({ id });
-    if (changes.dsl !== undefined || changes.title !== undefined) await this.keepVersion(saved, principal.user.id);
+    if (changes.dsl !== undefined || changes.title !== undefined) await this.keepVersion(saved, principal.user.id, input.autosave === true);
     return saved;
   }
 
@@ -250,7 +252,18 @@ export class FlowService {
 
   // ---- versions ---------------------------------------------------------------------------------
 
-  private async keepVersion(flow: Flow, userId: string): Promise<void> {
+  /**
+   * Keeps the flow as saved. An autosave refines the newest version instead when that one is the same person's and
+   * younger than FLOW_VERSION_MINUTES: a version is then an editing session's last state, not every pause in it.
+   * Any other save (a restore, a save through the API) adds one, so what it replaced stays restorable.
+   */
+  private async keepVersion(flow: Flow, userId: string, autosave: boolean): Promise<void> {
+    const newest = autosave ? await this.versions.findOne({ where: { flowId: flow.id }, order: { createdAt: "DESC", id: "DESC" } }) : null;
+    const windowMs = this.platform.config.flowVersionMinutes * 60_000;
+    if (newest && newest.createdBy === userId && Date.now() - newest.createdAt.getTime() < windowMs) {
+      await this.versions.update({ id: newest.id }, { title: flow.title, dsl: flow.dsl as never });
+      return;
+    }
     await this.versions.insert({ id: newId(), flowId: flow.id, title: flow.title, dsl: flow.dsl, createdBy: userId } as never);
     // The newest FLOW_VERSIONS_KEPT stay.
     await this.platform.db.query(

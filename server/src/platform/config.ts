@@ -39,6 +39,8 @@ export interface Config {
   flowPrivateAddresses: boolean;
   /** Versions kept per agent flow: each save keeps one, and the oldest beyond this go. */
   flowVersionsKept: number;
+  /** Minutes within which one person's autosaves refine a flow's newest version. */
+  flowVersionMinutes: number;
   /** Key that seals model-provider secrets; without it the key of `secretKeyFile` is used (generated there on first start). */
   secretKey?: string;
   /** Where the generated key lives: DATA_DIR/secret.key unless SECRET_KEY_FILE keeps it apart from the data (backups, volumes). */
@@ -255,6 +257,8 @@ export function loadConfig(env: Env = process.env): Config {
     flowPrivateAddresses: reader.boolean("FLOW_PRIVATE_ADDRESSES", false),
     // Enough to step back through an afternoon of autosaves without a flow's history outgrowing the flow.
     flowVersionsKept: reader.integer("FLOW_VERSIONS_KEPT", 20, 1, 1000),
+    // The editor autosaves after every pause: an editing session's saves refine one version instead of flooding the history.
+    flowVersionMinutes: reader.integer("FLOW_VERSION_MINUTES", 10, 0, 1440),
     secretKey: reader.secretKey("SECRET_KEY"),
     secretKeyFile: path.resolve(reader.string("SECRET_KEY_FILE", path.join(reader.string("DATA_DIR", "./data"), "secret.key"))),
     signInThrottle: {

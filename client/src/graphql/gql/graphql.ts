@@ -172,6 +172,8 @@ export type RetrievalInput = {
 };
 
 export type UpdateFlowInput = {
+  /** An editor's autosave: the same person's saves within FLOW_VERSION_MINUTES of the newest version refine it instead of adding one. */
+  autosave?: boolean | null | undefined;
   /** A data URL (image/png or image/jpeg). */
   avatar?: string | null | undefined;
   /** The updatedAt the editor last read: a save over a newer one elsewhere is refused (CONFLICT). */

@@ -15,7 +15,7 @@ interface AutosaveOptions {
   /** Counts the changes worth saving; each one (re)starts the pause. */
   revision: number;
   /** The fields to save now (the DSL, the title). */
-  input: () => Omit<UpdateFlowInput, "baseUpdatedAt">;
+  input: () => Omit<UpdateFlowInput, "baseUpdatedAt" | "autosave">;
   /** The updatedAt the editor loaded: a save over a newer one (another tab's) is refused, never silently overwritten. */
   loadedAt: string;
   onSaved?: (flow: SavedFlow) => void;
@@ -50,7 +50,7 @@ export function useAutosave({ flowId, revision, input, loadedAt, onSaved }: Auto
       const attempt = (async () => {
         try {
           const { data } = await saveFlow({
-            variables: { id: flowId, input: { ...latest.current.input(), baseUpdatedAt: options.over ?? base.current } },
+            variables: { id: flowId, input: { ...latest.current.input(), baseUpdatedAt: options.over ?? base.current, autosave: true } },
             context: options.keepalive ? { fetchOptions: { keepalive: true } } : undefined,
           });
           if (!data) throw new Error("no answer");
