@@ -1,4 +1,5 @@
 import { Alert, HStack, Input, NativeSelect, Slider, Stack, Switch, Text } from "@chakra-ui/react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { problemText } from "../../../../errors";
 import { CUSTOM_FREEDOM, FREEDOMS } from "../../../../components/freedom";
@@ -54,7 +55,7 @@ export function ModelSettingsField(props: WidgetProps) {
           <Text fontSize="sm" fontWeight="medium">
             {t("flow.form.model.freedom")}
           </Text>
-          <NativeSelect.Root size="sm" width="40">
+          <NativeSelect.Root size="sm" width="40" disabled={builtin}>
             <NativeSelect.Field value={freedom} onChange={(event) => choosePreset(event.target.value)} data-testid="flow-form-freedom">
               {FREEDOMS.map((name) => (
                 <option key={name} value={name}>
@@ -69,17 +70,20 @@ export function ModelSettingsField(props: WidgetProps) {
           </NativeSelect.Root>
         </HStack>
         {settings.map((spec) => (
-          <SettingRow key={spec.key} spec={spec} text={textOf(spec.key)} onChange={(text) => context.patch({ [spec.key]: text })} problem={problemText(i18n, context.problems[spec.key])} />
+          <SettingRow key={spec.key} spec={spec} disabled={builtin && spec.key !== "max_tokens"} text={textOf(spec.key)} onChange={(text) => context.patch({ [spec.key]: text })} problem={problemText(i18n, context.problems[spec.key])} />
         ))}
       </Stack>
     </Stack>
   );
 }
 
-function SettingRow({ spec, text, onChange, problem }: { spec: ParamSpecView; text: string; onChange: (text: string) => void; problem: string | undefined }) {
+/** One value and its switch; `disabled` where the model ignores it (the built-in one samples nothing, yet honours max tokens). */
+function SettingRow({ spec, text, onChange, problem, disabled }: { spec: ParamSpecView; text: string; onChange: (text: string) => void; problem: string | undefined; disabled: boolean }) {
   const { t } = useTranslation();
   const label = t(spec.label, { defaultValue: humanize(spec.key) });
-  const on = text.trim() !== "";
+  // Switched on, a value may be blank while it is retyped (blank is stored as "not set"); a value set elsewhere switches it on.
+  const [switchedOn, setSwitchedOn] = useState(text.trim() !== "");
+  const on = switchedOn || text.trim() !== "";
   const min = spec.min ?? 0;
   const max = spec.max ?? 1;
   const fallback = typeof spec.default === "number" ? spec.default : min;
@@ -87,13 +91,16 @@ function SettingRow({ spec, text, onChange, problem }: { spec: ParamSpecView; te
   return (
     <Stack gap="1">
       <HStack gap="3">
-        <Switch.Root size="sm" checked={on} onCheckedChange={(details) => onChange(details.checked ? String(fallback) : "")} colorPalette="brand" width="40" flexShrink={0} data-testid={`flow-form-${spec.key}-on`}>
+        <Switch.Root size="sm" disabled={disabled} checked={on} onCheckedChange={(details) => {
+            setSwitchedOn(details.checked);
+            onChange(details.checked ? String(fallback) : "");
+          }} colorPalette="brand" width="40" flexShrink={0} data-testid={`flow-form-${spec.key}-on`}>
           <Switch.HiddenInput />
           <Switch.Control />
           <Switch.Label fontWeight="normal">{label}</Switch.Label>
         </Switch.Root>
         {on && slider && (
-          <Slider.Root flex="1" size="sm" min={min} max={max} step={spec.step ?? 0.01} value={[Number(text) || 0]} onValueChange={(details) => onChange(String(Math.round(details.value[0] * 100) / 100))} colorPalette="brand" aria-label={[label]} data-testid={`flow-form-${spec.key}`}>
+          <Slider.Root flex="1" size="sm" disabled={disabled} min={min} max={max} step={spec.step ?? 0.01} value={[Number(text) || 0]} onValueChange={(details) => onChange(String(Math.round(details.value[0] * 100) / 100))} colorPalette="brand" aria-label={[label]} data-testid={`flow-form-${spec.key}`}>
             <Slider.Control>
               <Slider.Track>
                 <Slider.Range />
@@ -106,6 +113,7 @@ function SettingRow({ spec, text, onChange, problem }: { spec: ParamSpecView; te
           <Input
             size="xs"
             type="number"
+            disabled={disabled}
             width={slider ? "16" : "24"}
             min={min}
             max={max}
