@@ -97,7 +97,9 @@ function NodeFormBody({ flowId, node, component, components, nodes, upstream, ro
 
   const placed = placeProblems(problems, specs);
   const byPath = { ...placed.byPath, ...checkDraft(specs, draft) };
-  const nameError = problemText(i18n, nameProblem(node.name, node.id, nodes) ?? (placed.name && problemOf(placed.name)));
+  // The rule is checked here as the user types; the server's word on the name counts while it is about this name.
+  const serverName = placed.name && String(placed.name.params?.name ?? "") === node.name.trim() ? problemOf(placed.name) : undefined;
+  const nameError = problemText(i18n, nameProblem(node.name, node.id, nodes) ?? serverName);
   const groups = useMemo(() => referenceGroups({ nodes, components, upstream, t }), [nodes, components, upstream, t]);
 
   const context: WidgetContext = { flowId, node, component, nodes, components, groups, routes, choices, draft, patch: (values) => change({ ...draft, ...values }), problems: byPath, onPortsRenamed };
