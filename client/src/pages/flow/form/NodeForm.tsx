@@ -102,7 +102,7 @@ function NodeFormBody({ flowId, node, component, components, nodes, upstream, ro
   const nameError = problemText(i18n, nameProblem(node.name, node.id, nodes) ?? serverName);
   const groups = useMemo(() => referenceGroups({ nodes, components, upstream, t }), [nodes, components, upstream, t]);
 
-  const context: WidgetContext = { flowId, node, component, nodes, components, groups, routes, choices, draft, patch: (values) => change({ ...draft, ...values }), problems: byPath, onPortsRenamed };
+  const context: WidgetContext = { node, component, nodes, components, groups, routes, choices, draft, patch: (values) => change({ ...draft, ...values }), problems: byPath, onPortsRenamed };
   const renderers = Object.fromEntries(Object.entries(WIDGETS).map(([widget, Widget]) => [widget, (rendered: ParamRendererProps) => <Widget {...rendered} context={context} />]));
 
   return (

@@ -6,7 +6,6 @@ import type { ReferenceGroup } from "./references";
 
 /** What the flow widgets of a node's form read beside their own param: the flow around the node, and the choices offered. */
 export interface WidgetContext {
-  flowId: string;
   node: EditorNode;
   component: FlowComponentInfo;
   nodes: EditorNode[];
