@@ -5,6 +5,8 @@ import { signedIn, type GraphQLContext } from "../graphql/context";
 import type { SequencedRunEvent } from "./events";
 import { FlowRun, FlowRunStep } from "./flow-run.entity";
 import { FlowSession } from "./flow-session.entity";
+import { ConnectionTestType } from "../models/models.resolver";
+import type { ConnectionTest } from "../models/models.service";
 
 /** Runs, sessions and debugging over GraphQL, for the editor's run drawer: thin over FlowRunService. */
 
@@ -236,6 +238,16 @@ export class FlowRunResolver {
   ): Promise<DebugFlowComponentResult> {
     const result = await context.services.flowRuns.debug(signedIn(context), flowId, input);
     return { ...result, output: (result.output as unknown as Record<string, unknown>) ?? null };
+  }
+
+  @Mutation(() => ConnectionTestType, { description: "The ExeSQL node's Test button: connects with the form's params over the saved ones (an empty password is the saved one, at the saved address) and runs SELECT 1." })
+  testFlowDatabaseConnection(
+    @Arg("flowId", () => ID) flowId: string,
+    @Arg("componentId") componentId: string,
+    @Arg("params", () => GraphQLJSONObject) params: Record<string, unknown>,
+    @Ctx() context: GraphQLContext,
+  ): Promise<ConnectionTest> {
+    return context.services.flowRuns.testDatabase(signedIn(context), flowId, componentId, params);
   }
 
   @Subscription(() => FlowRunEventType, {

@@ -15,6 +15,8 @@ import { FlowSession, type FlowSessionMessage, type FlowSessionSource } from "./
 import { isLastEvent, RunRecorder, runEventStream } from "./run-events";
 import { flowPorts, type PortServices } from "./run-ports";
 import { debugComponent, type DebugInput, type DebugResult } from "./debug-component";
+import { testFlowDatabase } from "./database-test";
+import type { ConnectionTest } from "../models/models.service";
 import { flowLimits, initialState, validateFlow } from "./engine";
 import type { RunTurn, TurnResult } from "./run-types";
 
@@ -368,6 +370,12 @@ export class FlowRunService {
     const notes: string[] = [];
     const result = await debugComponent(flow.dsl, input, flowPorts(this.deps, principal, notes), AbortSignal.timeout(flowLimits(this.platform.config).timeBudgetMs));
     return { ...result, output: result.output && notes.length > 0 ? { ...result.output, notes: [...(result.output.notes ?? []), ...notes] } : result.output };
+  }
+
+  /** The editor's Test of an ExeSQL node (database-test.ts), through the runs' outbound policy; its editors only, for it may use the saved password. */
+  async testDatabase(principal: SignedIn, flowId: string, componentId: string, params: Record<string, unknown>): Promise<ConnectionTest> {
+    const flow = await this.deps.flows.accessible(principal, flowId, "manage");
+    return testFlowDatabase(flow.dsl, componentId, params, flowPorts(this.deps, principal, []));
   }
 
   /**

@@ -143,7 +143,7 @@ class DefaultModelsType implements DefaultModels {
 }
 
 @ObjectType()
-class ConnectionTestType implements ConnectionTest {
+export class ConnectionTestType implements ConnectionTest {
   @Field()
   ok: boolean;
 

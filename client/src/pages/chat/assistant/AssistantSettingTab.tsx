@@ -6,7 +6,7 @@ import type { AssistantFormChoicesQuery } from "../../../graphql/gql/graphql";
 import { PhotoPicker } from "../../../components/PhotoPicker";
 import { AssistantAvatar } from "./AssistantAvatar";
 import type { AssistantDraft } from "./assistantDraft";
-import { KnowledgeBasePicker } from "./KnowledgeBasePicker";
+import { KnowledgeBasePicker } from "../../../components/KnowledgeBasePicker";
 import { SettingSwitch } from "./SettingSwitch";
 import type { DraftEditor } from "./draftEditor";
 

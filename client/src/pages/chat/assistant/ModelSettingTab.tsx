@@ -3,9 +3,10 @@ import { useTranslation } from "react-i18next";
 import { FormField } from "../../../components/FormField";
 import type { AssistantFormChoicesQuery } from "../../../graphql/gql/graphql";
 import { WeightSlider } from "../../../components/WeightSlider";
-import { CUSTOM_FREEDOM, FREEDOMS, freedomOf, type AssistantDraft } from "./assistantDraft";
+import { CUSTOM_FREEDOM, FREEDOMS, freedomOf } from "../../../components/freedom";
+import type { AssistantDraft } from "./assistantDraft";
 import type { DraftEditor } from "./draftEditor";
-import { isBuiltinChatModel, ModelOptionSelect } from "./ModelOptionSelect";
+import { isBuiltinChatModel, ModelOptionSelect } from "../../../components/ModelOptionSelect";
 
 type Sampling = "temperature" | "topP" | "presencePenalty" | "frequencyPenalty";
 const SAMPLING: Sampling[] = ["temperature", "topP", "presencePenalty", "frequencyPenalty"];

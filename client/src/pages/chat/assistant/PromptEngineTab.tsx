@@ -8,7 +8,7 @@ import type { AssistantFormChoicesQuery } from "../../../graphql/gql/graphql";
 import { useFixed } from "../../../hooks/useFixed";
 import { round2, WeightSlider } from "../../../components/WeightSlider";
 import type { DraftEditor } from "./draftEditor";
-import { isBuiltinChatModel, ModelOptionSelect } from "./ModelOptionSelect";
+import { isBuiltinChatModel, ModelOptionSelect } from "../../../components/ModelOptionSelect";
 import { PromptVariablesEditor } from "./PromptVariablesEditor";
 import { SettingSwitch } from "./SettingSwitch";
 

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "@jest/globals";
 import type { AssistantFormChoicesQuery, AssistantSettingsFragment } from "../../../graphql/gql/graphql";
-import { checkDraft, CUSTOM_FREEDOM, draftOf, freedomOf, inputOf, KNOWLEDGE_VARIABLE, newDraft, tabOfField, type AssistantDraft } from "./assistantDraft";
+import { CUSTOM_FREEDOM, freedomOf } from "../../../components/freedom";
+import { checkDraft, draftOf, inputOf, KNOWLEDGE_VARIABLE, newDraft, tabOfField, type AssistantDraft } from "./assistantDraft";
 
 /** Top K's range as the server declares it (retrievalParams). */
 const TOP_K = { min: 1, max: 2048 };

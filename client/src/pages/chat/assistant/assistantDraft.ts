@@ -2,12 +2,8 @@ import type { AssistantFormChoicesQuery, AssistantInput, AssistantSettingsFragme
 import { topKProblem, type TopKRange } from "../../../components/topKRange";
 import type { FieldProblems } from "../../../errors";
 
-export type FreedomPreset = AssistantFormChoicesQuery["assistantDefaults"]["freedomPresets"][number];
-
 /** The reserved variable the retrieved chunks fill (§5: "knowledge is reserved"). */
 export const KNOWLEDGE_VARIABLE = "knowledge";
-export const FREEDOMS = ["improvise", "precise", "balance"] as const;
-export const CUSTOM_FREEDOM = "custom";
 
 export interface VariableDraft {
   key: string;
@@ -172,15 +168,6 @@ export function inLanguage(draft: AssistantDraft, language: string, choices: Ass
 function withKnowledgeFirst(variables: VariableDraft[]): VariableDraft[] {
   const knowledge = variables.find((variable) => variable.key === KNOWLEDGE_VARIABLE) ?? { key: KNOWLEDGE_VARIABLE, optional: false };
   return [knowledge, ...variables.filter((variable) => variable !== knowledge)];
-}
-
-/** The preset whose four values these are, else "custom" (a value was changed by hand). */
-export function freedomOf(draft: Pick<AssistantDraft, "temperature" | "topP" | "presencePenalty" | "frequencyPenalty">, presets: FreedomPreset[]): string {
-  const matching = presets.find(
-    (preset) =>
-      preset.temperature === draft.temperature && preset.topP === draft.topP && preset.presencePenalty === draft.presencePenalty && preset.frequencyPenalty === draft.frequencyPenalty,
-  );
-  return matching?.name ?? CUSTOM_FREEDOM;
 }
 
 /** The server's rule: a key is written inside braces, so it cannot hold braces or spaces. */

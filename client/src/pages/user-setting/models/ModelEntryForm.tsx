@@ -7,7 +7,7 @@ import { ParamForm } from "../../../components/ParamForm";
 import { notify } from "../../../components/toaster";
 import { fieldProblemsOf, hasNoProblems, messageKeyOf, messageParamsOf, type FieldProblems } from "../../../errors";
 import { AddModelEntryDocument, ModelSettingsDocument, TestModelConnectionDocument, UpdateModelEntryDocument, type ModelEntryRowFragment, type ModelProviderInfoFragment } from "../../../graphql/gql/graphql";
-import { ConnectionResult, type ConnectionTest } from "./ConnectionResult";
+import { ConnectionResult, type ConnectionTest } from "../../../components/ConnectionResult";
 import { checkDraft, FORM_FIELDS, initialDraft, inputOf, sameAddress, type Draft } from "./modelEntryDraft";
 import { ModelIdentityFields, ModelLimitFields } from "./ModelEntryFields";
 import { canHaveVision, describeModelError, modelProblemText } from "./modelText";

@@ -4,7 +4,7 @@ import { LuEye, LuPencil, LuPlugZap, LuPlus, LuTrash2 } from "react-icons/lu";
 import { useFormatters } from "../../../format";
 import type { ModelEntryRowFragment } from "../../../graphql/gql/graphql";
 import { SettingsCard } from "../SettingsCard";
-import { ConnectionResult, type ConnectionTest } from "./ConnectionResult";
+import { ConnectionResult, type ConnectionTest } from "../../../components/ConnectionResult";
 import { ModelTypeBadge, ProviderMonogram } from "./ProviderMonogram";
 
 /** A connection test of a listed model: running, or what it found. */

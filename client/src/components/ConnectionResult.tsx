@@ -1,12 +1,12 @@
 import { Box, HStack, Icon, Text } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
 import { LuCircleCheck, LuCircleX } from "react-icons/lu";
-import { useFormatters } from "../../../format";
-import type { TestModelConnectionMutation } from "../../../graphql/gql/graphql";
+import { useFormatters } from "../format";
+import type { TestModelConnectionMutation } from "../graphql/gql/graphql";
 
 export type ConnectionTest = TestModelConnectionMutation["testModelConnection"];
 
-/** What a connection test found: that the model answered and how fast, or the provider's own words. */
+/** What a connection test found (a model, a flow's database): that it answered and how fast, or the service's own words. */
 export function ConnectionResult({ result }: { result: ConnectionTest }) {
   const { t } = useTranslation();
   const format = useFormatters();

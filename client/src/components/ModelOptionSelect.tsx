@@ -1,9 +1,9 @@
 import { NativeSelect } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
-import type { AssistantFormChoicesQuery, AvailableModelOptionFragment } from "../../../graphql/gql/graphql";
+import type { AvailableModelOptionFragment } from "../graphql/gql/graphql";
 
 /** Whether the chosen chat model is Cairn's built-in extractive one, which picks sentences and writes nothing. */
-export function isBuiltinChatModel(modelId: string, choices: AssistantFormChoicesQuery | undefined): boolean {
+export function isBuiltinChatModel(modelId: string, choices: { chatModels: AvailableModelOptionFragment[] } | undefined): boolean {
   return choices?.chatModels.find((model) => model.id === modelId)?.builtin ?? false;
 }
 

@@ -2,21 +2,28 @@ import { Badge, Box, Checkbox, HStack, Input, InputGroup, Stack, Text } from "@c
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LuSearch } from "react-icons/lu";
-import { useFormatters } from "../../../format";
-import type { AssistantFormChoicesQuery } from "../../../graphql/gql/graphql";
-import { KnowledgeAvatar } from "../../../components/KnowledgeAvatar";
+import { useFormatters } from "../format";
+import { KnowledgeAvatar } from "./KnowledgeAvatar";
 
-type KnowledgeBaseChoice = AssistantFormChoicesQuery["knowledgeBases"]["items"][number];
+export interface KnowledgeBaseChoice {
+  id: string;
+  name: string;
+  avatar?: string | null;
+  chunkCount: number;
+  embeddingModel: string;
+}
 
 interface KnowledgeBasePickerProps {
   choices: KnowledgeBaseChoice[];
   value: string[];
   onChange: (ids: string[]) => void;
   invalid?: boolean;
+  /** The list is `${testId}-picker`, each choice `${testId}-option`. */
+  testId?: string;
 }
 
 /** Several knowledge bases, ticked in a searchable list; each shows how many chunks it can answer from. */
-export function KnowledgeBasePicker({ choices, value, onChange, invalid }: KnowledgeBasePickerProps) {
+export function KnowledgeBasePicker({ choices, value, onChange, invalid, testId = "assistant-kb" }: KnowledgeBasePickerProps) {
   const { t } = useTranslation();
   const format = useFormatters();
   const [search, setSearch] = useState("");
@@ -36,7 +43,7 @@ export function KnowledgeBasePicker({ choices, value, onChange, invalid }: Knowl
           <Input size="sm" placeholder={t("chat.settings.searchKnowledgeBases")} value={search} onChange={(event) => setSearch(event.target.value)} />
         </InputGroup>
       )}
-      <Box borderWidth="1px" borderColor={invalid ? "border.error" : "border"} rounded="l2" maxHeight="56" overflowY="auto" data-testid="assistant-kb-picker">
+      <Box borderWidth="1px" borderColor={invalid ? "border.error" : "border"} rounded="l2" maxHeight="56" overflowY="auto" data-testid={`${testId}-picker`}>
         {choices.length === 0 ? (
           <Text p="3" fontSize="sm" color="fg.muted">
             {t("chat.settings.noKnowledgeBases")}
@@ -58,7 +65,7 @@ export function KnowledgeBasePicker({ choices, value, onChange, invalid }: Knowl
               _last={{ borderBottomWidth: 0 }}
               _hover={{ bg: "bg.subtle" }}
               cursor="pointer"
-              data-testid="assistant-kb-option"
+              data-testid={`${testId}-option`}
             >
               <Checkbox.HiddenInput />
               <Checkbox.Control />
