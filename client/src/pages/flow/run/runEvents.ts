@@ -213,7 +213,7 @@ function applyOutcome(view: RunView, row: RunRow): RunView {
  * The canvas's colours: what each component did this turn; while the run goes on, those it has not reached yet are
  * waiting, and once it ended, those it did not run were skipped. Nothing before the first run.
  */
-export function nodeStatesOf(view: RunView, nodeIds: readonly string[]): Record<string, NodeRunState> {
+export function nodeStatesOf(view: Pick<RunView, "ran" | "status">, nodeIds: readonly string[]): Record<string, NodeRunState> {
   if (view.status === "idle") return view.ran;
   const unrun: NodeRunState = { status: isLive(view.status) ? "waiting" : "skipped" };
   const states: Record<string, NodeRunState> = {};
