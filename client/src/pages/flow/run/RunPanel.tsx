@@ -46,7 +46,8 @@ export function RunPanel({ controller, begin, beforeRun, blockedReason, onClose 
   const busy = saving || controller.pending;
   const mayStart = blockedReason === null && !busy;
   const tail = messages.at(-1);
-  const working = live && tail?.role !== "assistant";
+  // Until this turn's answer begins, a line says the flow is at work.
+  const working = live && !(tail?.role === "assistant" && tail.runId === controller.runId);
   useEffect(scroll.scrollDownIfStuck, [messages.length, tail?.content, steps.length, working, controller.error]);
 
   async function startRun() {

@@ -158,6 +158,15 @@ describe("failure and stop", () => {
     expect(stopped.steps.at(-1)).toMatchObject({ componentId: "generate", status: "skipped" });
   });
 
+  test("a stop answered before the stream's last events keeps the run stopped", () => {
+    const midway = play(started, ...events(chatTurn().slice(0, 5)));
+    const stopped = play(midway, { type: "outcome", run: { id: "run1", sessionId: "s1", status: "cancelled", answer: "" } });
+    const late = play(stopped, ...events([...chatTurn().slice(5, 6), { runId: "run1", seq: 7, type: "run_cancelled" }]));
+    expect(late.status).toBe("cancelled");
+    expect(late.ran.generate).toEqual({ status: "skipped" });
+    expect(nodeStatesOf(late, NODES).answer).toEqual({ status: "skipped" });
+  });
+
   test("a stream that broke off is settled from the stored run, its whole answer with it", () => {
     const cut = play(started, ...events(chatTurn().slice(0, 7)));
     const row = { id: "run1", sessionId: "s1", status: "waiting", error: null, answer: "Paid on departure [ID:0].", reference };

@@ -135,11 +135,11 @@ function applyEvent(view: RunView, event: RunEvent): RunView {
   const componentId = event.componentId ?? "";
   switch (event.type) {
     case "run_started":
-      return { ...next, status: "running", sessionId: event.sessionId ?? view.sessionId };
+      return { ...next, status: stillGoing(view), sessionId: event.sessionId ?? view.sessionId };
     case "node_started":
       return {
         ...next,
-        status: "running",
+        status: stillGoing(view),
         ran: { ...view.ran, [componentId]: { status: "running" } },
         steps: [...view.steps, { key: String(event.seq), componentId, componentName: event.componentName ?? "", status: "running", elapsedMs: null, tokens: null, error: null }],
       };
@@ -173,6 +173,11 @@ function applyEvent(view: RunView, event: RunEvent): RunView {
     default:
       return next;
   }
+}
+
+/** Running, unless the run's end is known already (a stop's answer can come before the stream's last events). */
+function stillGoing(view: RunView): FlowRunStatus {
+  return isLive(view.status) ? "running" : view.status;
 }
 
 /** The turn's answer changed; `create` false: only when it exists already (an end without words adds no empty message). */
