@@ -48,12 +48,24 @@ export function RunPanel({ controller, begin, beforeRun, blockedReason, onClose 
   const tail = messages.at(-1);
   // Until this turn's answer begins, a line says the flow is at work.
   const working = live && !(tail?.role === "assistant" && tail.runId === controller.runId);
-  useEffect(scroll.scrollDownIfStuck, [messages.length, tail?.content, steps.length, working, controller.error]);
+  // The conversation follows its newest words; before the first turn the form is read from its top.
+  useEffect(() => {
+    if (started) scroll.scrollDownIfStuck();
+    else if (scroll.box.current) scroll.box.current.scrollTop = 0;
+  }, [started, messages.length, tail?.content, steps.length, working, controller.error]);
 
   async function startRun() {
     const found = checkValues(inputs, values);
     setProblems(found);
-    if (Object.keys(found).length > 0 || !mayStart) return;
+    const [firstProblem] = Object.keys(found);
+    if (firstProblem !== undefined) {
+      // The form may be scrolled away (a first message typed below it): its first problem is brought into view.
+      const field = scroll.box.current?.querySelector<HTMLElement>(`[data-testid="run-input-${CSS.escape(firstProblem)}"]`);
+      field?.scrollIntoView({ block: "center", behavior: "smooth" });
+      field?.focus({ preventScroll: true });
+      return;
+    }
+    if (!mayStart) return;
     setSaving(true);
     try {
       if (!(await beforeRun())) return;
@@ -173,11 +185,12 @@ export function RunPanel({ controller, begin, beforeRun, blockedReason, onClose 
             data-testid="run-composer"
           />
           {live ? (
-            <IconButton size="sm" colorPalette="red" variant="subtle" aria-label={t("flow.run.stop")} title={t("flow.run.stop")} loading={controller.pending} onClick={() => void controller.stop()} data-testid="run-stop">
+            <IconButton key="stop" size="sm" colorPalette="red" variant="subtle" aria-label={t("flow.run.stop")} title={t("flow.run.stop")} loading={controller.pending} onClick={() => void controller.stop()} data-testid="run-stop">
               <LuSquare />
             </IconButton>
           ) : (
             <IconButton
+              key="send"
               size="sm"
               colorPalette="brand"
               aria-label={t("flow.run.send")}
