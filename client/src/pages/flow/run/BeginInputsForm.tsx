@@ -1,9 +1,12 @@
 import { Button, HStack, Input, NativeSelect, Stack, Switch, Text, Textarea } from "@chakra-ui/react";
+import { useMutation } from "@apollo/client/react";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LuFileText, LuX } from "react-icons/lu";
 import { FormField } from "../../../components/FormField";
-import { fileText, type BeginInput, type BeginValues, type InputProblem } from "./beginInputs";
+import { describeError } from "../../../errors";
+import { FlowInputFileTextDocument } from "../../../graphql/gql/graphql";
+import { fileProblem, type BeginInput, type BeginValues, type InputProblem } from "./beginInputs";
 
 interface BeginInputsFormProps {
   inputs: BeginInput[];
@@ -13,7 +16,7 @@ interface BeginInputsFormProps {
   disabled: boolean;
 }
 
-/** One field per Begin input, drawn by its type; a file input reads the file's text. */
+/** One field per Begin input, drawn by its type; a file input gives the file's text. */
 export function BeginInputsForm({ inputs, values, problems, onChange, disabled }: BeginInputsFormProps) {
   const { t } = useTranslation();
   const problemText = (key: string) => {
@@ -65,56 +68,66 @@ export function BeginInputsForm({ inputs, values, problems, onChange, disabled }
   );
 }
 
-/** A file picker whose file's text is the value (text files only: the run reads the input as text). */
+/** The file's bytes as base64 (a data URL without its head). */
+function base64Of(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ""));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(file);
+  });
+}
+
+/** A file picker whose file's text is the value: the server reads it as it reads an uploaded document. */
 function FileTextInput({ testId, hasText, disabled, onText }: { testId: string; hasText: boolean; disabled: boolean; onText: (text: string) => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const picker = useRef<HTMLInputElement>(null);
   const [fileName, setFileName] = useState<string | null>(null);
-  const [problem, setProblem] = useState<InputProblem | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [readText, { loading }] = useMutation(FlowInputFileTextDocument);
+
+  function clear() {
+    setFileName(null);
+    onText("");
+    if (picker.current) picker.current.value = "";
+  }
 
   async function read(file: File | undefined) {
     if (!file) return;
-    const result = fileText(file.name, file.size, file.size <= 0 ? "" : await file.text());
-    if ("problem" in result) {
-      setProblem(result.problem);
-      setFileName(null);
-      onText("");
-    } else {
-      setProblem(null);
+    clear();
+    const tooBig = fileProblem(file.name, file.size);
+    if (tooBig) return setProblem(t(tooBig.key, tooBig.params));
+    setProblem(null);
+    try {
+      const { data } = await readText({ variables: { name: file.name, content: await base64Of(file) } });
+      if (!data) return;
       setFileName(file.name);
-      onText(result.text);
+      onText(data.flowInputFileText.text);
+    } catch (error) {
+      setProblem(describeError(error, i18n));
     }
   }
 
   return (
     <Stack gap="1" width="full">
       <HStack gap="2">
-        <input ref={picker} type="file" hidden accept="text/*,.txt,.md,.markdown,.csv,.tsv,.json,.jsonl,.xml,.html,.htm,.yaml,.yml,.log" onChange={(event) => void read(event.target.files?.[0])} data-testid={testId} />
-        <Button size="sm" variant="outline" disabled={disabled} onClick={() => picker.current?.click()} data-testid={`${testId}-pick`}>
+        <input ref={picker} type="file" hidden onChange={(event) => void read(event.target.files?.[0])} data-testid={testId} />
+        <Button size="sm" variant="outline" disabled={disabled} loading={loading} onClick={() => picker.current?.click()} data-testid={`${testId}-pick`}>
           <LuFileText /> {t("flow.run.inputs.pickFile")}
         </Button>
         {fileName && hasText && (
-          <HStack gap="1" minWidth="0">
+          <HStack gap="1" minWidth="0" data-testid={`${testId}-chosen`}>
             <Text fontSize="sm" truncate title={fileName}>
               {fileName}
             </Text>
-            <Button
-              size="2xs"
-              variant="ghost"
-              aria-label={t("flow.run.inputs.removeFile")}
-              onClick={() => {
-                setFileName(null);
-                onText("");
-                if (picker.current) picker.current.value = "";
-              }}
-            >
+            <Button size="2xs" variant="ghost" aria-label={t("flow.run.inputs.removeFile")} onClick={clear}>
               <LuX />
             </Button>
           </HStack>
         )}
       </HStack>
-      <Text fontSize="xs" color={problem ? "fg.error" : "fg.muted"}>
-        {problem ? t(problem.key, problem.params) : t("flow.run.inputs.fileHint")}
+      <Text fontSize="xs" color={problem ? "fg.error" : "fg.muted"} data-testid={problem ? `${testId}-problem` : undefined}>
+        {problem ?? t("flow.run.inputs.fileHint")}
       </Text>
     </Stack>
   );

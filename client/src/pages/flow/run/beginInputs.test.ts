@@ -1,5 +1,5 @@
 import { describe, expect, test } from "@jest/globals";
-import { beginInputsOf, checkValues, emptyValues, fileText, FILE_TEXT_MAX_BYTES, greetingOf, runInputs } from "./beginInputs";
+import { beginInputsOf, checkValues, emptyValues, fileProblem, greetingOf, INPUT_FILE_MAX_BYTES, runInputs } from "./beginInputs";
 
 /** The run panel asks for Begin's inputs by type, checks the required ones, and sends them typed. */
 
@@ -57,9 +57,8 @@ describe("Begin's inputs", () => {
     expect(greetingOf(undefined, {})).toBe("");
   });
 
-  test("a file is read as text, unless it is too big or not text", () => {
-    expect(fileText("a.txt", 10, "hello")).toEqual({ text: "hello" });
-    expect(fileText("big.txt", FILE_TEXT_MAX_BYTES + 1, "x")).toEqual({ problem: { key: "flow.run.inputs.fileTooBig", params: { name: "big.txt", max: "1 MB" } } });
-    expect(fileText("a.pdf", 10, "%PDF\u0000\u0001")).toEqual({ problem: { key: "flow.run.inputs.fileNotText", params: { name: "a.pdf" } } });
+  test("a file larger than an upload may be is refused before it is sent", () => {
+    expect(fileProblem("a.pdf", INPUT_FILE_MAX_BYTES)).toBeNull();
+    expect(fileProblem("big.pdf", INPUT_FILE_MAX_BYTES + 1)).toEqual({ key: "flow.run.inputs.fileTooBig", params: { name: "big.pdf", max: "10 MB" } });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Begin's inputs (`begin.params.query`, RAGFlow v0.14's BeginQuery) as the run panel asks for them: one field per input
  * by its type, required ones checked before the run, values sent as the server reads them
- * (server/src/flows/components/core/begin.ts).
+ * (server/src/flows/components/core/begin.ts). A file's value is its text, which the server reads from it
+ * (flowInputFileText).
  */
 
 export const BEGIN_INPUT_TYPES = ["line", "paragraph", "options", "file", "integer", "boolean"] as const;
@@ -81,12 +82,10 @@ export function greetingOf(prologue: unknown, values: Record<string, unknown>): 
   return prologue.replace(/\{begin@([^{}\s]+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
 }
 
-/** A file the run reads as text: at most this big, since its text travels in the run's inputs and is stored with the run. */
-export const FILE_TEXT_MAX_BYTES = 1024 * 1024;
+/** A file given for a `file` input is read on the server as an uploaded document is (§9: at most 10 MB). */
+export const INPUT_FILE_MAX_BYTES = 10 * 1024 * 1024;
 
-/** The text of a file given for a `file` input, or the problem with it (too big; not text: a NUL byte in it). */
-export function fileText(name: string, size: number, text: string): { text: string } | { problem: InputProblem } {
-  if (size > FILE_TEXT_MAX_BYTES) return { problem: { key: "flow.run.inputs.fileTooBig", params: { name, max: "1 MB" } } };
-  if (text.includes("\u0000")) return { problem: { key: "flow.run.inputs.fileNotText", params: { name } } };
-  return { text };
+/** Why a file cannot be given, before it is sent: too large. */
+export function fileProblem(name: string, size: number): InputProblem | null {
+  return size > INPUT_FILE_MAX_BYTES ? { key: "flow.run.inputs.fileTooBig", params: { name, max: "10 MB" } } : null;
 }
