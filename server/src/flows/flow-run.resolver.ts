@@ -7,6 +7,7 @@ import { FlowRun, FlowRunStep } from "./flow-run.entity";
 import { FlowSession } from "./flow-session.entity";
 import { ConnectionTestType } from "../models/models.resolver";
 import type { ConnectionTest } from "../models/models.service";
+import { inputFileText } from "./input-file-text";
 
 /** Runs, sessions and debugging over GraphQL, for the editor's run drawer: thin over FlowRunService. */
 
@@ -92,6 +93,15 @@ class DebugFlowComponentResult {
 
   @Field(() => Int)
   tokens: number;
+}
+
+@ObjectType({ description: "The text of a file given for a Begin `file` input." })
+class FlowInputFileText {
+  @Field()
+  name: string;
+
+  @Field()
+  text: string;
 }
 
 @ObjectType({ description: "One event of a run, numbered from 1; `type` says which fields it fills." })
@@ -248,6 +258,17 @@ export class FlowRunResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<ConnectionTest> {
     return context.services.flowRuns.testDatabase(signedIn(context), flowId, componentId, params);
+  }
+
+  @Mutation(() => FlowInputFileText, { description: "The text of a file for a Begin `file` input, parsed as a document is (at most 10 MB, no OCR); nothing is stored." })
+  async flowInputFileText(
+    @Arg("name") name: string,
+    @Arg("content", { description: "The file's bytes, base64." }) content: string,
+    @Ctx() context: GraphQLContext,
+  ): Promise<FlowInputFileText> {
+    signedIn(context);
+    // Not cancelled with the request: the parse processes bound each file's time themselves.
+    return { name, text: await inputFileText(context.services.parsers, { name, data: Buffer.from(content, "base64") }, new AbortController().signal) };
   }
 
   @Subscription(() => FlowRunEventType, {

@@ -2,11 +2,11 @@ import { Box, Center, Flex, Spinner, Stack, Text } from "@chakra-ui/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { LoadFailed } from "../../../components/LoadFailed";
+import { useStickToBottom } from "../../../hooks/useStickToBottom";
 import { AssistantAvatar } from "../assistant/AssistantAvatar";
 import { Composer } from "./Composer";
 import { MessageItem, type AssistantLook } from "./MessageItem";
 import { useChatConversation, type ChatConversation } from "./useChatConversation";
-import { useStickToBottom } from "./useStickToBottom";
 
 interface ChatPanelProps {
   /** null: no conversation yet; the first question creates one with `createConversation`. */

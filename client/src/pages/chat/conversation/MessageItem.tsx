@@ -1,13 +1,15 @@
 import { Badge, Box, Flex, HStack, Icon, IconButton, Spinner, Stack, Text } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
-import { LuCircleAlert, LuRefreshCw, LuUser } from "react-icons/lu";
+import { LuCircleAlert, LuRefreshCw } from "react-icons/lu";
+import { AnswerMarkdown } from "../../../components/conversation/AnswerMarkdown";
+import { withoutCitations } from "../../../components/conversation/citations";
+import { QuestionBubble } from "../../../components/conversation/QuestionBubble";
+import { ReferenceList } from "../../../components/conversation/ReferenceList";
+import { streamingCaret } from "../../../components/conversation/streamingCaret";
 import { CopyButton } from "../../../components/CopyButton";
 import type { ChatMessageFieldsFragment } from "../../../graphql/gql/graphql";
 import { AssistantAvatar } from "../assistant/AssistantAvatar";
-import { AnswerMarkdown } from "./AnswerMarkdown";
-import { withoutCitations } from "./citations";
 import { FeedbackButtons } from "./FeedbackButtons";
-import { ReferenceList } from "./ReferenceList";
 import { TtsButton } from "./TtsButton";
 import { isLive, useAnswerStream } from "./useAnswerStream";
 
@@ -27,24 +29,11 @@ interface MessageItemProps {
   onRegenerate: (messageId: string) => void;
 }
 
-function UserMessage({ message }: { message: ChatMessageFieldsFragment }) {
-  return (
-    <Flex justify="flex-end" gap="3" data-testid="chat-question">
-      <Box maxWidth="80%" bg="brand.solid" color="brand.contrast" px="4" py="2.5" rounded="l3" roundedTopRight="l1" fontSize="sm" whiteSpace="pre-wrap" wordBreak="break-word">
-        {message.content}
-      </Box>
-      <Flex boxSize="8" rounded="full" bg="bg.muted" color="fg.muted" align="center" justify="center" flexShrink={0}>
-        <LuUser />
-      </Flex>
-    </Flex>
-  );
-}
-
 /** One message of a conversation; a live answer follows its stream from here. */
 export function MessageItem({ message, assistant, isOpener, canRegenerate, linkDocuments, onRegenerate }: MessageItemProps) {
   const { t } = useTranslation();
   useAnswerStream(message);
-  if (message.role === "user") return <UserMessage message={message} />;
+  if (message.role === "user") return <QuestionBubble content={message.content} data-testid="chat-question" />;
 
   const live = isLive(message);
   const searching = message.status === "searching";
@@ -99,14 +88,3 @@ export function MessageItem({ message, assistant, isOpener, canRegenerate, linkD
     </Flex>
   );
 }
-
-/** A caret after the last character while tokens arrive. */
-const streamingCaret = {
-  "& .chat-markdown > *:last-child::after": {
-    content: '"▍"',
-    marginStart: "0.5",
-    color: "brand.solid",
-    animation: "caret-blink 1s steps(1) infinite",
-  },
-  "@keyframes caret-blink": { "50%": { opacity: 0 } },
-};
