@@ -26,6 +26,8 @@ test("a user builds the agent list: empty state, a template from the gallery, re
   await page.goto("/flow");
   await expect(page.getByTestId("flow-empty")).toBeVisible();
   await expect(page.getByTestId("flow-empty-example")).toHaveAttribute("data-nodes", "5");
+  // the picture's colours come with the component registry
+  await page.waitForLoadState("networkidle");
   await page.screenshot({ path: "/tmp/list-empty.png" });
 
   // The gallery: blank and the templates, each with its picture and what it needs
@@ -134,5 +136,8 @@ test("a user builds the agent list: empty state, a template from the gallery, re
   await expect(page.getByTestId("flow-card")).toHaveCount(2);
 
   await page.emulateMedia({ colorScheme: "dark" });
-  await page.screenshot({ path: "/tmp/list-grid-dark.png" });
+  await expect(page.locator("html")).toHaveClass(/dark/);
+  // the colours change with a short transition; a still page makes a fair picture
+  await page.waitForLoadState("networkidle");
+  await page.screenshot({ path: "/tmp/list-grid-dark.png", animations: "disabled" });
 });

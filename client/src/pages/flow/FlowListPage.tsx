@@ -62,7 +62,7 @@ export default function FlowListPage() {
   const [renaming, setRenaming] = useState<FlowCardFragment | null>(null);
   const [deleting, setDeleting] = useState<FlowCardFragment | null>(null);
   const flowImport = useFlowImport();
-  const { data, loading, error, refetch } = useQuery(FlowListDocument, {
+  const { data: current, previousData, loading, error, refetch } = useQuery(FlowListDocument, {
     variables: { search: settledSearch || null, page, pageSize: PAGE_SIZE, ...SORTS[sort] },
     // back from the editor, the list shows what was saved there
     fetchPolicy: "cache-and-network",
@@ -70,6 +70,8 @@ export default function FlowListPage() {
   const [updateFlow] = useMutation(UpdateFlowCardDocument);
   const [duplicateFlow] = useMutation(DuplicateFlowCardDocument);
   const [deleteFlow] = useMutation(DeleteFlowCardDocument);
+  // while a new search or page loads, the last answer stays on screen rather than a flash of skeletons
+  const data = current ?? previousData;
   const items = data?.flows.items ?? [];
 
   async function attempt(action: () => Promise<void>) {

@@ -29,6 +29,25 @@ describe("a flow's thumbnail", () => {
     expect(edges[0].path).toMatch(new RegExp(`^M${nodes[0].x + nodes[0].width},`));
   });
 
+  test("a link back to an earlier component dips under the nodes instead of running back through them", () => {
+    const graph = {
+      nodes: [
+        { id: "Answer:Chat", position: { x: 0, y: 0 }, width: 100, height: 40 },
+        { id: "Generate:Reply", position: { x: 300, y: 0 }, width: 100, height: 40 },
+      ],
+      edges: [
+        { source: "Answer:Chat", target: "Generate:Reply" },
+        { source: "Generate:Reply", target: "Answer:Chat" },
+      ],
+    };
+    const { nodes, edges } = thumbnailOf(graph, BOX);
+    const controlYs = (path: string) => [...path.matchAll(/[ C](-?[\d.]+),(-?[\d.]+)/g)].slice(0, 2).map((m) => Number(m[2]));
+    const middle = nodes[0].y + nodes[0].height / 2;
+    expect(controlYs(edges[1].path)).toHaveLength(2);
+    expect(controlYs(edges[0].path).every((y) => Math.abs(y - middle) < 0.2)).toBe(true);
+    expect(controlYs(edges[1].path).every((y) => y > nodes[0].y + nodes[0].height)).toBe(true);
+  });
+
   test("a small flow is not blown up to fill the box", () => {
     const { nodes } = thumbnailOf({ nodes: [{ id: "begin", position: { x: 0, y: 0 }, width: 100, height: 40 }], edges: [] }, BOX);
     expect(nodes[0].width).toBeLessThan(60);

@@ -103,6 +103,18 @@ function absolute(nodes: RawNode[]): RawNode[] {
 
 const round = (value: number) => Math.round(value * 10) / 10;
 
+/**
+ * A curve from a source's right side to a target's left side. A link back to an earlier component (Generate → Answer
+ * closing a conversation's loop) dips under the nodes, where a plain curve would run back through them unseen.
+ */
+function edgePath(start: { x: number; y: number }, end: { x: number; y: number }, nodeHeight: number): string {
+  const forward = end.x >= start.x;
+  const bend = forward ? Math.max(8, (end.x - start.x) / 2) : 12;
+  const drop = forward ? 0 : nodeHeight + 6;
+  const at = (x: number, y: number) => `${round(x)},${round(y)}`;
+  return `M${at(start.x, start.y)} C${at(start.x + bend, start.y + drop)} ${at(end.x - bend, end.y + drop)} ${at(end.x, end.y)}`;
+}
+
 /** The drawing fitted and centred in `box`; an empty thumbnail when there is nothing drawable. */
 export function thumbnailOf(graph: unknown, box: ThumbnailBox): Thumbnail {
   if (!isRecord(graph)) return { nodes: [], edges: [] };
@@ -133,8 +145,7 @@ export function thumbnailOf(graph: unknown, box: ThumbnailBox): Thumbnail {
     if (!source || !target || source === target) continue;
     const start = { x: source.x + source.width, y: round(source.y + source.height / 2) };
     const end = { x: target.x, y: round(target.y + target.height / 2) };
-    const bend = round(Math.max(8, Math.abs(end.x - start.x) / 2));
-    edges.push({ id: `${index}`, path: `M${round(start.x)},${start.y} C${round(start.x + bend)},${start.y} ${round(end.x - bend)},${end.y} ${round(end.x)},${end.y}` });
+    edges.push({ id: `${index}`, path: edgePath(start, end, Math.max(source.height, target.height)) });
   }
   return { nodes, edges };
 }
