@@ -115,6 +115,9 @@ test("a user builds the agent list: empty state, a template from the gallery, re
   await expect(chatbot).toBeVisible();
   expect(Number(await chatbot.getByTestId("flow-thumbnail").getAttribute("data-nodes"))).toBeGreaterThan(20);
   await page.screenshot({ path: "/tmp/list-grid.png" });
+  // sorted by name, on the server
+  await page.getByTestId("flow-sort").selectOption("name");
+  await expect(page.getByTestId("flow-card-title")).toHaveText(["General-purpose chatbot", "Harbour guide", "Harbour guide(1)"]);
   // a file that is no flow creates nothing and says why
   await recordToasts(page);
   await page.getByTestId("flow-import-input").setInputFiles({ name: "notes.json", mimeType: "application/json", buffer: Buffer.from('{"hello": "world"}') });
