@@ -134,7 +134,7 @@ export default function FlowListPage() {
         ))}
       </Stack>
     );
-  } else if (error && !data) {
+  } else if (error && !current) {
     content = <LoadFailed error={error} onRetry={() => void refetch()} />;
   } else if (items.length === 0 && searching) {
     content = <FlowSearchEmpty search={settledSearch} onClear={() => setSearch("")} />;
