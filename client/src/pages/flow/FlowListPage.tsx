@@ -83,23 +83,27 @@ export default function FlowListPage() {
   }
 
   function act(action: FlowAction, flow: FlowCardFragment) {
-    if (action === "rename") setRenaming(flow);
-    else if (action === "delete") setDeleting(flow);
-    else if (action === "duplicate")
-      void attempt(async () => {
-        await duplicateFlow({ variables: { id: flow.id }, refetchQueries: "active" });
-        notify.success("created");
-      });
-    else if (action === "share")
-      void attempt(async () => {
-        await updateFlow({ variables: { id: flow.id, input: { permission: flow.permission === "team" ? "me" : "team" } } });
-        notify.success("modified");
-      });
-    else
-      void attempt(async () => {
-        const { data: exported } = await client.query({ query: ExportFlowFileDocument, variables: { id: flow.id }, fetchPolicy: "no-cache" });
-        if (exported) download(fileNameOf(flow.title), exported.exportFlow);
-      });
+    switch (action) {
+      case "rename":
+        return setRenaming(flow);
+      case "delete":
+        return setDeleting(flow);
+      case "duplicate":
+        return void attempt(async () => {
+          await duplicateFlow({ variables: { id: flow.id }, refetchQueries: "active" });
+          notify.success("created");
+        });
+      case "share":
+        return void attempt(async () => {
+          await updateFlow({ variables: { id: flow.id, input: { permission: flow.permission === "team" ? "me" : "team" } } });
+          notify.success("modified");
+        });
+      case "export":
+        return void attempt(async () => {
+          const { data: exported } = await client.query({ query: ExportFlowFileDocument, variables: { id: flow.id }, fetchPolicy: "no-cache" });
+          if (exported) download(fileNameOf(flow.title), exported.exportFlow);
+        });
+    }
   }
 
   async function remove(flow: FlowCardFragment) {
