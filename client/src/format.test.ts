@@ -1,5 +1,5 @@
 import { expect, test } from "@jest/globals";
-import { formatDateTime, formatNumber } from "./format";
+import { formatDateTime, formatNumber, formatRelativeTime } from "./format";
 
 /** §9's number and date formats, in the interface language. */
 
@@ -28,4 +28,15 @@ test("a date is shown in the user's time zone, and still shown when the zone's n
   expect(plainSpaces(formatDateTime(at, "en", "Asia/Shanghai"))).toBe("Jan 1, 2026, 4:30 PM");
   expect(formatDateTime(new Date(at), "zh", "UTC")).toContain("2026");
   expect(formatDateTime(at, "en", "Not/AZone")).toMatch(/^Jan 1, 2026/);
+});
+
+test("a past moment reads as how long ago it was, in the largest whole unit", () => {
+  const now = new Date("2026-03-10T12:00:00Z");
+  expect(formatRelativeTime("2026-03-10T11:59:40Z", "en", now)).toBe("now");
+  expect(formatRelativeTime("2026-03-10T11:55:00Z", "en", now)).toBe("5 minutes ago");
+  expect(formatRelativeTime(new Date("2026-03-10T09:00:00Z"), "en", now)).toBe("3 hours ago");
+  expect(formatRelativeTime("2026-03-09T10:00:00Z", "en", now)).toBe("yesterday");
+  expect(formatRelativeTime("2026-02-20T12:00:00Z", "en", now)).toBe("2 weeks ago");
+  expect(formatRelativeTime("2024-03-01T12:00:00Z", "en", now)).toBe("2 years ago");
+  expect(formatRelativeTime("2026-03-10T09:00:00Z", "es", now)).toBe("hace 3 horas");
 });

@@ -36,6 +36,26 @@ export function formatTime(value: string | Date, language: string, timeZone?: st
   }
 }
 
+const RELATIVE_UNITS: [unit: Intl.RelativeTimeFormatUnit, seconds: number][] = [
+  ["year", 365 * 24 * 3600],
+  ["month", 30 * 24 * 3600],
+  ["week", 7 * 24 * 3600],
+  ["day", 24 * 3600],
+  ["hour", 3600],
+  ["minute", 60],
+];
+
+/** "3 hours ago", "yesterday", "now": how long ago (or until) a moment is, in the largest whole unit. */
+export function formatRelativeTime(value: string | Date, language: string, now: Date = new Date()): string {
+  const date = typeof value === "string" ? new Date(value) : value;
+  const seconds = (date.getTime() - now.getTime()) / 1000;
+  const format = new Intl.RelativeTimeFormat(localeOf(language), { numeric: "auto" });
+  for (const [unit, size] of RELATIVE_UNITS) {
+    if (Math.abs(seconds) >= size) return format.format(Math.trunc(seconds / size), unit);
+  }
+  return format.format(0, "second");
+}
+
 /** Formatters bound to the interface language, re-rendering when it changes. */
 export function useFormatters(timeZone?: string) {
   const { i18n } = useTranslation();
@@ -44,5 +64,6 @@ export function useFormatters(timeZone?: string) {
     number: (value: number, decimals?: number) => formatNumber(value, language, decimals),
     dateTime: (value: string | Date) => formatDateTime(value, language, timeZone),
     time: (value: string | Date) => formatTime(value, language, timeZone),
+    relativeTime: (value: string | Date) => formatRelativeTime(value, language),
   };
 }

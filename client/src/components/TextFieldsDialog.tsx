@@ -29,10 +29,12 @@ interface TextFieldsDialogProps {
   onSubmit: (values: Record<string, string>) => Promise<void>;
   /** Turns a failure without field problems into the text shown above the buttons. */
   describeFailure: (failure: unknown) => string;
+  /** The field problems of a failure, for errors the server raises without naming a field (a name taken). */
+  problemsOf?: (failure: unknown) => FieldProblems;
 }
 
 /** A small dialog of one or a few text inputs: create a knowledge base, rename, new empty file, web crawl. */
-export function TextFieldsDialog({ open, title, fields, submitLabel, testId, onClose, onSubmit, describeFailure }: TextFieldsDialogProps) {
+export function TextFieldsDialog({ open, title, fields, submitLabel, testId, onClose, onSubmit, describeFailure, problemsOf = fieldProblemsOf }: TextFieldsDialogProps) {
   const { t, i18n } = useTranslation();
   const [values, setValues] = useState<Record<string, string>>({});
   const [problems, setProblems] = useState<FieldProblems>({});
@@ -63,7 +65,7 @@ export function TextFieldsDialog({ open, title, fields, submitLabel, testId, onC
       await onSubmit(values);
       onClose();
     } catch (error) {
-      const fromServer = fieldProblemsOf(error);
+      const fromServer = problemsOf(error);
       const known = Object.fromEntries(Object.entries(fromServer).filter(([name]) => fields.some((field) => field.name === name)));
       if (hasNoProblems(known)) setFailure(describeFailure(error));
       else setProblems(known);

@@ -1,5 +1,5 @@
 import { GraphQLJSON, GraphQLJSONObject } from "graphql-scalars";
-import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
+import { Arg, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, Root } from "type-graphql";
 import { signedIn, type GraphQLContext } from "../graphql/context";
 import { presentParamSpec, ParamSpecType } from "../graphql/param-spec.type";
 import { componentNamed, COMPONENTS } from "./components";
@@ -9,6 +9,7 @@ import { FlowVersion } from "./flow-version.entity";
 import { importFlow } from "./dsl-format";
 import { validateFlow } from "./engine";
 import { linkFromDrawing } from "./drawing";
+import { drawingOutline } from "./drawing-outline";
 import { localeOf } from "./flow.service";
 import { localizedMessage } from "../platform/messages";
 
@@ -201,6 +202,11 @@ export class FlowResolver {
   ): Promise<FlowPage> {
     const order = orderBy === "createdAt" || orderBy === "title" ? orderBy : "updatedAt";
     return context.services.flows.list(signedIn(context), { search: search ?? undefined, page: page ?? undefined, pageSize: Math.min(pageSize ?? 30, 100), orderBy: order, desc: desc ?? undefined });
+  }
+
+  @FieldResolver(() => GraphQLJSONObject, { description: "The drawing as a thumbnail needs it: dsl.graph's nodes (id, type, position, size, data.label) and edges (source, target), without the forms." })
+  outline(@Root() flow: Flow): Record<string, unknown> {
+    return { ...drawingOutline(flow.dsl) };
   }
 
   @Query(() => Flow)

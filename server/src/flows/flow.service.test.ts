@@ -220,4 +220,13 @@ describe("what the editor draws from", () => {
     });
     expect(ports.data!.flowComponentPorts).toEqual([{ handle: "Case 1", target: "Answer:a" }, { handle: "end_cpn_id", target: "Answer:b" }]);
   });
+
+  it("lists each flow with the outline of its drawing for its thumbnail", async () => {
+    const flow = await createFlow(owner, { title: "Outlined" });
+    const { data } = await gql(owner, `query { flows(search: "Outlined") { items { id outline } } }`);
+    const [listed] = data!.flows.items;
+    expect(listed.id).toBe(flow.id);
+    expect(listed.outline.nodes.map((n: { id: string }) => n.id)).toEqual(flow.dsl.graph.nodes.map((n: { id: string }) => n.id));
+    expect(listed.outline.edges).toEqual(flow.dsl.graph.edges.map(({ source, target }: { source: string; target: string }) => ({ source, target })));
+  });
 });

@@ -15,7 +15,7 @@ import { ParserSettingsDialog } from "./dataset/ParserSettingsDialog";
 import { useDocumentActions } from "./dataset/useDocumentActions";
 import { DOCUMENTS_PAGE_SIZE, useDocumentList, type DocumentList } from "./dataset/useDocumentList";
 import { KnowledgeBaseLayout } from "./KnowledgeBaseLayout";
-import { Pager } from "./Pager";
+import { Pager } from "../../components/Pager";
 import { SectionHeading } from "./SectionHeading";
 
 function Dataset({ kb }: { kb: KnowledgeBaseSettingsFragment }) {

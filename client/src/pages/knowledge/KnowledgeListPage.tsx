@@ -14,7 +14,7 @@ import { DeleteKnowledgeBaseDocument, KnowledgeBasesDocument, type KnowledgeBase
 import { useCurrentUser } from "../../session/useCurrentUser";
 import { CreateKnowledgeBaseDialog } from "../../components/CreateKnowledgeBaseDialog";
 import { KnowledgeAvatar } from "../../components/KnowledgeAvatar";
-import { Pager } from "./Pager";
+import { Pager } from "../../components/Pager";
 
 const PAGE_SIZE = 24;
 

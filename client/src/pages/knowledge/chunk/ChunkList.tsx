@@ -5,7 +5,7 @@ import { LuLayers } from "react-icons/lu";
 import { ConfirmDeleteDialog } from "../../../components/ConfirmDeleteDialog";
 import { LoadFailed } from "../../../components/LoadFailed";
 import type { ChunkCardFragment } from "../../../graphql/gql/graphql";
-import { Pager } from "../Pager";
+import { Pager } from "../../../components/Pager";
 import { ChunkCard, type ChunkView } from "./ChunkCard";
 import { ChunkDocumentHeader } from "./ChunkDocumentHeader";
 import { ChunkEditDialog } from "./ChunkEditDialog";

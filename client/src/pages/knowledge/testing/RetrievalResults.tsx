@@ -5,7 +5,7 @@ import type { IconType } from "react-icons";
 import { LuFilter, LuRefreshCw, LuSearchX, LuTimer, LuTriangleAlert } from "react-icons/lu";
 import { useFormatters } from "../../../format";
 import type { RetrieveQuery } from "../../../graphql/gql/graphql";
-import { Pager } from "../Pager";
+import { Pager } from "../../../components/Pager";
 import { HitCard } from "./HitCard";
 
 export type RetrievalResult = RetrieveQuery["retrieve"];
