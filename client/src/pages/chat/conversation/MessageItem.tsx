@@ -4,10 +4,10 @@ import { LuCircleAlert, LuRefreshCw, LuUser } from "react-icons/lu";
 import { CopyButton } from "../../../components/CopyButton";
 import type { ChatMessageFieldsFragment } from "../../../graphql/gql/graphql";
 import { AssistantAvatar } from "../assistant/AssistantAvatar";
-import { AnswerMarkdown } from "./AnswerMarkdown";
-import { withoutCitations } from "./citations";
+import { AnswerMarkdown } from "../../../components/conversation/AnswerMarkdown";
+import { withoutCitations } from "../../../components/conversation/citations";
 import { FeedbackButtons } from "./FeedbackButtons";
-import { ReferenceList } from "./ReferenceList";
+import { ReferenceList } from "../../../components/conversation/ReferenceList";
 import { TtsButton } from "./TtsButton";
 import { isLive, useAnswerStream } from "./useAnswerStream";
 

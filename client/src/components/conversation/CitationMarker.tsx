@@ -2,7 +2,7 @@ import { Badge, Box, HStack, Icon, Link, Popover, Portal, Stack, Text } from "@c
 import { useTranslation } from "react-i18next";
 import { LuExternalLink, LuFileText } from "react-icons/lu";
 import { Link as RouterLink } from "react-router-dom";
-import type { ChatReferenceFieldsFragment } from "../../../graphql/gql/graphql";
+import type { ChatReferenceFieldsFragment } from "../../graphql/gql/graphql";
 
 /** The document viewer at the cited place: the chunk it marks, and the page of a paged document. */
 export function documentPath(documentId: string, cited: { page?: number | null; chunkId?: string | null } = {}): string {

@@ -2,14 +2,17 @@ import { Badge, HStack, Icon, Link, Stack, Text, Wrap } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
 import { LuFileText } from "react-icons/lu";
 import { Link as RouterLink } from "react-router-dom";
-import type { ChatMessageFieldsFragment } from "../../../graphql/gql/graphql";
+import type { ChatMessageFieldsFragment } from "../../graphql/gql/graphql";
 import { CITATION } from "./citations";
 import { documentPath } from "./CitationMarker";
 
 type Aggregate = ChatMessageFieldsFragment["documents"][number];
 
+/** What the list reads of an answer: a chat message, or a flow's answer. */
+type CitingMessage = Pick<ChatMessageFieldsFragment, "content" | "references" | "documents">;
+
 /** The documents an answer drew on, each with how many of its chunks were used. */
-export function ReferenceList({ message, linkDocuments }: { message: ChatMessageFieldsFragment; linkDocuments: boolean }) {
+export function ReferenceList({ message, linkDocuments }: { message: CitingMessage; linkDocuments: boolean }) {
   const { t } = useTranslation();
   const documents: Aggregate[] = message.documents.length > 0 ? message.documents : aggregate(message.references);
   if (documents.length === 0) return null;
@@ -49,7 +52,7 @@ export function ReferenceList({ message, linkDocuments }: { message: ChatMessage
 }
 
 /** A document of the list opens at the first of its chunks the answer cites, else at the best of its chunks retrieved. */
-function firstCited(message: ChatMessageFieldsFragment, documentId: string): { page?: number | null; chunkId?: string } {
+function firstCited(message: CitingMessage, documentId: string): { page?: number | null; chunkId?: string } {
   const ofDocument = message.references.filter((reference) => reference.documentId === documentId);
   const cited = new Set([...message.content.matchAll(CITATION)].map((match) => Number(match[1])));
   const reference = ofDocument.find((candidate) => cited.has(candidate.index)) ?? ofDocument[0];

@@ -2,7 +2,7 @@ import { Box, Link } from "@chakra-ui/react";
 import { createContext, useContext, useMemo, type ComponentProps } from "react";
 import Markdown, { defaultUrlTransform, type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
-import type { ChatReferenceFieldsFragment } from "../../../graphql/gql/graphql";
+import type { ChatReferenceFieldsFragment } from "../../graphql/gql/graphql";
 import { remarkCitations } from "./citations";
 import { CitationMarker } from "./CitationMarker";
 
