@@ -7,7 +7,7 @@ import { CopyButton } from "../../../components/CopyButton";
 import { SnippetBlock } from "../../../components/share/SnippetBlock";
 import { describeError } from "../../../errors";
 import { FlowEditorDocument } from "../../../graphql/gql/graphql";
-import { useApiTokens } from "../../../hooks/useApiTokens";
+import type { useApiTokens } from "../../../hooks/useApiTokens";
 import { flowEndpoints, KEY_PLACEHOLDER, type EndpointInput } from "./endpoints";
 
 /** Begin's inputs of a flow's graph, which the completions endpoint takes with the first question. */
@@ -21,11 +21,13 @@ function beginInputsOf(dsl: unknown): EndpointInput[] {
   });
 }
 
+/** The user's API keys and the one just made in the dialog (the only time its whole text is known). */
+export type ApiKeys = ReturnType<typeof useApiTokens>;
+
 /** §2, API publishing: the flow's id and its service API endpoints, each with a ready `curl` that uses one of the user's keys. */
-export function ApiPanel({ flowId }: { flowId: string }) {
+export function ApiPanel({ flowId, keys }: { flowId: string; keys: ApiKeys }) {
   const { t, i18n } = useTranslation();
   const editor = useQuery(FlowEditorDocument, { variables: { id: flowId }, fetchPolicy: "cache-first" });
-  const keys = useApiTokens();
   // The whole key exists in the browser only when it was made here; otherwise the user pastes the one they kept.
   const [pastedKey, setPastedKey] = useState("");
   const [stream, setStream] = useState(true);

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LuKeyRound, LuLink2Off, LuShare2 } from "react-icons/lu";
 import { ShareSnippets } from "../../../components/share/ShareSnippets";
-import { useApiTokens } from "../../../hooks/useApiTokens";
+import type { ApiKeys } from "./ApiPanel";
 import type { useFlowShare } from "./useFlowShare";
 
 const NEEDS_API_TOKEN = "errors.createApiTokenFirst";
@@ -11,11 +11,12 @@ const NEEDS_API_TOKEN = "errors.createApiTokenFirst";
 interface EmbedPanelProps {
   flow: { id: string; title: string };
   share: ReturnType<typeof useFlowShare>;
+  keys: ApiKeys;
   onRevoke: () => void;
 }
 
 /** The same embeddings as an assistant's (a page of its own, an iframe, the floating widget, the extension), for chatting with the flow signed out. */
-export function EmbedPanel({ flow, share, onRevoke }: EmbedPanelProps) {
+export function EmbedPanel({ flow, share, keys, onRevoke }: EmbedPanelProps) {
   const { t } = useTranslation();
   const [locale, setLocale] = useState("");
   const { sharedId } = share;
@@ -28,7 +29,7 @@ export function EmbedPanel({ flow, share, onRevoke }: EmbedPanelProps) {
     );
   }
   if (share.readFailure) return <Text color="fg.error">{share.readFailure}</Text>;
-  if (!sharedId) return <NotShared share={share} />;
+  if (!sharedId) return <NotShared share={share} keys={keys} />;
   return (
     <Stack gap="4" data-testid="publish-embed">
       <ShareSnippets sharedId={sharedId} name={flow.title} kind="flow" locale={locale} onLocale={setLocale} />
@@ -39,10 +40,9 @@ export function EmbedPanel({ flow, share, onRevoke }: EmbedPanelProps) {
   );
 }
 
-/** Not shared yet: the share button, and why the last attempt failed, with the API key it needs made right here. */
-function NotShared({ share }: { share: ReturnType<typeof useFlowShare> }) {
+/** Not shared yet: the share button, and why the last attempt failed, with the API key it needs made right here (the API tab then shows it). */
+function NotShared({ share, keys }: { share: ReturnType<typeof useFlowShare>; keys: ApiKeys }) {
   const { t } = useTranslation();
-  const keys = useApiTokens();
   const { failure } = share;
 
   async function createKeyAndShare() {

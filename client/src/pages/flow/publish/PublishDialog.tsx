@@ -3,6 +3,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LuCode, LuGlobe } from "react-icons/lu";
 import { ConfirmDeleteDialog } from "../../../components/ConfirmDeleteDialog";
+import { useApiTokens } from "../../../hooks/useApiTokens";
 import { ApiPanel } from "./ApiPanel";
 import { EmbedPanel } from "./EmbedPanel";
 import { useFlowShare } from "./useFlowShare";
@@ -20,6 +21,8 @@ export interface PublishDialogProps {
 export function PublishDialog({ flow, onClose }: PublishDialogProps) {
   const { t } = useTranslation();
   const share = useFlowShare(flow?.id ?? null);
+  // One for both tabs: a key made while sharing is the one the API tab's commands then use.
+  const keys = useApiTokens({ skip: flow === null });
   const [revoking, setRevoking] = useState(false);
 
   return (
@@ -44,10 +47,10 @@ export function PublishDialog({ flow, onClose }: PublishDialogProps) {
                       </Tabs.Trigger>
                     </Tabs.List>
                     <Tabs.Content value="api" pt="0">
-                      <ApiPanel flowId={flow.id} />
+                      <ApiPanel flowId={flow.id} keys={keys} />
                     </Tabs.Content>
                     <Tabs.Content value="embed" pt="0">
-                      <EmbedPanel flow={flow} share={share} onRevoke={() => setRevoking(true)} />
+                      <EmbedPanel flow={flow} share={share} keys={keys} onRevoke={() => setRevoking(true)} />
                     </Tabs.Content>
                   </Tabs.Root>
                 )}
