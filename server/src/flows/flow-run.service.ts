@@ -1,6 +1,6 @@
 import { In, LessThan, type Repository } from "typeorm";
 import type { MessageReference } from "../chat/message.entity";
-import { Conflict, DomainError, FieldChecks, Invalid, messageForClient, NotFound } from "../platform/errors";
+import { Conflict, DomainError, FieldChecks, Invalid, messageForClient, NotFound, Unauthenticated } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { isLanguage, localizedMessage, type Locale } from "../platform/messages";
 import { failureText } from "./failure-text";
@@ -247,7 +247,7 @@ export class FlowRunService {
   /** Who runs the flow for the actor: a member themself; a visitor, whoever shared the flow (FlowShareService.runnerOf). */
   private async runnerFor(actor: FlowActor): Promise<SignedIn> {
     if (actor.kind !== "flowShare") return actor;
-    if (!this.deps.runnerOf) throw new DomainError("UNAUTHENTICATED", "errors.unauthenticated");
+    if (!this.deps.runnerOf) throw Unauthenticated();
     return this.deps.runnerOf(actor);
   }
 

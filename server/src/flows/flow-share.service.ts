@@ -4,7 +4,7 @@ import { membershipsOf } from "../auth/memberships";
 import { User } from "../auth/user.entity";
 import { authorize, can, type FlowShareResource } from "../policies";
 import type { FlowSharePrincipal, SignedIn } from "../policies/principal";
-import { DomainError } from "../platform/errors";
+import { DomainError, Unauthenticated } from "../platform/errors";
 import { randomToken } from "../platform/ids";
 import type { Platform } from "../platform";
 import { Flow } from "./flow.entity";
@@ -83,7 +83,7 @@ export class FlowShareService {
     const share = await this.shares.findOneBy({ id: principal.shareId });
     if (share) authorize(principal, "use", shareResource(share));
     const user = share ? await this.platform.db.getRepository(User).findOneBy({ id: share.createdBy }) : null;
-    if (!share || !user || !user.isActive) throw new DomainError("UNAUTHENTICATED", "errors.unauthenticated");
+    if (!share || !user || !user.isActive) throw Unauthenticated();
     const memberships = await membershipsOf(this.platform.db, user.id);
     return { kind: "apiToken", user: { id: user.id, language: user.language }, tenantId: share.tenantId, memberships, tokenId: share.id, expiresAt: null };
   }
