@@ -24,6 +24,8 @@ export function PublishDialog({ flow, onClose }: PublishDialogProps) {
   // One for both tabs: a key made while sharing is the one the API tab's commands then use.
   const keys = useApiTokens({ skip: flow === null });
   const [revoking, setRevoking] = useState(false);
+  // Kept here: the dialog closes behind the revoke confirmation and comes back on the tab it was on.
+  const [tab, setTab] = useState("api");
 
   return (
     <>
@@ -37,7 +39,7 @@ export function PublishDialog({ flow, onClose }: PublishDialogProps) {
               </Dialog.Header>
               <Dialog.Body pb="6">
                 {flow && (
-                  <Tabs.Root defaultValue="api" variant="line" colorPalette="brand" lazyMount>
+                  <Tabs.Root value={tab} onValueChange={(details) => setTab(details.value)} variant="line" colorPalette="brand" lazyMount>
                     <Tabs.List mb="4">
                       <Tabs.Trigger value="api" data-testid="publish-tab-api">
                         <LuCode /> {t("flow.publish.api")}
