@@ -110,6 +110,41 @@ test("a published flow answers over the REST and OpenAI endpoints, and signed-ou
   await visitorContext.close();
 });
 
+test("a shared flow asks Begin's inputs first, each by its type, and its answers use them", async ({ request, browser }) => {
+  const { token, flowId } = await accountWithFlow(request, "Harbour guide");
+  const dsl = structuredClone(ECHO_DSL) as typeof ECHO_DSL & { components: Record<string, { obj: { params: Record<string, unknown> } }> };
+  dsl.components.begin.obj.params = {
+    prologue: "Welcome aboard!",
+    query: [
+      { key: "city", name: "Your city", type: "line", optional: false, options: [] },
+      { key: "boat", name: "Your boat", type: "options", optional: false, options: ["Sailboat", "Ferry"] },
+    ],
+  };
+  dsl.components["Template:echo"].obj.params = { content: "You said: {sys.query} ({begin@boat} from {begin@city})" };
+  await graphql(request, "mutation($id: ID!, $input: UpdateFlowInput!) { updateFlow(id: $id, input: $input) { id } }", { id: flowId, input: { dsl } }, token);
+  await graphql(request, "mutation { createApiToken { token } }", {}, token);
+  const { shareFlow } = await graphql<{ shareFlow: { sharedId: string } }>(request, "mutation($flowId: ID!) { shareFlow(flowId: $flowId) { sharedId } }", { flowId }, token);
+
+  const visitorContext = await browser.newContext({ locale: "en-US", viewport: { width: 1024, height: 720 } });
+  const visitor = await visitorContext.newPage();
+  await visitor.goto(`/chat/share?shared_id=${shareFlow.sharedId}&from=agent`);
+  const form = visitor.getByTestId("shared-flow-inputs");
+  await expect(form).toBeVisible();
+  await expect(visitor.getByTestId("shared-flow-input")).toHaveCount(0);
+  await form.getByTestId("shared-flow-start").click();
+  await expect(form).toContainText("Please fill this in.");
+  await form.getByTestId("shared-flow-input-city").fill("Lisbon");
+  await form.getByTestId("shared-flow-input-boat").selectOption("Ferry");
+  await visitor.screenshot({ path: "/tmp/publish-shared-inputs.png" });
+  await form.getByTestId("shared-flow-start").click();
+  // Begin greets once its inputs are given, and the Answer waits for the visitor.
+  await expect(visitor.getByTestId("shared-flow-answer").first().getByTestId("shared-flow-answer-content")).toHaveText("Welcome aboard!");
+  await visitor.getByTestId("shared-flow-input").fill("hello");
+  await visitor.getByTestId("shared-flow-input").press("Enter");
+  await expect(visitor.getByTestId("shared-flow-answer").last().getByTestId("shared-flow-answer-content")).toHaveText("You said: hello (Ferry from Lisbon)");
+  await visitorContext.close();
+});
+
 test("the publish dialog gives the flow's id, a key made on the spot and commands that work, and the embed code", async ({ page, request, baseURL }) => {
   const { email, flowId } = await accountWithFlow(request, "Published echo");
   await page.setViewportSize({ width: 1024, height: 768 });

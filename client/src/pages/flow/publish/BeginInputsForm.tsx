@@ -1,4 +1,4 @@
-import { Box, Button, Field, Input, NativeSelect, Stack, Switch, Text, Textarea } from "@chakra-ui/react";
+import { Button, chakra, Field, Input, NativeSelect, Stack, Switch, Text, Textarea } from "@chakra-ui/react";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { LuPlay } from "react-icons/lu";
@@ -40,7 +40,8 @@ export function BeginInputsForm({ inputs, busy, onStart }: BeginInputsFormProps)
   }
 
   return (
-    <Box as="form" onSubmit={submit} bg="bg.panel" borderWidth="1px" rounded="l3" p="4" data-testid="shared-flow-inputs">
+    // The browser's own checks would stop the submit before this form says, in the page's language, what is missing.
+    <chakra.form noValidate onSubmit={submit} bg="bg.panel" borderWidth="1px" rounded="l3" p="4" data-testid="shared-flow-inputs">
       <Stack gap="4">
         <Text fontSize="sm" color="fg.muted">
           {t("flow.publish.shared.inputsHelp")}
@@ -88,6 +89,6 @@ export function BeginInputsForm({ inputs, busy, onStart }: BeginInputsFormProps)
           <LuPlay /> {t("flow.publish.shared.start")}
         </Button>
       </Stack>
-    </Box>
+    </chakra.form>
   );
 }
