@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { Navigate, Route, Routes, useLocation } from "react-router-dom";
+import { Navigate, Route, Routes, useLocation, useSearchParams } from "react-router-dom";
 import { lazyPage, type LazyPage } from "./components/lazyPage";
 import { PageBoundary } from "./components/PageBoundary";
 import { RequireAuth } from "./session/RequireAuth";
@@ -8,6 +8,7 @@ import { RequireAuth } from "./session/RequireAuth";
 /* Every screen is its own chunk (§2: "every page loads on demand"); the first argument names it in a load error. */
 const LoginPage = lazyPage("login", () => import("./pages/login/LoginPage"));
 const SharedChatPage = lazyPage("sharedChat", () => import("./pages/chat/SharedChatPage"));
+const SharedFlowPage = lazyPage("sharedFlow", () => import("./pages/flow/publish/SharedFlowPage"));
 const DocumentViewerPage = lazyPage("document", () => import("./pages/document/DocumentViewerPage"));
 const ForceGraphPage = lazyPage("force", () => import("./pages/force/ForceGraphPage"));
 const DemoPage = lazyPage("demo", () => import("./pages/demo/DemoPage"));
@@ -54,13 +55,19 @@ function Screen({ of: Page, minHeight }: { of: LazyPage; minHeight?: string }) {
   );
 }
 
+/** The share page of §6: an assistant's, or with RAGFlow's `from=agent` a flow's (the one page other sites may frame). */
+function SharePage() {
+  const [params] = useSearchParams();
+  return <Screen of={params.get("from") === "agent" ? SharedFlowPage : SharedChatPage} minHeight="100dvh" />;
+}
+
 /** The route table of §2. Redirects drop the query string, as the specification says. */
 export function App() {
   return (
     <Routes>
       <Route path="/login" element={<Screen of={LoginPage} minHeight="100dvh" />} />
       <Route path="/login-next" element={<Screen of={LoginPage} minHeight="100dvh" />} />
-      <Route path="/chat/share" element={<Screen of={SharedChatPage} minHeight="100dvh" />} />
+      <Route path="/chat/share" element={<SharePage />} />
       <Route path="/document/:id" element={<Screen of={DocumentViewerPage} minHeight="100dvh" />} />
       <Route path="/force" element={<Screen of={ForceGraphPage} minHeight="100dvh" />} />
       <Route path="/demo" element={<Screen of={DemoPage} minHeight="100dvh" />} />

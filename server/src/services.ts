@@ -5,6 +5,7 @@ import { ShareService } from "./chat/share.service";
 import { ConversationService } from "./chat/conversation.service";
 import { FlowService } from "./flows/flow.service";
 import { FlowRunService } from "./flows/flow-run.service";
+import { FlowShareService } from "./flows/flow-share.service";
 import { runTurn } from "./flows/engine";
 import { ANONYMOUS, bearerToken } from "./policies/principal";
 import { ChunkService } from "./knowledge/chunk.service";
@@ -39,7 +40,8 @@ export function createServices(platform: Platform): Services {
   const retrieval = new RetrievalService(platform, knowledgeBases, models);
   const conversations = new ConversationService(platform, { models, retrieval, assistants });
   const flows = new FlowService(platform);
-  const flowRuns = new FlowRunService(platform, { platform, models, retrieval, flows, runTurn });
+  const flowShares = new FlowShareService(platform, flows, apiTokens);
+  const flowRuns = new FlowRunService(platform, { platform, models, retrieval, flows, runTurn, runnerOf: (visitor) => flowShares.runnerOf(visitor) });
   const { timeoutSeconds, stepTimeoutSeconds, memoryMb } = platform.config.parsing;
   const parsers = new ParserSandbox({ documentMs: timeoutSeconds * 1000, stepMs: stepTimeoutSeconds * 1000, memoryBytes: memoryMb * 1024 * 1024 });
   return {
@@ -57,6 +59,7 @@ export function createServices(platform: Platform): Services {
     conversations,
     flows,
     flowRuns,
+    flowShares,
     parsers,
     close: async () => {
       await parsers.close();
@@ -67,7 +70,7 @@ export function createServices(platform: Platform): Services {
     async principalFor(authorization) {
       const token = bearerToken(authorization);
       if (!token) return ANONYMOUS;
-      return (await apiTokens.authenticate(token)) ?? (await auth.authenticateSession(token)) ?? (await shares.authenticate(token)) ?? ANONYMOUS;
+      return (await apiTokens.authenticate(token)) ?? (await auth.authenticateSession(token)) ?? (await shares.authenticate(token)) ?? (await flowShares.authenticate(token)) ?? ANONYMOUS;
     },
   };
 }

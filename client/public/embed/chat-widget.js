@@ -1,9 +1,10 @@
 /*
- * Cairn's floating chat widget: a bubble at the bottom right that opens the shared chat of an assistant.
+ * Cairn's floating chat widget: a bubble at the bottom right that opens the shared chat of an assistant, or of a
+ * flow with data-from="agent" (RAGFlow's share page parameter).
  *
  *   <script src="https://cairn.example.com/embed/chat-widget.js" data-shared-id="<shared id>" async></script>
  *
- * Optional: data-locale="en|zh|zh-TRADITIONAL|id|es". No dependencies; everything it adds is prefixed cairn-chat-.
+ * Optional: data-locale="en|zh|zh-TRADITIONAL|id|es", data-from="agent". No dependencies; everything it adds is prefixed cairn-chat-.
  */
 (function () {
   "use strict";
@@ -23,6 +24,8 @@
 
   var origin = new URL(script.src, window.location.href).origin;
   var query = "shared_id=" + encodeURIComponent(sharedId) + "&embed=widget";
+  var from = script.getAttribute("data-from");
+  if (from) query += "&from=" + encodeURIComponent(from);
   var locale = script.getAttribute("data-locale");
   if (locale) query += "&locale=" + encodeURIComponent(locale);
   var chatUrl = origin + "/chat/share?" + query;

@@ -96,10 +96,10 @@ function referencesOf(reference: MessageReference | null | undefined): ChatRefer
   }));
 }
 
-/** A chat principal: a member of a tenant, or a share page's visitor. */
+/** A chat principal: a member of a tenant, or a shared assistant's visitor (a shared flow's is not one). */
 export function chatActor(context: GraphQLContext): ChatActor {
   const principal = context.principal;
-  if (principal.kind === "anonymous") throw Unauthenticated();
+  if (principal.kind === "anonymous" || principal.kind === "flowShare") throw Unauthenticated();
   return { principal, visitorId: context.visitorId ?? null };
 }
 

@@ -3,13 +3,26 @@ import { Arg, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectTyp
 import type { SubscribeResolverData } from "type-graphql";
 import { signedIn, type GraphQLContext } from "../graphql/context";
 import type { SequencedRunEvent } from "./events";
+import type { FlowActor } from "./flow-run.service";
 import { FlowRun, FlowRunStep } from "./flow-run.entity";
 import { FlowSession } from "./flow-session.entity";
 import { ConnectionTestType } from "../models/models.resolver";
 import type { ConnectionTest } from "../models/models.service";
 import { inputFileText } from "./input-file-text";
 
-/** Runs, sessions and debugging over GraphQL, for the editor's run drawer: thin over FlowRunService. */
+/**
+ * Runs, sessions and debugging over GraphQL, for the editor's run drawer and a shared flow's page (whose visitor
+ * starts, follows and stops runs in their own sessions): thin over FlowRunService.
+ */
+
+/** A member, or a shared flow's visitor with the visitor id their page sends; the policies decide what each reaches. */
+function flowActor(context: GraphQLContext): FlowActor {
+  if (context.principal.kind === "flowShare") return { ...context.principal, visitorId: context.visitorId ?? undefined };
+  return signedIn(context);
+}
+
+/** A visitor sees what the flow said, not what each component read and gave (its prompts, its retrievals). */
+const seesInternals = (context: GraphQLContext) => context.principal.kind !== "flowShare";
 
 @ObjectType({ description: "A message of a session's conversation." })
 class FlowSessionMessageType {
@@ -152,7 +165,7 @@ class FlowRunEventType {
   status: string | null;
 }
 
-function presentEvent(runId: string, event: SequencedRunEvent): FlowRunEventType {
+function presentEvent(runId: string, event: SequencedRunEvent, internals: boolean): FlowRunEventType {
   const fields = event as Partial<Record<string, unknown>>;
   const text = (key: string) => (typeof fields[key] === "string" ? (fields[key] as string) : null);
   const number = (key: string) => (typeof fields[key] === "number" ? Math.round(fields[key] as number) : null);
@@ -165,8 +178,8 @@ function presentEvent(runId: string, event: SequencedRunEvent): FlowRunEventType
     componentId: text("componentId"),
     componentName: text("componentName"),
     delta: text("delta"),
-    inputs: fields.inputs ?? null,
-    output: (fields.output as Record<string, unknown> | undefined) ?? null,
+    inputs: internals ? (fields.inputs ?? null) : null,
+    output: internals ? ((fields.output as Record<string, unknown> | undefined) ?? null) : null,
     error: text("error"),
     elapsedMs: number("elapsedMs"),
     tokens: number("tokens"),
@@ -182,19 +195,19 @@ export class FlowSessionResolver {
     return session.messages.map((m) => ({ ...m, reference: (m.reference as unknown as Record<string, unknown>) ?? null }));
   }
 
-  @Query(() => [FlowSession], { description: "A flow's sessions, newest first." })
+  @Query(() => [FlowSession], { description: "A flow's sessions, newest first; on a shared flow's page, only its visitor's." })
   flowSessions(
     @Arg("flowId", () => ID) flowId: string,
     @Arg("page", () => Int, { nullable: true }) page: number | null,
     @Arg("pageSize", () => Int, { nullable: true }) pageSize: number | null,
     @Ctx() context: GraphQLContext,
   ): Promise<FlowSession[]> {
-    return context.services.flowRuns.listSessions(signedIn(context), flowId, { page: page ?? undefined, pageSize: Math.min(pageSize ?? 30, 100) });
+    return context.services.flowRuns.listSessions(flowActor(context), flowId, { page: page ?? undefined, pageSize: Math.min(pageSize ?? 30, 100) });
   }
 
   @Query(() => FlowSession)
   flowSession(@Arg("id", () => ID) id: string, @Ctx() context: GraphQLContext): Promise<FlowSession> {
-    return context.services.flowRuns.session(signedIn(context), id);
+    return context.services.flowRuns.session(flowActor(context), id);
   }
 
   @Mutation(() => [ID], { description: "Deletes sessions of a flow with their runs; the ids that were deleted." })
@@ -207,6 +220,7 @@ export class FlowSessionResolver {
 export class FlowRunResolver {
   @FieldResolver(() => [FlowRunStep], { description: "What each component did, in order." })
   async steps(@Root() run: FlowRun, @Ctx() context: GraphQLContext): Promise<FlowRunStep[]> {
+    if (!seesInternals(context)) return [];
     const loaded = (run as FlowRun & { loadedSteps?: FlowRunStep[] }).loadedSteps;
     if (loaded) return loaded;
     return (await context.services.flowRuns.stepsOf([run.id])).get(run.id) ?? [];
@@ -214,12 +228,12 @@ export class FlowRunResolver {
 
   @Mutation(() => StartFlowRunResult, { description: "Starts a turn (in a new session unless one is given) and returns at once; follow it with flowRunEvents." })
   startFlowRun(@Arg("flowId", () => ID) flowId: string, @Arg("input", () => StartFlowRunInput) input: StartFlowRunInput, @Ctx() context: GraphQLContext): Promise<StartFlowRunResult> {
-    return context.services.flowRuns.start(signedIn(context), flowId, input);
+    return context.services.flowRuns.start(flowActor(context), flowId, input);
   }
 
   @Mutation(() => FlowRun, { description: "A queued run never starts; a running one stops where it is." })
   cancelFlowRun(@Arg("id", () => ID) id: string, @Ctx() context: GraphQLContext): Promise<FlowRun> {
-    return context.services.flowRuns.cancel(signedIn(context), id);
+    return context.services.flowRuns.cancel(flowActor(context), id);
   }
 
   @Query(() => [FlowRun], { description: "A flow's runs (or one session's), newest first." })
@@ -237,7 +251,7 @@ export class FlowRunResolver {
 
   @Query(() => FlowRun)
   flowRun(@Arg("id", () => ID) id: string, @Ctx() context: GraphQLContext): Promise<FlowRun> {
-    return context.services.flowRuns.get(signedIn(context), id);
+    return context.services.flowRuns.get(flowActor(context), id);
   }
 
   @Mutation(() => DebugFlowComponentResult, { description: "Runs one component of the saved flow on the values given; nothing is stored and the flow does not change." })
@@ -274,9 +288,14 @@ export class FlowRunResolver {
   @Subscription(() => FlowRunEventType, {
     description: "A run's events from the first (or after `after`, when reconnecting), then live, until its last: a late watcher misses nothing.",
     subscribe: async ({ args, context }: SubscribeResolverData<unknown, { runId: string; after?: number | null }, GraphQLContext>) =>
-      context.services.flowRuns.events(signedIn(context), args.runId, args.after),
+      context.services.flowRuns.events(flowActor(context), args.runId, args.after),
   })
-  flowRunEvents(@Root() event: SequencedRunEvent, @Arg("runId", () => ID) runId: string, @Arg("after", () => Int, { nullable: true }) _after: number | null): FlowRunEventType {
-    return presentEvent(runId, event);
+  flowRunEvents(
+    @Root() event: SequencedRunEvent,
+    @Arg("runId", () => ID) runId: string,
+    @Arg("after", () => Int, { nullable: true }) _after: number | null,
+    @Ctx() context: GraphQLContext,
+  ): FlowRunEventType {
+    return presentEvent(runId, event, seesInternals(context));
   }
 }

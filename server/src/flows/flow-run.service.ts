@@ -1,12 +1,13 @@
 import { In, LessThan, type Repository } from "typeorm";
 import type { MessageReference } from "../chat/message.entity";
-import { Conflict, DomainError, FieldChecks, Invalid, messageForClient, NotFound } from "../platform/errors";
+import { Conflict, DomainError, FieldChecks, Invalid, messageForClient, NotFound, Unauthenticated } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { isLanguage, localizedMessage, type Locale } from "../platform/messages";
 import { failureText } from "./failure-text";
 import type { Platform } from "../platform";
 import { CancellableRuns } from "../platform/runs/cancellable-runs";
-import type { SignedIn } from "../policies/principal";
+import { authorize, scope, scopeSql, type FlowSessionResource } from "../policies";
+import type { FlowSharePrincipal, SignedIn } from "../policies/principal";
 import type { SequencedRunEvent } from "./events";
 import type { Flow } from "./flow.entity";
 import { localeOf, type FlowService } from "./flow.service";
@@ -34,6 +35,21 @@ export const CANCEL_TOPIC = "flows.run.cancel";
 const MESSAGE_MAX_LENGTH = 100_000;
 /** Beyond its time budget, a run still marked running with Redis is one whose process died (its own limit ends it before). */
 const INTERRUPTED_GRACE_MS = 60_000;
+
+/**
+ * Who acts on runs and sessions: a member of the flow's tenant (or of its team), or the visitor of a shared flow's
+ * page, who reaches that flow only and their own sessions of it (the flow and flow session policies decide).
+ */
+export type FlowActor = SignedIn | FlowSharePrincipal;
+
+/** A session as the policy sees it. */
+const sessionResource = (session: Pick<FlowSession, "tenantId" | "flowId" | "source" | "userId">): FlowSessionResource => ({
+  kind: "flowSession",
+  tenantId: session.tenantId,
+  flowId: session.flowId,
+  source: session.source,
+  userId: session.userId,
+});
 
 export interface RunPayload {
   runId: string;
@@ -85,7 +101,12 @@ export class FlowRunService {
 
   constructor(
     private readonly platform: Platform,
-    private readonly deps: PortServices & { flows: FlowService; runTurn: RunTurn },
+    private readonly deps: PortServices & {
+      flows: FlowService;
+      runTurn: RunTurn;
+      /** Who a shared flow's visitor runs it as (FlowShareService.runnerOf); without it, visitors cannot run flows. */
+      runnerOf?: (visitor: FlowSharePrincipal) => Promise<SignedIn>;
+    },
   ) {
     this.runs = CancellableRuns.on(platform.pubsub, CANCEL_TOPIC);
   }
@@ -122,16 +143,17 @@ export class FlowRunService {
     return this.sessions.findOneByOrFail({ id: session.id });
   }
 
-  /** A session of a flow the principal may read. */
-  async session(principal: SignedIn, sessionId: string): Promise<FlowSession> {
+  /** A session of a flow the actor may read: a visitor's own only. */
+  async session(actor: FlowActor, sessionId: string): Promise<FlowSession> {
     const session = await this.sessions.findOneBy({ id: sessionId });
     if (!session) throw NotFound("flow.errors.sessionNotFound");
-    await this.flowOf(principal, session.flowId, "read", "flow.errors.sessionNotFound");
+    await this.flowOf(actor, session.flowId, "read", "flow.errors.sessionNotFound");
+    authorize(actor, "read", sessionResource(session));
     return session;
   }
 
   /** The flow, or the given NOT_FOUND when the principal may not see it (a refusal must not tell that it exists). */
-  private async flowOf(principal: SignedIn, flowId: string, action: "read" | "use", notFound: string): Promise<Flow> {
+  private async flowOf(principal: FlowActor, flowId: string, action: "read" | "use", notFound: string): Promise<Flow> {
     try {
       return await this.deps.flows.accessible(principal, flowId, action);
     } catch (error) {
@@ -140,12 +162,13 @@ export class FlowRunService {
     }
   }
 
-  /** The sessions of a flow, newest first, with paging and exact filters (the service API's session list). */
-  async listSessions(principal: SignedIn, flowId: string, query: SessionQuery = {}): Promise<FlowSession[]> {
-    const flow = await this.deps.flows.accessible(principal, flowId, "read");
+  /** The sessions of a flow the actor may read (a visitor's own), newest first, with paging and exact filters (the service API's session list). */
+  async listSessions(actor: FlowActor, flowId: string, query: SessionQuery = {}): Promise<FlowSession[]> {
+    const flow = await this.deps.flows.accessible(actor, flowId, "read");
     const pageSize = Math.max(0, query.pageSize ?? 30);
     if (pageSize === 0) return [];
-    const builder = this.sessions.createQueryBuilder("s").where("s.flowId = :flowId", { flowId: flow.id });
+    const visible = scopeSql(scope(actor, "read", "flowSession"), "s");
+    const builder = this.sessions.createQueryBuilder("s").where(`${visible.sql} AND s.flowId = :flowId`, { ...visible.params, flowId: flow.id });
     if (query.id) builder.andWhere("s.id = :id", { id: query.id });
     if (query.userId) builder.andWhere("s.userId = :userId", { userId: query.userId });
     const direction = query.desc === false ? "ASC" : "DESC";
@@ -174,12 +197,13 @@ export class FlowRunService {
    * Starts a turn: in the session given (answering its interaction, or re-running from a component), else in a new
    * one. The run is queued and returned at once; follow it with `events`.
    */
-  async start(principal: SignedIn, flowId: string, input: StartRunInput = {}): Promise<StartedRun> {
-    const flow = await this.deps.flows.accessible(principal, flowId, "use");
+  async start(actor: FlowActor, flowId: string, input: StartRunInput = {}): Promise<StartedRun> {
+    const flow = await this.deps.flows.accessible(actor, flowId, "use");
     const message = input.message?.trim() || null;
     new FieldChecks().check(!message || message.length <= MESSAGE_MAX_LENGTH, "message", "flow.errors.messageTooLong", { max: MESSAGE_MAX_LENGTH }).throwIfAny();
     const existing = input.sessionId ? await this.sessions.findOneBy({ id: input.sessionId, flowId: flow.id }) : null;
     if (input.sessionId && !existing) throw NotFound("flow.errors.sessionNotFound");
+    if (existing) authorize(actor, "use", sessionResource(existing));
     const dsl = existing?.dsl ?? flow.dsl;
     // The engine's checks before it runs: a flow that cannot run as drawn is refused, every problem named.
     const problems = validateFlow(dsl);
@@ -189,7 +213,8 @@ export class FlowRunService {
     if (input.fromComponent && !dsl.components[input.fromComponent]) {
       throw new DomainError("BAD_REQUEST", "flow.errors.componentNotFound", { id: input.fromComponent });
     }
-    const session = existing ?? (await this.openSession(principal, flow, { userId: input.userId, source: input.source }));
+    const principal = await this.runnerFor(actor);
+    const session = existing ?? (await this.openSession(principal, flow, actor.kind === "flowShare" ? { userId: this.visitorOf(actor), source: "share" } : { userId: input.userId, source: input.source }));
     const run = this.runRows.create({
       id: newId(),
       flowId: flow.id,
@@ -221,11 +246,33 @@ export class FlowRunService {
     return { run: queued, session };
   }
 
-  /** A run of a flow the principal may read. */
-  async get(principal: SignedIn, runId: string): Promise<FlowRun> {
+  /** Who runs the flow for the actor: a member themself; a visitor, whoever shared the flow (FlowShareService.runnerOf). */
+  private async runnerFor(actor: FlowActor): Promise<SignedIn> {
+    if (actor.kind !== "flowShare") return actor;
+    if (!this.deps.runnerOf) throw Unauthenticated();
+    return this.deps.runnerOf(actor);
+  }
+
+  /** The visitor id a shared flow's page sends: their sessions are theirs. */
+  private visitorOf(visitor: FlowSharePrincipal): string {
+    const id = visitor.visitorId?.trim();
+    if (!id) throw new DomainError("BAD_REQUEST", "errors.conversation.visitorRequired");
+    return id;
+  }
+
+  /** A run of a flow the actor may read, in a session they may read (a visitor's own). */
+  async get(actor: FlowActor, runId: string): Promise<FlowRun> {
     const run = await this.runRows.findOneBy({ id: runId });
     if (!run) throw NotFound("flow.errors.runNotFound");
-    await this.flowOf(principal, run.flowId, "read", "flow.errors.runNotFound");
+    await this.flowOf(actor, run.flowId, "read", "flow.errors.runNotFound");
+    const session = await this.sessions.findOneBy({ id: run.sessionId });
+    if (!session) throw NotFound("flow.errors.runNotFound");
+    try {
+      authorize(actor, "read", sessionResource(session));
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === "NOT_FOUND") throw NotFound("flow.errors.runNotFound");
+      throw error;
+    }
     return run;
   }
 
@@ -252,8 +299,8 @@ export class FlowRunService {
   }
 
   /** The run's events for this watcher: from the start (or after `after`), then live, until its last. */
-  async events(principal: SignedIn, runId: string, after?: number | null): Promise<AsyncIterable<SequencedRunEvent>> {
-    const run = await this.get(principal, runId);
+  async events(actor: FlowActor, runId: string, after?: number | null): Promise<AsyncIterable<SequencedRunEvent>> {
+    const run = await this.get(actor, runId);
     return runEventStream(this.platform, run.id, after ?? undefined);
   }
 
@@ -264,9 +311,9 @@ export class FlowRunService {
   }
 
   /** Cancels a run: one still queued never starts; a running one stops where it is, wherever it runs. */
-  async cancel(principal: SignedIn, runId: string): Promise<FlowRun> {
-    const run = await this.get(principal, runId);
-    await this.flowOf(principal, run.flowId, "use", "flow.errors.runNotFound");
+  async cancel(actor: FlowActor, runId: string): Promise<FlowRun> {
+    const run = await this.get(actor, runId);
+    await this.flowOf(actor, run.flowId, "use", "flow.errors.runNotFound");
     if (isFinalStatus(run.status)) return run;
     if (await this.endUnrun(run.id, "queued", { status: "cancelled" })) return this.runRows.findOneByOrFail({ id: run.id });
     const local = this.runs.get(run.id);

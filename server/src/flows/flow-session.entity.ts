@@ -4,8 +4,8 @@ import type { MessageReference } from "../chat/message.entity";
 import type { FlowDsl } from "./dsl";
 import type { FlowState } from "./run-types";
 
-/** Where a session was opened: the editor's run drawer, the service API (an agent session), or a debugging re-run. */
-export type FlowSessionSource = "web" | "api";
+/** Where a session was opened: the editor's run drawer, the service API (an agent session), or a shared flow's page. */
+export type FlowSessionSource = "web" | "api" | "share";
 
 /** A message of a session's conversation, as RAGFlow's agent sessions list them. */
 export interface FlowSessionMessage {
@@ -36,12 +36,12 @@ export class FlowSession {
   @Column({ type: "varchar", length: 32 })
   tenantId: string;
 
-  /** The signed-in user's id, or the service API's `user_id`. */
+  /** The signed-in user's id, the service API's `user_id`, or a shared flow's visitor id. */
   @Field()
   @Column({ type: "varchar", length: 255 })
   userId: string;
 
-  @Field(() => String, { description: "web (the run drawer) or api (the service API)." })
+  @Field(() => String, { description: "web (the run drawer), api (the service API) or share (a shared flow's page)." })
   @Column({ type: "varchar", length: 8 })
   source: FlowSessionSource;
 

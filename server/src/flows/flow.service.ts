@@ -1,6 +1,6 @@
 import type { Repository } from "typeorm";
 import { authorize, scope, scopeSql, type Action, type FlowResource } from "../policies";
-import type { SignedIn } from "../policies/principal";
+import type { FlowSharePrincipal, SignedIn } from "../policies/principal";
 import { Conflict, DomainError, FieldChecks, NotFound } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { isLanguage, localizedMessage, type Locale } from "../platform/messages";
@@ -60,8 +60,9 @@ export interface FlowQuery {
 }
 
 /** A flow as the policy sees it. */
-export const flowResource = (flow: Pick<Flow, "tenantId" | "createdBy" | "permission">): FlowResource => ({
+export const flowResource = (flow: Pick<Flow, "tenantId" | "createdBy" | "permission"> & { id?: string }): FlowResource => ({
   kind: "flow",
+  id: flow.id,
   tenantId: flow.tenantId,
   createdBy: flow.createdBy,
   permission: flow.permission,
@@ -84,8 +85,11 @@ export class FlowService {
     return this.platform.db.getRepository(FlowVersion);
   }
 
-  /** A flow this principal may act on so: NOT_FOUND when it may not see it, FORBIDDEN when it may see it but not do this. */
-  async accessible(principal: SignedIn, id: string, action: Action = "read"): Promise<Flow> {
+  /**
+   * A flow this principal may act on so: NOT_FOUND when it may not see it, FORBIDDEN when it may see it but not do
+   * this. A shared flow's visitor reaches that flow only.
+   */
+  async accessible(principal: SignedIn | FlowSharePrincipal, id: string, action: Action = "read"): Promise<Flow> {
     const flow = await this.flows.findOneBy({ id });
     if (!flow) throw NotFound("flow.errors.notFound");
     authorize(principal, action, flowResource(flow));

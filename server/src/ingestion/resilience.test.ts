@@ -67,7 +67,7 @@ async function expectOneCompleteRun(server: TestServer, owner: SignedIn, documen
 
 async function principal(server: TestServer, token: string): Promise<SignedIn> {
   const p = await server.services.principalFor(`Bearer ${token}`);
-  if (p.kind === "anonymous" || p.kind === "share") throw new Error("not signed in");
+  if (p.kind === "anonymous" || p.kind === "share" || p.kind === "flowShare") throw new Error("not signed in");
   return p;
 }
 

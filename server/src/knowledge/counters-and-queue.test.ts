@@ -20,7 +20,7 @@ const paragraphs = (topic: string, count: number) =>
 async function signedInUser(server: TestServer): Promise<{ api: ApiUser; principal: SignedIn }> {
   const api = await apiUser(server);
   const principal = await server.services.principalFor(`Bearer ${api.token}`);
-  if (principal.kind === "anonymous" || principal.kind === "share") throw new Error("not signed in");
+  if (principal.kind === "anonymous" || principal.kind === "share" || principal.kind === "flowShare") throw new Error("not signed in");
   return { api, principal };
 }
 

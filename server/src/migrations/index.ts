@@ -14,6 +14,7 @@ import { KbTaskLog1764450000000 } from "./1764450000000-kb-task-log";
 import { BuiltinProducers1764450000001 } from "./1764450000001-builtin-producers";
 import { SearchTermsVersion1764460000000 } from "./1764460000000-search-terms-version";
 import { Flows1764470000000 } from "./1764470000000-flows";
+import { FlowShares1764480000000 } from "./1764480000000-flow-shares";
 
 /** In order of their timestamps; TypeORM records which ran in the `migrations` table. */
 export const migrations = [
@@ -33,4 +34,5 @@ export const migrations = [
   BuiltinProducers1764450000001,
   SearchTermsVersion1764460000000,
   Flows1764470000000,
+  FlowShares1764480000000,
 ];

@@ -6,6 +6,8 @@ import { assistantPolicy, type AssistantResource } from "./assistant.policy";
 import { conversationPolicy, type ConversationResource } from "./conversation.policy";
 import { filePolicy, type FileResource } from "./file.policy";
 import { flowPolicy, type FlowResource } from "./flow.policy";
+import { flowSessionPolicy, type FlowSessionResource } from "./flow-session.policy";
+import { flowSharePolicy, type FlowShareResource } from "./flow-share.policy";
 import { knowledgeBasePolicy, type KnowledgeBaseResource } from "./knowledge-base.policy";
 import { modelSettingsPolicy, type ModelSettingsResource } from "./model-settings.policy";
 import { sharePolicy, type ShareResource } from "./share.policy";
@@ -17,7 +19,7 @@ import { sharePolicy, type ShareResource } from "./share.policy";
 
 export type { Action, Clause } from "./rules";
 export { ACTIONS } from "./rules";
-export type { ApiTokenResource, AssistantResource, ConversationResource, FileResource, FlowResource, KnowledgeBaseResource, ModelSettingsResource, ShareResource };
+export type { ApiTokenResource, AssistantResource, ConversationResource, FileResource, FlowResource, FlowSessionResource, FlowShareResource, KnowledgeBaseResource, ModelSettingsResource, ShareResource };
 
 export type Resource =
   | KnowledgeBaseResource
@@ -27,6 +29,8 @@ export type Resource =
   | ModelSettingsResource
   | ShareResource
   | FlowResource
+  | FlowSessionResource
+  | FlowShareResource
   | FileResource;
 export type ResourceKind = Resource["kind"];
 
@@ -38,6 +42,8 @@ export const POLICIES: Record<ResourceKind, Policy> = {
   modelSettings: modelSettingsPolicy,
   share: sharePolicy,
   flow: flowPolicy,
+  flowSession: flowSessionPolicy,
+  flowShare: flowSharePolicy,
   file: filePolicy,
 };
 

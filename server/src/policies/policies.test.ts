@@ -18,12 +18,13 @@ const ROLES = {
   invited: member("i", { tenantId: "t", role: "invite" }),
   otherTenant: member("o"),
   share: { kind: "share", tenantId: "t", assistantId: "assistant", shareId: "link", visitorId: "visitor" },
+  flowShare: { kind: "flowShare", tenantId: "t", flowId: "flow", shareId: "flowLink", visitorId: "visitor" },
   anonymous: { kind: "anonymous" },
 } satisfies Record<string, Principal>;
 type Role = keyof typeof ROLES;
 type Expected = Record<Role, string>;
 
-const NONE: Expected = { owner: "", admin: "", normal: "", invited: "", otherTenant: "", share: "", anonymous: "" };
+const NONE: Expected = { owner: "", admin: "", normal: "", invited: "", otherTenant: "", share: "", flowShare: "", anonymous: "" };
 const OWNER_ONLY: Expected = { ...NONE, owner: "rumd" };
 const TEAM_SHARED: Expected = { ...OWNER_ONLY, admin: "rumd", normal: "rum" };
 
@@ -43,6 +44,14 @@ const TABLE: [string, Resource, Expected][] = [
   ["another share link", { kind: "share", id: "other", tenantId: "t", assistantId: "other", createdBy: "t" }, OWNER_ONLY],
   ["a flow only for me", { kind: "flow", tenantId: "t", createdBy: "t", permission: "me" }, OWNER_ONLY],
   ["a flow shared with the team", { kind: "flow", tenantId: "t", createdBy: "t", permission: "team" }, TEAM_SHARED],
+  ["the shared flow", { kind: "flow", id: "flow", tenantId: "t", createdBy: "t", permission: "me" }, { ...OWNER_ONLY, flowShare: "ru" }],
+  ["another flow of the tenant", { kind: "flow", id: "other", tenantId: "t", createdBy: "t", permission: "me" }, OWNER_ONLY],
+  ["a session of a flow in the run drawer", { kind: "flowSession", tenantId: "t", flowId: "flow", source: "web", userId: "t" }, { ...NONE, owner: "rumd", admin: "rumd", normal: "rumd" }],
+  ["the visitor's session of the shared flow", { kind: "flowSession", tenantId: "t", flowId: "flow", source: "share", userId: "visitor" }, { ...NONE, owner: "rumd", admin: "rumd", normal: "rumd", flowShare: "ru" }],
+  ["another visitor's session of the shared flow", { kind: "flowSession", tenantId: "t", flowId: "flow", source: "share", userId: "someone" }, { ...NONE, owner: "rumd", admin: "rumd", normal: "rumd" }],
+  ["a session of another flow", { kind: "flowSession", tenantId: "t", flowId: "other", source: "share", userId: "visitor" }, { ...NONE, owner: "rumd", admin: "rumd", normal: "rumd" }],
+  ["the flow's share link", { kind: "flowShare", id: "flowLink", tenantId: "t", flowId: "flow", createdBy: "t" }, { ...OWNER_ONLY, flowShare: "u" }],
+  ["a share link a normal member made of a flow", { kind: "flowShare", id: "made", tenantId: "t", flowId: "flow", createdBy: "n" }, OWNER_ONLY],
   ["a private file", { kind: "file", tenantId: "t", createdBy: "t", inTeamKnowledgeBase: false }, OWNER_ONLY],
   ["a file in a team knowledge base", { kind: "file", tenantId: "t", createdBy: "t", inTeamKnowledgeBase: true }, TEAM_SHARED],
 ];

@@ -1,7 +1,8 @@
 
 /**
  * Who is making a request: nobody, a signed-in browser session, a script holding an API token, or a
- * visitor of a shared assistant's page (spec §1, §6), who may chat with that one assistant and nothing else.
+ * visitor of a shared assistant's page (spec §1, §6), who may chat with that one assistant and nothing else, or of a
+ * shared flow's page, who may run that one flow.
  * `kind` says how the request authenticated, which decides what it may do (auth/account-guard.ts); `expiresAt`
  * is when the credential stops working by itself (null: never), so that open subscriptions end with it.
  */
@@ -31,13 +32,20 @@ export type Principal =
   | { kind: "anonymous" }
   | { kind: "session"; user: PrincipalUser; tenantId: string; memberships: readonly Membership[]; sessionId: string; expiresAt: Date }
   | { kind: "apiToken"; user: PrincipalUser; tenantId: string; memberships: readonly Membership[]; tokenId: string; expiresAt: Date | null }
-  | SharePrincipal;
+  | SharePrincipal
+  | FlowSharePrincipal;
 
 /**
  * The bearer of a share token: no user, no tenant access, only the shared assistant's chat operations.
  * `visitorId` is who chats on the share page, when the request names them: a visitor sees only their own conversations.
  */
 export type SharePrincipal = { kind: "share"; tenantId: string; assistantId: string; shareId: string; visitorId?: string };
+
+/**
+ * The bearer of a flow's share token (spec §2, API publishing): like a shared assistant's visitor, no user and no
+ * tenant access, only running that one flow; `visitorId` scopes the sessions to the visitor who holds them.
+ */
+export type FlowSharePrincipal = { kind: "flowShare"; tenantId: string; flowId: string; shareId: string; visitorId?: string };
 
 /** A member of a tenant acting as such: what every operation outside the shared chat requires. */
 export type SignedIn = Extract<Principal, { kind: "session" | "apiToken" }>;

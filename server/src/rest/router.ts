@@ -70,8 +70,8 @@ async function authenticate(services: Services, route: RestRoute, header: string
 
 /** Answers of the auth check, word for word as RAGFlow sends them (contract §1.2 and §1.5). */
 function refuseAuthentication(route: RestRoute, req: Request, res: Response, principal: Principal): boolean {
-  // A share token is no sign-in: only routes that say so accept it (the shared chat's own).
-  const accepted = route.auth === "loginOrShare" ? principal.kind !== "anonymous" : isSignedIn(principal);
+  // A share token is no sign-in: only routes that say so accept it (the shared chat's own; a flow's share token is not one).
+  const accepted = route.auth === "loginOrShare" ? isSignedIn(principal) || principal.kind === "share" : isSignedIn(principal);
   if (route.auth === "none" || accepted) return false;
   if (route.auth !== "apiKey") {
     res.status(401).json(jsonResult(401, WEB_UNAUTHORIZED));

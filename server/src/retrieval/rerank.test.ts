@@ -118,7 +118,7 @@ beforeAll(async () => {
   server = await startTestServer();
   token = (await signUpAndIn(server)).token;
   const principal = await server.services.principalFor(`Bearer ${token}`);
-  if (principal.kind === "anonymous" || principal.kind === "share") throw new Error("not signed in");
+  if (principal.kind === "anonymous" || principal.kind === "share" || principal.kind === "flowShare") throw new Error("not signed in");
   owner = principal;
   ({ knowledgeBase: kb } = await parsedKnowledgeBase(server, owner, FILES, { name: "Rerank" }));
 }, 120_000);

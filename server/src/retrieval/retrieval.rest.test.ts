@@ -30,7 +30,7 @@ const contents = (chunks: { content: string }[]) => chunks.map((c) => c.content)
 
 async function principalOf(user: ApiUser): Promise<SignedIn> {
   const principal = await server.services.principalFor(`Bearer ${user.key}`);
-  if (principal.kind === "anonymous" || principal.kind === "share") throw new Error("not signed in");
+  if (principal.kind === "anonymous" || principal.kind === "share" || principal.kind === "flowShare") throw new Error("not signed in");
   return principal;
 }
 

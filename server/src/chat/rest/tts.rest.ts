@@ -9,7 +9,7 @@ import { spokenText, ttsModelOf } from "../speech";
  */
 
 async function tts({ services, principal, req, res, body }: RestContext): Promise<unknown> {
-  if (principal.kind === "anonymous") return undefined;
+  if (principal.kind === "anonymous" || principal.kind === "flowShare") return undefined;
   const visitor = req.headers["x-visitor-id"];
   const actor = { principal, visitorId: typeof visitor === "string" ? visitor : null };
   const refuse = (error: DomainError) => {

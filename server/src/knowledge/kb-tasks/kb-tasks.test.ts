@@ -30,7 +30,7 @@ function paragraphs(count: number): string {
 
 async function principal(token: string): Promise<SignedIn> {
   const p = await server.services.principalFor(`Bearer ${token}`);
-  if (p.kind === "anonymous" || p.kind === "share") throw new Error("not signed in");
+  if (p.kind === "anonymous" || p.kind === "share" || p.kind === "flowShare") throw new Error("not signed in");
   return p;
 }
 

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LuKeyRound, LuLink2Off, LuShare2 } from "react-icons/lu";
 import { ConfirmDeleteDialog } from "../../../components/ConfirmDeleteDialog";
-import { ShareSnippets } from "./ShareSnippets";
+import { ShareSnippets } from "../../../components/share/ShareSnippets";
 import { useAssistantShare, type ShareFailure } from "./useAssistantShare";
 
 const NEEDS_API_TOKEN = "errors.createApiTokenFirst";
@@ -42,7 +42,7 @@ export function EmbedDialog({ assistant, onClose, onOpenApiKeys }: EmbedDialogPr
                 ) : !sharedId ? (
                   <NotShared failure={share.failure} sharing={share.sharing} onShare={() => void share.share()} onOpenApiKeys={onOpenApiKeys} />
                 ) : (
-                  <ShareSnippets sharedId={sharedId} assistantName={assistant?.name} locale={locale} onLocale={setLocale} />
+                  <ShareSnippets sharedId={sharedId} name={assistant?.name} locale={locale} onLocale={setLocale} />
                 )}
               </Dialog.Body>
               <Dialog.Footer justifyContent="space-between">

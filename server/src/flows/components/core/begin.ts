@@ -9,7 +9,7 @@ export const BEGIN_INPUT_TYPES = ["line", "paragraph", "options", "file", "integ
 
 export const DEFAULT_PROLOGUE = "Hi! I'm your smart assistant. What can I do for you?";
 
-interface BeginInput {
+export interface BeginInput {
   key: string;
   name: string;
   type: (typeof BEGIN_INPUT_TYPES)[number];
@@ -31,7 +31,8 @@ function checkInputs(value: unknown): ParamIssue[] {
   });
 }
 
-function fieldsOf(params: Record<string, unknown>): BeginInput[] {
+/** The inputs Begin asks for, read leniently (a file from elsewhere may lack names or types). */
+export function fieldsOf(params: Record<string, unknown>): BeginInput[] {
   const query = Array.isArray(params.query) ? params.query : [];
   return query.filter(isPlainObject).map((field) => ({
     key: String(field.key ?? ""),

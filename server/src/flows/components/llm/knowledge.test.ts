@@ -33,7 +33,7 @@ const FOREIGN_KB = "869a236818b811ef91dffa163e197198";
 
 async function principal(token: string): Promise<SignedIn> {
   const p = await server.services.principalFor(`Bearer ${token}`);
-  if (p.kind === "anonymous" || p.kind === "share") throw new Error("not signed in");
+  if (p.kind === "anonymous" || p.kind === "share" || p.kind === "flowShare") throw new Error("not signed in");
   return p;
 }
 

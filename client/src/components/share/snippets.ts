@@ -1,6 +1,10 @@
+/** What is shared: an assistant, or a flow (RAGFlow's share page tells them apart by `from=agent`). */
+export type SharedKind = "assistant" | "flow";
+
 /** The share page of §1/§6; `embed=widget` is the compact look inside the floating widget. */
-export function shareUrl(origin: string, sharedId: string, locale?: string, embed?: "widget"): string {
+export function shareUrl(origin: string, sharedId: string, locale?: string, embed?: "widget", kind: SharedKind = "assistant"): string {
   const params = new URLSearchParams({ shared_id: sharedId });
+  if (kind === "flow") params.set("from", "agent");
   if (locale) params.set("locale", locale);
   if (embed) params.set("embed", embed);
   return `${origin}/chat/share?${params.toString()}`;
@@ -8,21 +12,22 @@ export function shareUrl(origin: string, sharedId: string, locale?: string, embe
 
 const escapeAttribute = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 
-export function iframeSnippet(origin: string, sharedId: string, locale?: string): string {
+export function iframeSnippet(origin: string, sharedId: string, locale?: string, kind: SharedKind = "assistant"): string {
   return `<iframe
-  src="${escapeAttribute(shareUrl(origin, sharedId, locale))}"
+  src="${escapeAttribute(shareUrl(origin, sharedId, locale, undefined, kind))}"
   style="width: 100%; height: 100%; min-height: 600px; border: 0"
   allow="clipboard-write; autoplay"
 ></iframe>`;
 }
 
-export function widgetSnippet(origin: string, sharedId: string, locale?: string): string {
+export function widgetSnippet(origin: string, sharedId: string, locale?: string, kind: SharedKind = "assistant"): string {
+  const fromAttribute = kind === "flow" ? ` data-from="agent"` : "";
   const localeAttribute = locale ? ` data-locale="${escapeAttribute(locale)}"` : "";
-  return `<script src="${origin}/embed/chat-widget.js" data-shared-id="${escapeAttribute(sharedId)}"${localeAttribute} async></script>`;
+  return `<script src="${origin}/embed/chat-widget.js" data-shared-id="${escapeAttribute(sharedId)}"${fromAttribute}${localeAttribute} async></script>`;
 }
 
 /** A Manifest V3 extension that shows the share page in the browser's side panel: three files in one folder. */
-export function extensionFiles(origin: string, sharedId: string, assistantName: string, locale?: string): { name: string; text: string }[] {
+export function extensionFiles(origin: string, sharedId: string, assistantName: string, locale?: string, kind: SharedKind = "assistant"): { name: string; text: string }[] {
   const manifest = {
     manifest_version: 3,
     name: assistantName,
@@ -46,7 +51,7 @@ export function extensionFiles(origin: string, sharedId: string, assistantName: 
     <style>html, body { margin: 0; height: 100%; } iframe { display: block; width: 100%; height: 100%; border: 0; }</style>
   </head>
   <body>
-    <iframe src="${escapeAttribute(shareUrl(origin, sharedId, locale))}" allow="clipboard-write; autoplay"></iframe>
+    <iframe src="${escapeAttribute(shareUrl(origin, sharedId, locale, undefined, kind))}" allow="clipboard-write; autoplay"></iframe>
   </body>
 </html>`,
     },

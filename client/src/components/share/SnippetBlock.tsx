@@ -1,5 +1,5 @@
 import { Box, Flex, Text } from "@chakra-ui/react";
-import { CopyButton } from "../../../components/CopyButton";
+import { CopyButton } from "../CopyButton";
 
 /** Code to paste somewhere else, with a copy button. */
 export function SnippetBlock({ label, text, testId }: { label?: string; text: string; testId?: string }) {
