@@ -79,7 +79,8 @@ export function FlowEditor({ flow, components }: FlowEditorProps) {
     },
   });
   const validation = useValidation(dslNow, editor.revision);
-  const run = useFlowRun(flow.id);
+  const runNodes = useMemo(() => drawing.nodes.filter((node) => node.type === "component").map((node) => ({ id: node.id, name: node.data.name })), [drawing.nodes]);
+  const run = useFlowRun(flow.id, runNodes);
 
   /** Another stored flow takes this editor's place (a version restored, the other tab's save taken). */
   const takeStored = useCallback(
@@ -119,6 +120,23 @@ export function FlowEditor({ flow, components }: FlowEditorProps) {
   const rename = useCallback(
     (componentId: string, name: string) =>
       editor.change((previous) => ({ ...previous, nodes: previous.nodes.map((node) => (node.id === componentId ? { ...node, data: { ...node.data, name } } : node)) }), `name:${componentId}`),
+    [editor],
+  );
+
+  /** The form renamed or removed routing ports (a category, a case): their edges follow, in the same undo step as the params. */
+  const renamePorts = useCallback(
+    (componentId: string, renames: Record<string, string | null>) =>
+      editor.change(
+        (previous) => ({
+          ...previous,
+          edges: previous.edges.flatMap((edge) => {
+            if (edge.source !== componentId || !edge.sourceHandle || !(edge.sourceHandle in renames)) return [edge];
+            const handle = renames[edge.sourceHandle];
+            return handle === null ? [] : [{ ...edge, id: edgeId(edge.source, handle, edge.target), sourceHandle: handle }];
+          }),
+        }),
+        `params:${componentId}`,
+      ),
     [editor],
   );
 
@@ -330,6 +348,7 @@ export function FlowEditor({ flow, components }: FlowEditorProps) {
             blockedReason={blockedReason}
             onRename={rename}
             onParams={(id, params) => setParams(id, params, `params:${id}`)}
+            onPortsRenamed={renamePorts}
             onDelete={deleteNode}
             onDebug={setDebugNodeId}
           />
@@ -342,7 +361,7 @@ export function FlowEditor({ flow, components }: FlowEditorProps) {
         beforeRestore={autosave.flush}
         onRestored={(restored) => takeStored(restored)}
       />
-      <RunsDrawer flowId={flow.id} open={dialog === "runs"} onClose={() => setDialog(null)} />
+      <RunsDrawer flowId={flow.id} open={dialog === "runs"} onClose={() => setDialog(null)} nodes={runNodes} />
       <PublishDialog flow={dialog === "publish" ? { id: flow.id, title } : null} onClose={() => setDialog(null)} />
       <DebugNodeDialog flowId={flow.id} node={debugNode ? editorNodeOf(debugNode) : null} beforeRun={autosave.flush} onClose={() => setDebugNodeId(null)} />
     </EditorContext.Provider>

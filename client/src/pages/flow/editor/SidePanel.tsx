@@ -29,6 +29,7 @@ interface SidePanelProps {
   blockedReason: string | null;
   onRename: (componentId: string, name: string) => void;
   onParams: (componentId: string, params: Record<string, unknown>) => void;
+  onPortsRenamed: (componentId: string, renames: Record<string, string | null>) => void;
   onDelete: (componentId: string) => void;
   onDebug: (componentId: string) => void;
 }
@@ -48,7 +49,7 @@ export function SidePanel(props: SidePanelProps) {
   );
 }
 
-function NodePanel({ nodeId, onPanel, flowId, drawing, components, registry, problemsOf, run, onRename, onParams, onDelete, onDebug }: SidePanelProps & { nodeId: string }) {
+function NodePanel({ nodeId, onPanel, flowId, drawing, components, registry, problemsOf, run, onRename, onParams, onPortsRenamed, onDelete, onDebug }: SidePanelProps & { nodeId: string }) {
   const { t } = useTranslation();
   const found = drawing.nodes.find((node) => node.id === nodeId);
   const component = found ? registry.get(found.data.componentName) : undefined;
@@ -108,6 +109,7 @@ function NodePanel({ nodeId, onPanel, flowId, drawing, components, registry, pro
             problems={problemsOf(node.id)}
             onRename={(name) => onRename(node.id, name)}
             onChange={(params) => onParams(node.id, params)}
+            onPortsRenamed={(renames) => onPortsRenamed(node.id, renames)}
           />
         </Stack>
       </Box>
