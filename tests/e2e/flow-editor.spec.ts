@@ -1,5 +1,8 @@
+import type { Server } from "node:http";
+import path from "node:path";
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
-import { graphql, PASSWORD, recordToasts, expectToastShown, signIn } from "./support";
+import { SLOW_MODEL, SLOW_WORDS, startSlowModel } from "./slow-model";
+import { accountWithKnowledgeBase, expectToastShown, graphql, PASSWORD, recordToasts, signIn } from "./support";
 
 /** An account of its own with a blank flow (Begin, then an Interact), made over GraphQL; the list journey makes them through the page. */
 async function accountWithBlankFlow(request: APIRequestContext, prefix: string): Promise<{ email: string; token: string; flowId: string }> {
@@ -109,4 +112,155 @@ test("the editor: components from the palette, edges by the registry's rules, un
   await other.reload();
   await expect(other.getByTestId("flow-title")).toHaveValue("Harbour helper (this tab)");
   await other.close();
+});
+
+/** Local model servers a test started, closed once it ends however it ends. */
+const closeAfterTest: Server[] = [];
+test.afterEach(async () => {
+  await Promise.all(closeAfterTest.splice(0).map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+});
+
+/** Records, from inside the page, every run state the canvas's nodes showed (by node name). */
+async function watchNodeStates(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const seen: Record<string, string[]> = {};
+    (window as unknown as { nodeStatesSeen: typeof seen }).nodeStatesSeen = seen;
+    const look = () => {
+      for (const element of document.querySelectorAll<HTMLElement>('[data-testid="flow-node"][data-run-status]')) {
+        const name = element.dataset.name ?? "";
+        const status = element.dataset.runStatus ?? "";
+        const list = (seen[name] ??= []);
+        if (list.at(-1) !== status) list.push(status);
+      }
+    };
+    new MutationObserver(look).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["data-run-status"], childList: true });
+  });
+}
+
+const nodeStatesSeen = (page: Page) => page.evaluate(() => (window as unknown as { nodeStatesSeen: Record<string, string[]> }).nodeStatesSeen);
+
+/** Asks the flow a question in the run panel: the first turn starts with it, later ones reply to the waiting Interact. */
+async function ask(page: Page, question: string): Promise<void> {
+  await page.getByTestId("run-composer").fill(question);
+  await page.getByTestId("run-send").click();
+  await expect(page.locator('[data-testid="run-message"][data-role="user"]').last()).toContainText(question);
+}
+
+test("a flow from blank over a parsed knowledge base: a missing knowledge base is marked and fixed, the run shows each node's state live and a cited answer, and a reload mid-run finds the run and sees it finish", async ({ page, request }) => {
+  const model = await startSlowModel();
+  closeAfterTest.push(model.server);
+  const { email, token } = await accountWithKnowledgeBase(request, "flow-run");
+  await graphql(
+    request,
+    "mutation($input: ModelEntryInput!) { addModelEntry(input: $input) { id } }",
+    { input: { provider: "OpenAI-API-Compatible", modelName: SLOW_MODEL, modelType: "chat", credentials: [{ name: "baseUrl", value: model.baseUrl }] } },
+    token,
+  );
+  const { availableModels } = await graphql<{ availableModels: { id: string; modelName: string }[] }>(request, 'query { availableModels(type: "chat") { id modelName } }', {}, token);
+  const slowModel = availableModels.find((candidate) => candidate.modelName === SLOW_MODEL)!.id;
+
+  // From the list: a blank flow.
+  await signIn(page, email);
+  await page.goto("/flow");
+  await page.getByTestId("flow-empty-create").click();
+  const dialog = page.getByTestId("flow-create-dialog");
+  await dialog.getByTestId("flow-template-blank").click();
+  await dialog.getByTestId("flow-create-title").fill("Harbour answers");
+  await dialog.getByTestId("flow-create-submit").click();
+  await expect(page).toHaveURL(/\/flow\/[0-9a-f]{32}$/);
+  await expect(page.getByTestId("flow-node")).toHaveCount(2, { timeout: 30_000 });
+
+  // Begin → Retrieval → Generate → Interact.
+  await page.locator('[data-testid="flow-palette-item"][data-component="Retrieval"]').click();
+  await expect(page.getByTestId("flow-node-panel")).toHaveAttribute("data-component", "Retrieval");
+  await page.locator('[data-testid="flow-palette-item"][data-component="Generate"]').click();
+  await expect(page.getByTestId("flow-node-panel")).toHaveAttribute("data-component", "Generate");
+  await page.getByTestId("flow-node-panel-close").click();
+  await page.getByTestId("flow-edge-delete").first().click({ force: true });
+  await expect.poll(() => edgeCount(page)).toBe(0);
+  await connect(page, node(page, "Begin"), node(page, "Retrieval"));
+  await connect(page, node(page, "Retrieval"), node(page, "Generate"));
+  await connect(page, node(page, "Generate"), node(page, "Interact"));
+  await expect.poll(() => edgeCount(page)).toBe(3);
+
+  // Retrieval has no knowledge base: it is marked on the canvas and at its field, and the flow may not run.
+  await expect(node(page, "Retrieval")).toHaveAttribute("data-invalid", "");
+  await page.getByTestId("flow-run").click();
+  await expect(page.getByTestId("run-blocked")).toBeVisible();
+  await node(page, "Retrieval").click();
+  await expect(page.getByTestId("flow-form-kb_ids-picker")).toBeVisible();
+  await page.getByTestId("flow-form-kb_ids-option").filter({ hasText: "Harbour town" }).click();
+  await expect(node(page, "Retrieval")).not.toHaveAttribute("data-invalid", "");
+  await expect(page.locator('[data-testid="flow-node"][data-invalid]')).toHaveCount(0);
+  await saved(page);
+
+  // The run: each node's state shows on the canvas as it goes, and the answer cites the handbook.
+  await watchNodeStates(page);
+  await page.getByTestId("flow-run").click();
+  await expect(page.getByTestId("run-blocked")).toHaveCount(0);
+  await ask(page, "Who rings the bell at the lighthouse?");
+  const answer = page.locator('[data-testid="run-message"][data-role="assistant"]').last();
+  await expect(answer).toContainText("bell", { timeout: 30_000 });
+  await expect(answer.getByTestId("citation").first()).toBeVisible();
+  await expect(page.getByTestId("run-panel")).toHaveAttribute("data-status", "waiting", { timeout: 30_000 });
+  await expect(node(page, "Generate")).toHaveAttribute("data-run-status", "done");
+  const states = await nodeStatesSeen(page);
+  expect(states.Retrieval).toEqual(expect.arrayContaining(["done"]));
+  expect(states.Generate).toEqual(expect.arrayContaining(["running", "done"]));
+  await page.screenshot({ path: "/tmp/flow-run-done.png" });
+
+  // A slow model writes the next answer; the page is reloaded in the middle of it and follows the run to its end.
+  await node(page, "Generate").click();
+  await page.getByTestId("flow-form-llm_id").selectOption(slowModel);
+  await saved(page);
+  await page.getByTestId("flow-run").click();
+  await ask(page, "When does the harbour office open?");
+  const slow = page.locator('[data-testid="run-message"][data-role="assistant"]').last();
+  await expect(slow).toContainText("word3", { timeout: 30_000 });
+  model.pause();
+  await expect(node(page, "Generate")).toHaveAttribute("data-run-status", "running");
+  await page.screenshot({ path: "/tmp/flow-run-live.png" });
+  await page.reload();
+  await expect(page.getByTestId("run-panel")).toBeVisible({ timeout: 30_000 });
+  await expect(node(page, "Generate")).toHaveAttribute("data-run-status", "running");
+  const resumed = page.locator('[data-testid="run-message"][data-role="assistant"]').last();
+  await expect(resumed).toContainText("word3");
+  model.resume();
+  await expect(resumed).toContainText(SLOW_WORDS.at(-1)!, { timeout: 30_000 });
+  await expect(page.getByTestId("run-panel")).toHaveAttribute("data-status", "waiting", { timeout: 30_000 });
+  await expect(node(page, "Generate")).toHaveAttribute("data-run-status", "done");
+});
+
+test("a template's nodes open in the editor, and RAGFlow's own Interpreter template imports and runs on its Begin inputs, a file among them", async ({ page, request }) => {
+  const { email } = await accountWithBlankFlow(request, "flow-import");
+  await signIn(page, email);
+  await page.goto("/flow");
+  await expect(page.getByTestId("flow-card")).toHaveCount(1, { timeout: 30_000 });
+
+  // From the gallery: the template's components are on the canvas, the Retrieval waiting for its knowledge bases.
+  await page.getByTestId("flow-create").click();
+  const dialog = page.getByTestId("flow-create-dialog");
+  await dialog.getByTestId("flow-template-knowledge-base-qa").click();
+  await dialog.getByTestId("flow-create-submit").click();
+  await expect(page.locator('[data-testid="flow-node"][data-component="Retrieval"]')).toHaveCount(1, { timeout: 30_000 });
+  await expect(page.locator('[data-testid="flow-node"][data-component="Generate"]')).toHaveCount(1);
+  await expect(page.locator('[data-testid="flow-node"][data-component="Retrieval"]')).toHaveAttribute("data-invalid", "");
+
+  // RAGFlow v0.14's Interpreter, imported from its file as RAGFlow ships it.
+  await page.goto("/flow");
+  await page.getByTestId("flow-import-input").setInputFiles(path.join(__dirname, "../../server/src/flows/testing/ragflow-v0.14/templates-interpreter.json"));
+  await page.getByTestId("flow-import-dialog").getByTestId("flow-import-open").click();
+  await expect(page.locator('[data-testid="flow-node"][data-component="Generate"]').first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('[data-testid="flow-node"][data-invalid]')).toHaveCount(0);
+
+  // Its Begin asks for a language and a file; the file's text is what gets translated.
+  await page.getByTestId("flow-run").click();
+  await page.getByTestId("run-input-lang").fill("French");
+  await page.getByTestId("run-input-file").setInputFiles({ name: "notice.txt", mimeType: "text/plain", buffer: Buffer.from("The harbour office opens at eight in the morning.") });
+  await expect(page.getByTestId("run-input-file-chosen")).toContainText("notice.txt");
+  await page.getByTestId("run-start").click();
+  await expect(page.getByTestId("run-panel")).toHaveAttribute("data-status", /waiting|finished/, { timeout: 30_000 });
+  await expect(page.locator('[data-testid="run-message"][data-role="assistant"]').last()).not.toBeEmpty();
+  await expect(page.getByTestId("run-error")).toHaveCount(0);
+  await page.screenshot({ path: "/tmp/flow-import-run.png" });
 });

@@ -130,3 +130,21 @@ describe("refusing what is not a flow", () => {
     expect(refusal(" ".repeat(5_000_001))).toBe("flow.import.tooLarge");
   });
 });
+
+test("an export names the node types RAGFlow's editor draws in place of Cairn's editor's own, and keeps RAGFlow's", () => {
+  const component = (component_name: string) => ({ obj: { component_name, params: {} }, upstream: [], downstream: [] });
+  const dsl = {
+    components: { begin: component("Begin"), "Generate:a": component("Generate"), "Note:a": component("Note"), "Baidu:a": component("Baidu") },
+    graph: {
+      nodes: [
+        { id: "begin", type: "component", position: { x: 0, y: 0 }, data: { name: "Begin" } },
+        { id: "Generate:a", type: "component", position: { x: 1, y: 0 }, data: { name: "Write" } },
+        { id: "Note:a", type: "note", position: { x: 2, y: 0 }, data: { name: "Note" } },
+        { id: "Baidu:a", type: "ragNode", position: { x: 3, y: 0 }, data: { name: "Baidu" } },
+      ],
+      edges: [],
+    },
+  };
+  const exported = exportFlow({ dsl }) as { graph: { nodes: { type: string }[] } };
+  expect(exported.graph.nodes.map((node) => node.type)).toEqual(["beginNode", "generateNode", "noteNode", "ragNode"]);
+});

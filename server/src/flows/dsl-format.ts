@@ -121,9 +121,13 @@ const NODE_TYPES: Record<string, string> = {
   RewriteQuestion: "rewriteNode",
   KeywordExtract: "keywordNode",
   Template: "templateNode",
+  Retrieval: "retrievalNode",
   Note: "noteNode",
   Iteration: "group",
 };
+
+/** The node types of Cairn's editor (client/src/pages/flow/editor/flowGraph.ts), which RAGFlow does not know. */
+const CAIRN_NODE_TYPES: readonly unknown[] = ["component", "note"];
 
 /** A layered layout: Begin on the left, each component one column right of its nearest upstream. */
 export function layoutGraph(dsl: FlowDsl): { nodes: GraphNode[]; edges: GraphEdge[] } {
@@ -241,11 +245,12 @@ export function importFlow(json: unknown): ImportedFlow {
 export function exportFlow(flow: { dsl: FlowDsl; title?: string; description?: string | null }): Record<string, unknown> {
   const dsl = structuredClone(flow.dsl);
   const graph = dsl.graph ?? layoutGraph(dsl);
-  // RAGFlow's editor draws a node by its type and its form from its copy of the params.
+  // RAGFlow's editor draws a node by its type (Cairn's editor has its own two: component and note) and its form from its
+  // copy of the params.
   for (const node of graph.nodes) {
     const component = dsl.components[node.id];
     if (!component) continue;
-    node.type = NODE_TYPES[component.obj.component_name] ?? "ragNode";
+    if (node.type === undefined || CAIRN_NODE_TYPES.includes(node.type)) node.type = NODE_TYPES[component.obj.component_name] ?? "ragNode";
     node.data = { ...node.data, label: component.obj.component_name, form: component.obj.params };
   }
   return {

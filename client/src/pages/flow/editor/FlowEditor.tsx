@@ -227,6 +227,14 @@ export function FlowEditor({ flow, components }: FlowEditorProps) {
     [deleteEdge, registry, run.nodeStates, setParams, validation.byNode],
   );
 
+  // A run this tab follows again after a reload (still going, or waiting for the user's reply) opens its panel once.
+  const runShown = useRef(false);
+  useEffect(() => {
+    if (runShown.current || !["queued", "running", "waiting"].includes(run.status)) return;
+    runShown.current = true;
+    setPanel((current) => current ?? { kind: "run" });
+  }, [run.status]);
+
   // The whole flow in view once its nodes have their sizes (React Flow's own fitView may run before they all do).
   const nodesInitialized = useNodesInitialized();
   const fitted = useRef(false);
