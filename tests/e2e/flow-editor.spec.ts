@@ -17,7 +17,7 @@ const node = (page: Page, name: string) => page.locator(`[data-testid="flow-node
 
 /** Waits until everything edited so far is saved (the header says "Autosaved at …"). */
 async function saved(page: Page): Promise<void> {
-  await expect(page.getByTestId("flow-save-state")).toHaveAttribute("data-state", "saved", { timeout: 15_000 });
+  await expect(page.getByTestId("flow-save-state")).toHaveAttribute("data-state", "saved", { timeout: 30_000 });
 }
 
 /** Draws an edge by dragging from a node's outgoing handle (or a routing port's) to another node's incoming one. */
@@ -93,7 +93,7 @@ test("the editor: components from the palette, edges by the registry's rules, un
 
   // Autosave: all of it is there after a reload.
   await page.reload();
-  await expect(page.getByTestId("flow-node")).toHaveCount(3);
+  await expect(page.getByTestId("flow-node")).toHaveCount(3, { timeout: 30_000 });
   await expect(page.getByTestId("flow-note-text")).toHaveValue("Ask the harbour master about the fees");
   await expect.poll(() => edgeCount(page)).toBe(before + 1);
 
@@ -101,11 +101,11 @@ test("the editor: components from the palette, edges by the registry's rules, un
   const other = await browser.newPage();
   await signIn(other, email);
   await other.goto(`/flow/${flowId}`);
-  await expect(other.getByTestId("flow-node")).toHaveCount(3);
+  await expect(other.getByTestId("flow-node")).toHaveCount(3, { timeout: 30_000 });
   await other.getByTestId("flow-title").fill("Harbour helper (other tab)");
   await saved(other);
   await page.getByTestId("flow-title").fill("Harbour helper (this tab)");
-  await expect(page.getByTestId("flow-conflict")).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId("flow-conflict")).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId("flow-save-state")).toHaveAttribute("data-state", "conflict");
   await page.getByTestId("flow-conflict-mine").click();
   await saved(page);
@@ -261,7 +261,8 @@ test("a template's nodes open in the editor, and RAGFlow's own Interpreter templ
   await page.goto("/flow");
   await page.getByTestId("flow-import-input").setInputFiles(path.join(__dirname, "../../server/src/flows/testing/ragflow-v0.14/templates-interpreter.json"));
   await page.getByTestId("flow-import-dialog").getByTestId("flow-import-open").click();
-  await expect(page.locator('[data-testid="flow-node"][data-component="Generate"]').first()).toBeVisible({ timeout: 30_000 });
+  await expect(page).toHaveURL(/\/flow\/[0-9a-f]{32}$/);
+  await expect(page.locator('[data-testid="flow-node"][data-component="Generate"]').first()).toBeVisible({ timeout: 45_000 });
   await expect(page.locator('[data-testid="flow-node"][data-invalid]')).toHaveCount(0);
 
   // Its Begin asks for a language and a file; the file's text is what gets translated.

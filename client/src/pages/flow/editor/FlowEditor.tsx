@@ -339,7 +339,8 @@ export function FlowEditor({ flow, components }: FlowEditorProps) {
             >
               <Background gap={16} />
               <Controls showInteractive={false} />
-              <MiniMap pannable zoomable nodeStrokeWidth={3} style={{ width: 150, height: 100 }} />
+              {/* beside a side panel the canvas is narrow: the map would cover the nodes it maps */}
+              {!panel && <MiniMap pannable zoomable nodeStrokeWidth={3} style={{ width: 150, height: 100 }} />}
             </ReactFlow>
           </Box>
           <SidePanel

@@ -80,26 +80,29 @@ export function useAutosave({ flowId, revision, input, loadedAt, onSaved }: Auto
     [flowId, saveFlow],
   );
 
+  // The timer restarts on a change only, never on a mere re-render (a streaming run re-renders the editor often).
+  const latestSave = useRef(save);
+  latestSave.current = save;
   useEffect(() => {
     if (revision === savedRevision.current || blocked.current) return;
     setState("pending");
-    const timer = setTimeout(() => void save(), PAUSE_MS);
+    const timer = setTimeout(() => void latestSave.current(), PAUSE_MS);
     return () => clearTimeout(timer);
-  }, [revision, save]);
+  }, [revision]);
 
   // Leaving: the page (a request that outlives it) or the route (the mutation goes on after the editor unmounts).
   useEffect(() => {
     const onLeave = (event: BeforeUnloadEvent) => {
       if (wanted.current === savedRevision.current || blocked.current) return;
-      void save({ keepalive: true });
+      void latestSave.current({ keepalive: true });
       event.preventDefault();
     };
     window.addEventListener("beforeunload", onLeave);
     return () => {
       window.removeEventListener("beforeunload", onLeave);
-      if (wanted.current !== savedRevision.current && !blocked.current) void save();
+      if (wanted.current !== savedRevision.current && !blocked.current) void latestSave.current();
     };
-  }, [save]);
+  }, []);
 
   return {
     state,
