@@ -7,7 +7,7 @@ import { CATEGORY_COLORS, componentIcon } from "../componentIcon";
 import type { NodeRunStatus } from "../flowTypes";
 import { nodeSummary } from "../form/nodeSummary";
 import { useEditorContext } from "./editorContext";
-import { editorNodeOf, type FlowNode } from "./flowGraph";
+import type { FlowNode } from "./flowGraph";
 import { useRoutePorts } from "./useRoutePorts";
 
 const STATUS_ICONS: Record<NodeRunStatus, typeof LuCircleCheck> = {
@@ -47,7 +47,7 @@ export function ComponentNode({ id, data, selected }: NodeProps<FlowNode>) {
   const run = runStateOf(id);
   const color = CATEGORY_COLORS[component?.category ?? "core"] ?? "gray";
   const isBegin = data.componentName === "Begin";
-  const summary = component ? nodeSummary(editorNodeOf({ id, data } as FlowNode), component, t) : "";
+  const summary = component ? nodeSummary({ id, name: data.name, componentName: data.componentName, params: data.params }, component, t) : "";
   const StatusIcon = run ? STATUS_ICONS[run.status] : null;
 
   return (

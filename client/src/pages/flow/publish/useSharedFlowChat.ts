@@ -1,6 +1,7 @@
 import { useApolloClient, useMutation, useQuery } from "@apollo/client/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { citationsOf, type DocumentAggregate } from "../../../components/conversation/citedAnswer";
 import { describeError } from "../../../errors";
 import {
   SharedFlowCancelRunDocument,
@@ -9,7 +10,6 @@ import {
   SharedFlowStartRunDocument,
   type ChatReferenceFieldsFragment,
 } from "../../../graphql/gql/graphql";
-import { flowReferences, type DocumentAggregate } from "./flowReferences";
 
 /** A message of the shared flow's conversation; an answer grows while its run streams. */
 export interface FlowChatMessage {
@@ -26,7 +26,7 @@ const fromStored = (m: { id: string; role: string; content: string; reference?: 
   id: m.id,
   role: m.role === "user" ? "user" : "assistant",
   content: m.content,
-  ...flowReferences(m.reference),
+  ...citationsOf(m.reference),
   status: "done",
   error: null,
 });
@@ -72,7 +72,7 @@ export function useSharedFlowChat(flowId: string | null) {
         if (!event || event.seq <= lastSeq) return;
         lastSeq = event.seq;
         if (event.type === "message") updateAnswer(answerId, (a) => ({ ...a, content: a.content + (event.delta ?? "") }));
-        else if (event.type === "message_end") updateAnswer(answerId, (a) => ({ ...a, ...flowReferences(event.reference) }));
+        else if (event.type === "message_end") updateAnswer(answerId, (a) => ({ ...a, ...citationsOf(event.reference) }));
         else if (event.type === "waiting_for_input") setWaiting(true);
         else if (event.type === "run_finished") updateAnswer(answerId, (a) => ({ ...a, status: "done" }));
         else if (event.type === "run_failed") updateAnswer(answerId, (a) => ({ ...a, status: "failed", error: event.error ?? null }));
