@@ -60,6 +60,7 @@ export function ComponentNode({ id, data, selected }: NodeProps<FlowNode>) {
       shadow={selected ? "md" : "sm"}
       className={run?.status === "running" ? "flow-node-running" : undefined}
       data-testid="flow-node"
+      data-node={id}
       data-component={data.componentName}
       data-name={data.name}
       data-invalid={problems.length > 0 ? "" : undefined}

@@ -67,7 +67,7 @@ function NodePanel({ nodeId, onPanel, flowId, drawing, components, registry, pro
   const runState = run.nodeStates[nodeId];
 
   return (
-    <Flex direction="column" height="full" minHeight="0" data-testid="flow-node-panel" data-component={node.componentName}>
+    <Flex direction="column" height="full" minHeight="0" data-testid="flow-node-panel" data-node={node.id} data-component={node.componentName}>
       <HStack px="4" py="3" borderBottomWidth="1px" gap="2">
         {run.status !== "idle" && (
           <CloseButton size="sm" onClick={() => onPanel({ kind: "run" })} aria-label={t("flow.editor.backToRun")} title={t("flow.editor.backToRun")}>
