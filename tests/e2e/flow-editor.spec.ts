@@ -16,13 +16,16 @@ async function accountWithBlankFlow(request: APIRequestContext, prefix: string):
 const node = (page: Page, name: string) => page.locator(`[data-testid="flow-node"][data-name="${name}"]`);
 
 /**
- * Opens a node's form by clicking it. On a loaded machine React Flow can take a click for the start of a drag and
- * ignore it, so the click is repeated until the panel shows that node.
+ * Opens a node's form by clicking it. An open panel is closed first (it covers the right of the canvas, where the node
+ * may be), and on a loaded machine React Flow can take a click for the start of a drag and ignore it, so the click
+ * is repeated until the panel shows that node.
  */
 async function openNode(page: Page, target: Locator): Promise<void> {
   const id = await target.getAttribute("data-node");
   await expect(async () => {
-    await target.click();
+    const close = page.getByTestId("flow-node-panel-close");
+    if (await close.isVisible()) await close.click();
+    await target.click({ timeout: 5_000 });
     await expect(page.getByTestId("flow-node-panel")).toHaveAttribute("data-node", id!, { timeout: 2_000 });
   }).toPass({ timeout: 30_000 });
 }
@@ -125,7 +128,7 @@ test("the editor: components from the palette, edges by the registry's rules, un
   await page.getByTestId("flow-conflict-mine").click();
   await saved(page);
   await other.reload();
-  await expect(other.getByTestId("flow-title")).toHaveValue("Harbour helper (this tab)");
+  await expect(other.getByTestId("flow-title")).toHaveValue("Harbour helper (this tab)", { timeout: 30_000 });
   await other.close();
 });
 
