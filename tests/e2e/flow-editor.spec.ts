@@ -244,10 +244,11 @@ test("a flow from blank over a parsed knowledge base: a missing name is marked a
   await saved(page);
   await page.getByTestId("flow-run").click();
   await page.getByTestId("run-new").click();
+  // The model holds its answer after three words until the page has reloaded.
+  model.pause(3);
   await ask(page, "When does the harbour office open?");
   const slow = page.locator('[data-testid="run-message"][data-role="assistant"]').last();
   await expect(slow).toContainText("word3", { timeout: 30_000 });
-  model.pause();
   await expect(node(page, "Writer")).toHaveAttribute("data-run-status", "running");
   await page.screenshot({ path: "/tmp/flow-run-live.png" });
   await page.reload();

@@ -29,12 +29,13 @@ function toneWav(): Buffer {
 
 /**
  * A local model server speaking OpenAI's protocol: streaming chat at a fixed pace, one word per event, and speech
- * (a short tone for any text; the texts it was asked to read are kept in `spoken`). `pause()` holds every
- * stream where it is until `resume()`, so that a test can act mid-answer however slow the machine.
+ * (a short tone for any text; the texts it was asked to read are kept in `spoken`). `pause(afterWords)` holds every
+ * stream once it has sent that many words (at once when none is given) until `resume()`, so that a test can act
+ * mid-answer however slow the machine.
  */
-export async function startSlowModel(): Promise<{ server: Server; baseUrl: string; spoken: string[]; pause(): void; resume(): void }> {
+export async function startSlowModel(): Promise<{ server: Server; baseUrl: string; spoken: string[]; pause(afterWords?: number): void; resume(): void }> {
   const spoken: string[] = [];
-  let paused = false;
+  let holdAfter = Infinity;
   const server = createServer((request, response) => {
     let text = "";
     request.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
@@ -62,7 +63,7 @@ export async function startSlowModel(): Promise<{ server: Server; baseUrl: strin
       response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       let next = 0;
       const timer = setInterval(() => {
-        if (paused) return;
+        if (next >= holdAfter) return;
         if (next < SLOW_WORDS.length) {
           response.write(chunk({ content: (next === 0 ? "" : " ") + SLOW_WORDS[next] }));
           next += 1;
@@ -80,7 +81,7 @@ export async function startSlowModel(): Promise<{ server: Server; baseUrl: strin
     server,
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     spoken,
-    pause: () => (paused = true),
-    resume: () => (paused = false),
+    pause: (afterWords = 0) => (holdAfter = afterWords),
+    resume: () => (holdAfter = Infinity),
   };
 }
