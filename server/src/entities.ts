@@ -4,6 +4,7 @@ import { ThrottleCounter } from "./auth/throttle-counter.entity";
 import { TenantMember } from "./auth/tenant-member.entity";
 import { Tenant } from "./auth/tenant.entity";
 import { User } from "./auth/user.entity";
+import { Identity } from "./auth/identity/identity.entity";
 import { ChatAssistant } from "./chat/assistant.entity";
 import { ChatShare } from "./chat/share.entity";
 import { Conversation } from "./chat/conversation.entity";
@@ -16,4 +17,4 @@ import { ModelEntry } from "./models/model-entry.entity";
 import { FLOW_ENTITIES } from "./flows/entities";
 
 /** Every TypeORM entity; the schema itself is created by the migrations in migrations/. */
-export const entities = [Tenant, User, TenantMember, AuthSession, ThrottleCounter, ApiToken, ModelEntry, KnowledgeBase, Document, Chunk, KbTask, ChatAssistant, ChatShare, Conversation, Message, ...FLOW_ENTITIES];
+export const entities = [Tenant, User, TenantMember, AuthSession, Identity, ThrottleCounter, ApiToken, ModelEntry, KnowledgeBase, Document, Chunk, KbTask, ChatAssistant, ChatShare, Conversation, Message, ...FLOW_ENTITIES];

@@ -1,4 +1,5 @@
 import { authRestRoutes } from "./auth/auth.rest";
+import { identityRestRoutes } from "./auth/identity/identity.rest";
 import { askRestRoutes } from "./chat/rest/ask.rest";
 import { chatRestRoutes } from "./chat/rest/chats.rest";
 import { completionRestRoutes } from "./chat/rest/completions.rest";
@@ -14,4 +15,4 @@ import { retrievalRestRoutes } from "./retrieval/retrieval.rest";
 import type { RestRoute } from "./rest/rest-route";
 
 /** Every REST endpoint, by domain. Later domains add their route lists here. */
-export const restRoutes: RestRoute[] = [...authRestRoutes, ...modelsRestRoutes, ...knowledgeRestRoutes, ...retrievalRestRoutes, ...chatRestRoutes, ...sessionRestRoutes, ...completionRestRoutes, ...openAiRestRoutes, ...relatedQuestionRestRoutes, ...askRestRoutes, ...speechRestRoutes, ...ttsRestRoutes, ...flowRestRoutes];
+export const restRoutes: RestRoute[] = [...authRestRoutes, ...identityRestRoutes, ...modelsRestRoutes, ...knowledgeRestRoutes, ...retrievalRestRoutes, ...chatRestRoutes, ...sessionRestRoutes, ...completionRestRoutes, ...openAiRestRoutes, ...relatedQuestionRestRoutes, ...askRestRoutes, ...speechRestRoutes, ...ttsRestRoutes, ...flowRestRoutes];

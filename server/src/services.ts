@@ -1,5 +1,6 @@
 import { ApiTokenService } from "./auth/api-token.service";
 import { AuthService } from "./auth/auth.service";
+import { IdentitySignInService } from "./auth/identity/identity-sign-in";
 import { AssistantService } from "./chat/assistant.service";
 import { ShareService } from "./chat/share.service";
 import { ConversationService } from "./chat/conversation.service";
@@ -48,6 +49,7 @@ export function createServices(platform: Platform): Services {
     platform,
     auth,
     apiTokens,
+    identitySignIn: new IdentitySignInService(platform, auth),
     models,
     knowledgeBases,
     documents,

@@ -8,7 +8,7 @@ export type PasswordSession = Extract<Principal, { kind: "session" }>;
  * API: a leaked key reads and writes the workspace's data, but must not mint more keys, take the account over, or
  * point the model providers (which hold paid, secret credentials) elsewhere.
  */
-export type AccountAction = "manageApiKeys" | "changePassword" | "manageModelProviders";
+export type AccountAction = "manageApiKeys" | "changePassword" | "manageModelProviders" | "manageIdentities";
 
 /** Refuses an account action to a request authenticated by an API key. Every service that performs one calls this. */
 export function authorizeAccountAction(principal: SignedIn, action: AccountAction): asserts principal is PasswordSession {

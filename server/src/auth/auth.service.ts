@@ -26,7 +26,8 @@ const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export interface RegisterInput {
   email: string;
   nickname: string;
-  password: string;
+  /** null: an account that signs in through an identity provider (auth/identity) and has no password. */
+  password: string | null;
   /** The interface language the account starts with; English when not given. */
   language?: string;
 }
@@ -132,8 +133,8 @@ export class AuthService {
       .check(EMAIL_PATTERN.test(email) && email.length <= 255, "email", "errors.emailInvalid", { email })
       .check(nickname !== "", "nickname", "errors.nicknameRequired")
       .check(nickname.length <= 100, "nickname", "errors.nicknameTooLong")
-      .check(!!input.password, "password", "errors.passwordRequired")
-      .check((input.password ?? "").length >= PASSWORD_MIN_LENGTH, "password", "errors.passwordTooShort")
+      .check(input.password === null || !!input.password, "password", "errors.passwordRequired")
+      .check(input.password === null || (input.password ?? "").length >= PASSWORD_MIN_LENGTH, "password", "errors.passwordTooShort")
       .check(input.language === undefined || isLanguage(input.language), "language", "errors.languageInvalid")
       .check(domains.length === 0 || domains.includes(email.slice(email.lastIndexOf("@") + 1).toLowerCase()), "email", "errors.emailDomainNotAllowed", {
         domains: domains.join(", "),
@@ -142,7 +143,7 @@ export class AuthService {
     await this.throttle.admit(this.signUpKeys(origin), "errors.signUpThrottled");
     if (await this.findUserByEmail(email)) throw Conflict("errors.emailTaken", { email });
 
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = input.password === null ? null : await hashPassword(input.password);
     const id = newId();
     const maxUsers = this.config.registrationMaxUsers;
     try {
@@ -201,13 +202,19 @@ export class AuthService {
     // Counted as a failure until the password proves right; an unknown address is a failure like any other.
     await this.throttle.admit([account, ...sources], "errors.signInThrottled");
     const user = await this.findUserByEmail(key);
-    const valid = user ? await verifyPassword(input.password, user.passwordHash) : await verifyAgainstDecoy(input.password);
+    // An account without a password (made by an identity provider) is refused as slowly as an unknown one.
+    const valid = user?.passwordHash ? await verifyPassword(input.password, user.passwordHash) : await verifyAgainstDecoy(input.password);
     if (!user || !valid) throw Unauthenticated("errors.signInFailed");
     await this.throttle.clear([account.key]);
     await this.throttle.uncount(sources.map((s) => s.key));
+    return this.signInVouchedFor(user, input.remember === true);
+  }
+
+  /** Signs in a user whose identity is proven (a right password, an identity provider's answer), unless the account is disabled. */
+  async signInVouchedFor(user: User, remember: boolean): Promise<SignedInSession> {
     if (!user.isActive) throw new DomainError("FORBIDDEN", "errors.accountDisabled");
     await this.users.update({ id: user.id }, { lastLoginAt: new Date() });
-    return this.openSession(user, input.remember === true);
+    return this.openSession(user, remember);
   }
 
   private async openSession(user: User, remember: boolean): Promise<SignedInSession> {
@@ -259,7 +266,7 @@ export class AuthService {
       .check(input.confirmPassword === input.newPassword, "confirmPassword", "errors.passwordMismatch")
       .throwIfAny();
     const user = await this.users.findOneByOrFail({ id: principal.user.id });
-    if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
+    if (!user.passwordHash || !(await verifyPassword(input.currentPassword, user.passwordHash))) {
       new FieldChecks().check(false, "currentPassword", "errors.currentPasswordWrong").throwIfAny();
     }
     const passwordHash = await hashPassword(input.newPassword);

@@ -18,8 +18,9 @@ export class User {
   @Column({ type: "varchar", length: 100 })
   nickname: string;
 
-  @Column({ type: "varchar", length: 255 })
-  passwordHash: string;
+  /** Null for an account made by an identity provider's sign-in, which has no password. */
+  @Column({ type: "varchar", length: 255, nullable: true })
+  passwordHash: string | null;
 
   /** A data URL of the profile photo, or null. */
   @Field(() => String, { nullable: true })

@@ -65,6 +65,23 @@ export interface Config {
   graphqlBudget: GraphQLBudget;
   heavyWork: HeavyWorkLimits;
   flows: FlowRunLimits;
+  /**
+   * The address people reach Cairn at (https://cairn.example.com), from which the identity providers' redirect URIs
+   * are made; unset, each request's own origin is used (right when no proxy rewrites the host).
+   */
+  publicUrl?: string;
+  /** Third-party sign-in (auth/identity): a provider is offered when its client id and secret are set. */
+  identityProviders: IdentityProvidersConfig;
+}
+
+/** The OAuth client each identity provider knows Cairn as, and where the provider is. */
+export interface IdentityProvidersConfig {
+  /** GitHub's web flow; `url` serves the authorize and token endpoints, `apiUrl` the REST API (GitHub Enterprise: https://HOST and https://HOST/api/v3). */
+  github?: { clientId: string; clientSecret: string; url: string; apiUrl: string };
+  /** Google's OpenID Connect provider at `issuer`. */
+  google?: { clientId: string; clientSecret: string; issuer: string };
+  /** Any OpenID Connect provider (Keycloak, Okta, Entra ID, Authentik…), found from its issuer; `name` labels its button. */
+  oidc?: { clientId: string; clientSecret: string; issuer: string; name: string };
 }
 
 /** Bounds on one conversation turn of an agent flow (flows/engine/limits.ts). */
@@ -230,6 +247,30 @@ function readEmailDomains(reader: EnvReader): string[] {
   return domains;
 }
 
+/** A provider's client: both halves or neither, so that a half-configured provider fails at start, not at sign-in. */
+function readClient(reader: EnvReader, idName: string, clientId: string | undefined, secretName: string, clientSecret: string | undefined): { clientId: string; clientSecret: string } | undefined {
+  if (!clientId && !clientSecret) return undefined;
+  if (!clientId) reader.problems.push(`${idName} is required when ${secretName} is set`);
+  if (!clientSecret) reader.problems.push(`${secretName} is required when ${idName} is set`);
+  return clientId && clientSecret ? { clientId, clientSecret } : undefined;
+}
+
+function readIdentityProviders(reader: EnvReader): IdentityProvidersConfig {
+  const github = readClient(reader, "AUTH_GITHUB_CLIENT_ID", reader.optional("AUTH_GITHUB_CLIENT_ID"), "AUTH_GITHUB_CLIENT_SECRET", reader.optional("AUTH_GITHUB_CLIENT_SECRET"));
+  const google = readClient(reader, "AUTH_GOOGLE_CLIENT_ID", reader.optional("AUTH_GOOGLE_CLIENT_ID"), "AUTH_GOOGLE_CLIENT_SECRET", reader.optional("AUTH_GOOGLE_CLIENT_SECRET"));
+  const oidc = readClient(reader, "AUTH_OIDC_CLIENT_ID", reader.optional("AUTH_OIDC_CLIENT_ID"), "AUTH_OIDC_CLIENT_SECRET", reader.optional("AUTH_OIDC_CLIENT_SECRET"));
+  const oidcIssuer = reader.url("AUTH_OIDC_ISSUER", ["http:", "https:"]);
+  if (oidc && !oidcIssuer) reader.problems.push("AUTH_OIDC_ISSUER is required when AUTH_OIDC_CLIENT_ID is set");
+  const web = ["http:", "https:"];
+  return {
+    // Overridable so that GitHub Enterprise, and the tests' local stand-in, can take GitHub's place.
+    github: github && { ...github, url: reader.url("AUTH_GITHUB_URL", web) ?? "https://github.com", apiUrl: reader.url("AUTH_GITHUB_API_URL", web) ?? "https://api.github.com" },
+    // Overridable for the tests' local stand-in only: Google's issuer is this one.
+    google: google && { ...google, issuer: reader.url("AUTH_GOOGLE_ISSUER", web) ?? "https://accounts.google.com" },
+    oidc: oidc && oidcIssuer ? { ...oidc, issuer: oidcIssuer, name: reader.string("AUTH_OIDC_NAME", "OpenID Connect") } : undefined,
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const reader = new EnvReader(env);
   const production = reader.string("NODE_ENV", "development") === "production";
@@ -315,6 +356,9 @@ export function loadConfig(env: Env = process.env): Config {
       // SEO Blog, the hungriest template, spends about 30,000 tokens a turn; a runaway loop of model calls stops well before it costs much.
       turnTokenBudget: reader.integer("FLOW_TURN_TOKEN_BUDGET", 200_000, 0, 100_000_000),
     },
+    // Behind a proxy that rewrites the host, the redirect URIs registered with the providers name the public address.
+    publicUrl: reader.url("PUBLIC_URL", ["http:", "https:"])?.replace(/\/+$/, ""),
+    identityProviders: readIdentityProviders(reader),
   };
   if (config.secretKey && reader.optional("SECRET_KEY_FILE")) reader.problems.push("set SECRET_KEY or SECRET_KEY_FILE, not both");
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);

@@ -38,6 +38,11 @@ export class SecretBox {
     }
   }
 
+  /** The server key as the configuration names it: SECRET_KEY, else the key file. */
+  static ofServer(config: { secretKey?: string; secretKeyFile: string }): SecretBox {
+    return config.secretKey ? SecretBox.fromKey(config.secretKey) : SecretBox.fromFile(config.secretKeyFile);
+  }
+
   /** "v1.<iv>.<tag>.<ciphertext>", all base64url. */
   seal(plaintext: string): string {
     const iv = randomBytes(12);
