@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { SSO_SERVER_ENV } from "./e2e/sso-provider";
 
 /** The built server (run `npm run build` first), on its own port and a fresh data directory per run. */
 const PORT = 9399;
@@ -27,7 +28,8 @@ export default defineConfig({
   webServer: {
     command: "node e2e/start-server.mjs",
     url: `${BASE_URL}/healthz`,
-    env: { PORT: String(PORT) },
+    // The identity provider of sso.spec.ts is offered on every page's login: the other journeys sign in with passwords.
+    env: { PORT: String(PORT), ...SSO_SERVER_ENV },
     reuseExistingServer: false,
     timeout: 60_000,
     // SIGTERM lets the launcher stop the server and delete its temporary data directory.

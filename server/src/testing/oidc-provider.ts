@@ -2,6 +2,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { stopProcess } from "./processes";
 
+/** The one client the local provider knows: a server configured before the provider starts (the browser tests') names it. */
+export const OIDC_TEST_CLIENT = { clientId: "cairn-test", clientSecret: "cairn-test-secret" };
+
 export interface OidcTestAccount {
   email: string;
   email_verified: boolean;
@@ -21,8 +24,7 @@ export interface OidcTestProvider {
  * listed in `accounts` has those claims, any other is its own e-mail address, verified.
  */
 export function startOidcProvider(options: { port: number; redirectUris: string[]; accounts?: Record<string, OidcTestAccount> }): Promise<OidcTestProvider> {
-  const clientId = "cairn-test";
-  const clientSecret = "cairn-test-secret";
+  const { clientId, clientSecret } = OIDC_TEST_CLIENT;
   const child: ChildProcess = spawn(process.execPath, [path.join(__dirname, "oidc-provider.child.mjs")], {
     env: {
       PATH: process.env.PATH ?? "/usr/bin:/bin",

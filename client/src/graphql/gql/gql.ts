@@ -29,6 +29,7 @@ type Documents = {
     "fragment ParamSpecFields on ParamSpecType {\n  key\n  type\n  label\n  help\n  group\n  default\n  required\n  nullable\n  min\n  max\n  step\n  minLength\n  trimmed\n  pattern\n  widget\n  options {\n    value\n    label\n  }\n  show {\n    key\n    values\n  }\n  hide {\n    key\n    values\n  }\n}\n\nfragment ParamSpecInfo on ParamSpecType {\n  ...ParamSpecFields\n  params {\n    ...ParamSpecFields\n  }\n}\n\nquery RetrievalParams {\n  retrievalParams {\n    ...ParamSpecFields\n  }\n}": typeof types.ParamSpecFieldsFragmentDoc,
     "fragment RetrievalHitCard on RetrievalHitType {\n  documentName\n  similarity\n  termSimilarity\n  vectorSimilarity\n  highlight\n  chunk {\n    id\n    documentId\n    kind\n    page\n    keywords\n  }\n}\n\nquery Retrieve($input: RetrievalInput!) {\n  retrieve(input: $input) {\n    total\n    hits {\n      ...RetrievalHitCard\n    }\n    documents {\n      documentId\n      documentName\n      count\n    }\n    timings {\n      keywordMs\n      vectorMs\n      rerankMs\n      totalMs\n    }\n    crossLanguage {\n      translated\n      query\n    }\n  }\n}\n\nquery CrossLanguageChoices {\n  knowledgeBaseLanguages\n}\n\nquery RerankModels {\n  availableModels(type: \"rerank\") {\n    ...AvailableModelOption\n  }\n}": typeof types.RetrievalHitCardFragmentDoc,
     "mutation UpdateProfile($input: ProfileInput!) {\n  updateProfile(input: $input) {\n    ...SignedInUser\n  }\n}\n\nmutation ChangePassword($input: ChangePasswordInput!) {\n  changePassword(input: $input)\n}": typeof types.UpdateProfileDocument,
+    "query SignInProviders {\n  signInProviders {\n    name\n    label\n    startUrl\n  }\n}": typeof types.SignInProvidersDocument,
     "query CitedChunk($id: ID!) {\n  chunk(id: $id) {\n    id\n    documentId\n    content\n    page\n    positions {\n      page\n      x0\n      x1\n      top\n      bottom\n    }\n  }\n}": typeof types.CitedChunkDocument,
 };
 const documents: Documents = {
@@ -47,6 +48,7 @@ const documents: Documents = {
     "fragment ParamSpecFields on ParamSpecType {\n  key\n  type\n  label\n  help\n  group\n  default\n  required\n  nullable\n  min\n  max\n  step\n  minLength\n  trimmed\n  pattern\n  widget\n  options {\n    value\n    label\n  }\n  show {\n    key\n    values\n  }\n  hide {\n    key\n    values\n  }\n}\n\nfragment ParamSpecInfo on ParamSpecType {\n  ...ParamSpecFields\n  params {\n    ...ParamSpecFields\n  }\n}\n\nquery RetrievalParams {\n  retrievalParams {\n    ...ParamSpecFields\n  }\n}": types.ParamSpecFieldsFragmentDoc,
     "fragment RetrievalHitCard on RetrievalHitType {\n  documentName\n  similarity\n  termSimilarity\n  vectorSimilarity\n  highlight\n  chunk {\n    id\n    documentId\n    kind\n    page\n    keywords\n  }\n}\n\nquery Retrieve($input: RetrievalInput!) {\n  retrieve(input: $input) {\n    total\n    hits {\n      ...RetrievalHitCard\n    }\n    documents {\n      documentId\n      documentName\n      count\n    }\n    timings {\n      keywordMs\n      vectorMs\n      rerankMs\n      totalMs\n    }\n    crossLanguage {\n      translated\n      query\n    }\n  }\n}\n\nquery CrossLanguageChoices {\n  knowledgeBaseLanguages\n}\n\nquery RerankModels {\n  availableModels(type: \"rerank\") {\n    ...AvailableModelOption\n  }\n}": types.RetrievalHitCardFragmentDoc,
     "mutation UpdateProfile($input: ProfileInput!) {\n  updateProfile(input: $input) {\n    ...SignedInUser\n  }\n}\n\nmutation ChangePassword($input: ChangePasswordInput!) {\n  changePassword(input: $input)\n}": types.UpdateProfileDocument,
+    "query SignInProviders {\n  signInProviders {\n    name\n    label\n    startUrl\n  }\n}": types.SignInProvidersDocument,
     "query CitedChunk($id: ID!) {\n  chunk(id: $id) {\n    id\n    documentId\n    content\n    page\n    positions {\n      page\n      x0\n      x1\n      top\n      bottom\n    }\n  }\n}": types.CitedChunkDocument,
 };
 
@@ -124,6 +126,10 @@ export function graphql(source: "fragment RetrievalHitCard on RetrievalHitType {
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "mutation UpdateProfile($input: ProfileInput!) {\n  updateProfile(input: $input) {\n    ...SignedInUser\n  }\n}\n\nmutation ChangePassword($input: ChangePasswordInput!) {\n  changePassword(input: $input)\n}"): (typeof documents)["mutation UpdateProfile($input: ProfileInput!) {\n  updateProfile(input: $input) {\n    ...SignedInUser\n  }\n}\n\nmutation ChangePassword($input: ChangePasswordInput!) {\n  changePassword(input: $input)\n}"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query SignInProviders {\n  signInProviders {\n    name\n    label\n    startUrl\n  }\n}"): (typeof documents)["query SignInProviders {\n  signInProviders {\n    name\n    label\n    startUrl\n  }\n}"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

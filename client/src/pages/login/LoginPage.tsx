@@ -9,7 +9,9 @@ import { authStore } from "../../session/authStore";
 import { RETURN_TO_PARAM, safeReturnTo } from "../../session/returnTo";
 import { BrandPanel } from "./BrandPanel";
 import { CredentialsForm } from "./CredentialsForm";
+import { ProviderButtons, ProviderSignInStatus } from "./ProviderButtons";
 import { useLoginForm, type LoginForm } from "./useLoginForm";
+import { useProviderSignIn } from "./useProviderSignIn";
 
 export default function LoginPage() {
   const [searchParams] = useSearchParams();
@@ -17,6 +19,7 @@ export default function LoginPage() {
   const [arrivedSignedIn] = useState(() => authStore.getToken() !== null);
   const returnTo = safeReturnTo(searchParams.get(RETURN_TO_PARAM));
   const form = useLoginForm(returnTo);
+  const providerSignIn = useProviderSignIn(form.enter);
 
   // Someone already signed in has no business here; the address they were heading for is where they go.
   if (arrivedSignedIn) return <Navigate to={returnTo} replace />;
@@ -38,7 +41,7 @@ export default function LoginPage() {
         </Flex>
         <Flex flex="1" align="center" justify="center" px={{ base: "5", md: "8" }} pb="16">
           <Box width="full" maxWidth="sm">
-            <LoginPanel form={form} />
+            <LoginPanel form={form} providerSignIn={providerSignIn} returnTo={returnTo} />
           </Box>
         </Flex>
       </Flex>
@@ -46,8 +49,8 @@ export default function LoginPage() {
   );
 }
 
-/** The title, the form (or why sign-up is closed), and the link to the other mode. */
-function LoginPanel({ form }: { form: LoginForm }) {
+/** The title, the form (or why sign-up is closed), the identity providers, and the link to the other mode. */
+function LoginPanel({ form, providerSignIn, returnTo }: { form: LoginForm; providerSignIn: ReturnType<typeof useProviderSignIn>; returnTo: string }) {
   const { t } = useTranslation();
   const { isSignUp, signUpPolicy } = form;
   return (
@@ -61,6 +64,7 @@ function LoginPanel({ form }: { form: LoginForm }) {
         </Heading>
         <Text color="fg.muted">{isSignUp ? t("login.signUpSubtitle") : t("login.signInSubtitle")}</Text>
       </Stack>
+      <ProviderSignInStatus state={providerSignIn.state} />
       {isSignUp && signUpPolicy?.open === false ? (
         <Alert.Root status="info" variant="subtle" data-testid="sign-up-closed">
           <Alert.Indicator />
@@ -72,6 +76,7 @@ function LoginPanel({ form }: { form: LoginForm }) {
       ) : (
         <CredentialsForm form={form} />
       )}
+      <ProviderButtons providers={providerSignIn.providers} returnTo={returnTo} remember={form.remember} />
       <Text mt="8" textAlign="center" color="fg.muted" fontSize="sm">
         {isSignUp ? t("login.haveAccount") : t("login.noAccount")}{" "}
         <ChakraLink as="button" colorPalette="brand" color="brand.fg" fontWeight="semibold" onClick={() => form.switchMode(isSignUp ? "signIn" : "signUp")} data-testid="switch-mode">

@@ -39,13 +39,13 @@ export function useLoginForm(returnTo: string) {
     if (!new URLSearchParams(location.search).has("lng")) await i18n.changeLanguage(user.language);
   }
 
-  /** Both sign-in and sign-up answer with a session: the user goes on signed in. */
-  async function enter(session: { token: string; user: SignedInUserFragment }, toast: "loggedIn" | "registered") {
+  /** Sign-in, sign-up and an identity provider's sign-in all answer with a session: the user goes on signed in. */
+  async function enter(session: { token: string; user: SignedInUserFragment }, toast: "loggedIn" | "registered", destination = returnTo) {
     client.writeQuery({ query: MeDocument, data: { me: session.user } });
     authStore.signIn(session.token, session.user);
     await settleLanguage(session.user).catch(() => undefined);
     notify.success(toast);
-    navigate(returnTo, { replace: true });
+    navigate(destination, { replace: true });
   }
 
   async function signIn() {
@@ -70,6 +70,7 @@ export function useLoginForm(returnTo: string) {
   }
 
   return {
+    enter,
     mode,
     isSignUp: mode === "signUp",
     /** Who may sign up, once the sign-up form asked. */
