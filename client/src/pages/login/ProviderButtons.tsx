@@ -1,15 +1,10 @@
-import { Alert, Button, HStack, Icon, Separator, Spinner, Stack, Text } from "@chakra-ui/react";
-import type { IconType } from "react-icons";
-import { FaGithub } from "react-icons/fa";
-import { FcGoogle } from "react-icons/fc";
-import { LuKeyRound } from "react-icons/lu";
+import { Alert, Button, HStack, Separator, Spinner, Stack, Text } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
+import { IdentityProviderIcon } from "../../components/IdentityProviderIcon";
 import type { SignInProvidersQuery } from "../../graphql/gql/graphql";
 import { currentLanguage } from "../../i18n";
 import { providerStartHref } from "./providerSignIn";
 import type { ProviderSignInState } from "./useProviderSignIn";
-
-const ICONS: Record<string, IconType> = { github: FaGithub, google: FcGoogle };
 
 /** "or", then a button for each identity provider the server signs in with; nothing when it has none. */
 export function ProviderButtons({ providers, returnTo, remember }: { providers: SignInProvidersQuery["signInProviders"]; returnTo: string; remember: boolean }) {
@@ -28,7 +23,7 @@ export function ProviderButtons({ providers, returnTo, remember }: { providers: 
         <Button key={provider.name} asChild variant="outline" size="lg" data-testid={`sign-in-provider-${provider.name}`}>
           {/* A full page visit: the browser goes to the provider and comes back through the server. */}
           <a href={providerStartHref(provider.startUrl, { returnTo, remember, language: currentLanguage() })}>
-            <Icon as={ICONS[provider.name] ?? LuKeyRound} boxSize="5" />
+            <IdentityProviderIcon provider={provider.name} />
             {t("login.providers.continueWith", { provider: provider.label })}
           </a>
         </Button>

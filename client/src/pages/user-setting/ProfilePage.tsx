@@ -2,6 +2,7 @@ import { Button, HStack, Separator, Stack } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
 import type { SignedInUserFragment } from "../../graphql/gql/graphql";
 import { useCurrentUser } from "../../session/useCurrentUser";
+import { LinkedIdentities } from "./profile/LinkedIdentities";
 import { ProfileFields } from "./profile/ProfileFields";
 import { ProfilePhoto } from "./profile/ProfilePhoto";
 import { useProfileForm } from "./profile/useProfileForm";
@@ -41,5 +42,10 @@ function ProfileForm({ user }: { user: SignedInUserFragment }) {
 export default function ProfilePage() {
   const user = useCurrentUser();
   // The guard loads the user before any settings page renders; the key starts a fresh form for another account.
-  return user ? <ProfileForm key={user.id} user={user} /> : null;
+  return user ? (
+    <>
+      <ProfileForm key={user.id} user={user} />
+      <LinkedIdentities />
+    </>
+  ) : null;
 }

@@ -123,6 +123,12 @@ async function me(token: string): Promise<{ id: string; email: string; nickname:
 
 const identitiesOf = (userId: string) => server.platform.db.getRepository(Identity).findBy({ userId });
 
+async function unlink(token: string): Promise<string | undefined> {
+  const listed = await server.graphql<{ myIdentities: { id: string }[] }>("{ myIdentities { id provider } }", {}, token);
+  const answer = await server.graphql(`mutation($id: ID!) { unlinkIdentity(id: $id) }`, { id: listed.data!.myIdentities[0].id }, token);
+  return answer.errors?.[0]?.extensions.messageKey ?? "unlinked";
+}
+
 describe("sign-in with an OpenID Connect provider", () => {
   it("lists the configured providers for the login page, the OpenID Connect one under its configured name", async () => {
     const answer = await server.graphql<{ signInProviders: unknown[] }>("{ signInProviders { name label startUrl } }");
@@ -169,6 +175,9 @@ describe("sign-in with an OpenID Connect provider", () => {
     const second = new Browser();
     const next = await finish(second, await signInAtProvider(second, await start(second, "oidc"), email), "oidc");
     expect((await me(next.data.token!)).id).toBe(user.id);
+
+    // Its only way to sign in cannot be unlinked.
+    expect(await unlink(next.data.token!)).toBe("errors.sso.lastSignInMethod");
   });
 
   it("refuses a callback whose state is not the one this browser was given, or that comes to another browser", async () => {
@@ -255,7 +264,7 @@ describe("sign-in with GitHub", () => {
     expect(await me(outcome.data.token!)).toMatchObject({ email, nickname: "Margaret Hamilton" });
   });
 
-  it("links to the existing account that has the address GitHub verified", async () => {
+  it("links to the existing account that has the address GitHub verified, which can unlink it again", async () => {
     const existing = await signUpAndIn(server);
     github.next = { account: account(existing.email, true) };
     const browser = new Browser();
@@ -265,6 +274,9 @@ describe("sign-in with GitHub", () => {
     // The password still works: linking changed nothing else.
     const login = await server.graphql(`mutation($input: LoginInput!) { login(input: $input) { token } }`, { input: { email: existing.email, password: existing.password } });
     expect(login.errors).toBeUndefined();
+    // With a password to sign in with, the GitHub account can be unlinked.
+    expect(await unlink(outcome.data.token!)).toBe("unlinked");
+    expect(await identitiesOf(existing.userId)).toEqual([]);
   });
 
   it("does not link to an existing account through an address GitHub has not verified", async () => {
