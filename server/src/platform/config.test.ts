@@ -107,4 +107,27 @@ describe("configuration", () => {
       'REGISTRATION_EMAIL_DOMAINS: "not a domain" is not a domain name such as example.com',
     );
   });
+
+  it("offers an identity provider only when its client id and secret are both set, at the providers' own addresses by default", () => {
+    expect(loadConfig({}).identityProviders).toEqual({ github: undefined, google: undefined, oidc: undefined });
+    const config = loadConfig({
+      AUTH_GITHUB_CLIENT_ID: "gh",
+      AUTH_GITHUB_CLIENT_SECRET: "gh-secret",
+      AUTH_GOOGLE_CLIENT_ID: "g",
+      AUTH_GOOGLE_CLIENT_SECRET: "g-secret",
+      AUTH_OIDC_ISSUER: "https://id.example.com/realms/staff",
+      AUTH_OIDC_CLIENT_ID: "cairn",
+      AUTH_OIDC_CLIENT_SECRET: "c-secret",
+      PUBLIC_URL: "https://cairn.example.com/",
+    });
+    expect(config.identityProviders).toEqual({
+      github: { clientId: "gh", clientSecret: "gh-secret", url: "https://github.com", apiUrl: "https://api.github.com" },
+      google: { clientId: "g", clientSecret: "g-secret", issuer: "https://accounts.google.com" },
+      oidc: { clientId: "cairn", clientSecret: "c-secret", issuer: "https://id.example.com/realms/staff", name: "OpenID Connect" },
+    });
+    expect(config.publicUrl).toBe("https://cairn.example.com");
+    expect(() => loadConfig({ AUTH_GITHUB_CLIENT_ID: "gh", AUTH_OIDC_CLIENT_ID: "cairn", AUTH_OIDC_CLIENT_SECRET: "s" })).toThrow(
+      /AUTH_GITHUB_CLIENT_SECRET is required when AUTH_GITHUB_CLIENT_ID is set[\s\S]*AUTH_OIDC_ISSUER is required when AUTH_OIDC_CLIENT_ID is set/,
+    );
+  });
 });

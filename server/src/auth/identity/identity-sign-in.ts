@@ -14,11 +14,11 @@ import type { IdentityProvider, ProviderProfile } from "./provider";
 import { configuredProviders } from "./registry";
 
 /** How long someone may take at the provider (signing in, a second factor, consent) before the sign-in must start again. */
-const FLOW_SECONDS = 10 * 60;
+export const FLOW_SECONDS = 10 * 60;
 /** The login page claims the session as soon as the provider's callback has sent the browser there. */
-const RESULT_SECONDS = 60;
+export const OUTCOME_SECONDS = 60;
 /** Where a sign-in goes when it was not given a page of this application to come back to. */
-export const HOME_PATH = "/my";
+const HOME_PATH = "/my";
 
 /** What the browser asks for when it sets off to a provider: the page to come back to, and the login form's choices. */
 export interface SignInRequest {
@@ -179,7 +179,7 @@ export class IdentitySignInService {
   }
 
   sealOutcome(outcome: SignInOutcome): string {
-    return this.seals.seal(JSON.stringify({ outcome, expiresAt: Date.now() + RESULT_SECONDS * 1000 }));
+    return this.seals.seal(JSON.stringify({ outcome, expiresAt: Date.now() + OUTCOME_SECONDS * 1000 }));
   }
 
   /** The outcome the callback left for this browser, or null when there is none (or it is too old to trust). */

@@ -4,7 +4,7 @@ import { openRoute, type RestRoute } from "../../rest/rest-route";
 import { DomainError, unexpectedError } from "../../platform/errors";
 import { englishMessage } from "../../platform/messages";
 import type { Services } from "../../platform/services";
-import type { SignInOutcome } from "./identity-sign-in";
+import { FLOW_SECONDS, OUTCOME_SECONDS, type SignInOutcome } from "./identity-sign-in";
 
 /**
  * The browser's side of sign-in with an identity provider:
@@ -47,7 +47,7 @@ function failureOutcome(error: unknown): SignInOutcome {
 
 /** Ends at the login page, which claims the outcome. */
 function backToLogin(services: Services, req: Request, res: Response, provider: string, outcome: SignInOutcome): void {
-  setCookie(req, res, OUTCOME_COOKIE, services.identitySignIn.sealOutcome(outcome), OUTCOME_PATH, 60);
+  setCookie(req, res, OUTCOME_COOKIE, services.identitySignIn.sealOutcome(outcome), OUTCOME_PATH, OUTCOME_SECONDS);
   res.redirect(302, `/login?${new URLSearchParams({ sso: provider })}`);
 }
 
@@ -56,7 +56,7 @@ export const identityRestRoutes: RestRoute[] = [
     try {
       const request = { redirect: query.redirect, remember: query.remember === "1", language: query.lng };
       const { location, sealedFlow } = await services.identitySignIn.start(params.provider, request, requestOrigin(req));
-      setCookie(req, res, FLOW_COOKIE, sealedFlow, callbackPath(params.provider), 10 * 60);
+      setCookie(req, res, FLOW_COOKIE, sealedFlow, callbackPath(params.provider), FLOW_SECONDS);
       res.redirect(302, location);
     } catch (error) {
       backToLogin(services, req, res, params.provider, failureOutcome(error));
