@@ -30,9 +30,10 @@ function cookieOf(req: Request, name: string): string | undefined {
   return undefined;
 }
 
-function setCookie(req: Request, res: Response, name: string, value: string, path: string, maxAgeSeconds: number): void {
+function setCookie(services: Services, req: Request, res: Response, name: string, value: string, path: string, maxAgeSeconds: number): void {
   const attributes = [`${name}=${encodeURIComponent(value)}`, `Path=${path}`, `Max-Age=${maxAgeSeconds}`, "HttpOnly", "SameSite=Lax"];
-  if (req.secure) attributes.push("Secure");
+  // Behind a proxy that ends TLS, the request itself may look like plain HTTP: the public address says what the browser sees.
+  if (req.secure || services.platform.config.publicUrl?.startsWith("https:")) attributes.push("Secure");
   res.append("Set-Cookie", attributes.join("; "));
 }
 
@@ -47,7 +48,7 @@ function failureOutcome(error: unknown): SignInOutcome {
 
 /** Ends at the login page, which claims the outcome. */
 function backToLogin(services: Services, req: Request, res: Response, provider: string, outcome: SignInOutcome): void {
-  setCookie(req, res, OUTCOME_COOKIE, services.identitySignIn.sealOutcome(outcome), OUTCOME_PATH, OUTCOME_SECONDS);
+  setCookie(services, req, res, OUTCOME_COOKIE, services.identitySignIn.sealOutcome(outcome), OUTCOME_PATH, OUTCOME_SECONDS);
   res.redirect(302, `/login?${new URLSearchParams({ sso: provider })}`);
 }
 
@@ -56,7 +57,7 @@ export const identityRestRoutes: RestRoute[] = [
     try {
       const request = { redirect: query.redirect, remember: query.remember === "1", language: query.lng };
       const { location, sealedFlow } = await services.identitySignIn.start(params.provider, request, requestOrigin(req));
-      setCookie(req, res, FLOW_COOKIE, sealedFlow, callbackPath(params.provider), FLOW_SECONDS);
+      setCookie(services, req, res, FLOW_COOKIE, sealedFlow, callbackPath(params.provider), FLOW_SECONDS);
       res.redirect(302, location);
     } catch (error) {
       backToLogin(services, req, res, params.provider, failureOutcome(error));
@@ -65,7 +66,7 @@ export const identityRestRoutes: RestRoute[] = [
 
   openRoute("GET", "/v1/auth/:provider/callback", async ({ services, params, query, req, res }) => {
     // One use: whatever happens next, this browser's flow is over.
-    setCookie(req, res, FLOW_COOKIE, "", callbackPath(params.provider), 0);
+    setCookie(services, req, res, FLOW_COOKIE, "", callbackPath(params.provider), 0);
     let outcome: SignInOutcome;
     try {
       const { session, redirect } = await services.identitySignIn.finish(params.provider, query, cookieOf(req, FLOW_COOKIE), requestOrigin(req), { address: req.ip });
@@ -79,7 +80,7 @@ export const identityRestRoutes: RestRoute[] = [
   openRoute("POST", OUTCOME_PATH, async ({ services, req, res }) => {
     // None (never signed in, claimed already, or older than a minute): the sign-in is to be started again.
     const outcome = services.identitySignIn.openOutcome(cookieOf(req, OUTCOME_COOKIE)) ?? failureOutcome(new DomainError("UNAUTHENTICATED", "errors.sso.expired"));
-    setCookie(req, res, OUTCOME_COOKIE, "", OUTCOME_PATH, 0);
+    setCookie(services, req, res, OUTCOME_COOKIE, "", OUTCOME_PATH, 0);
     if (!outcome.ok) return jsonResult(RETURN_CODES.AUTHENTICATION_ERROR, englishMessage(outcome.messageKey, outcome.params), { messageKey: outcome.messageKey, params: outcome.params });
     return jsonResult(RETURN_CODES.SUCCESS, "success", { token: outcome.token, expiresAt: outcome.expiresAt, redirect: outcome.redirect });
   }),
