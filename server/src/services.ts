@@ -15,6 +15,7 @@ import { KbTaskService } from "./knowledge/kb-tasks/kb-task.service";
 import { ModelsService } from "./models/models.service";
 import { RetrievalService } from "./retrieval/retrieval.service";
 import { ParserSandbox } from "./ingestion/sandbox/parser-sandbox";
+import { Previews } from "./ingestion/preview/previews";
 import type { Platform } from "./platform";
 import type { Services } from "./platform/services";
 // Each domain's entries of the services registry: their `services.ts` declare them.
@@ -61,6 +62,7 @@ export function createServices(platform: Platform): Services {
     flowRuns,
     flowShares,
     parsers,
+    previews: new Previews(),
     close: async () => {
       await parsers.close();
       await conversations.close();
