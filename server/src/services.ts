@@ -62,7 +62,7 @@ export function createServices(platform: Platform): Services {
     flowRuns,
     flowShares,
     parsers,
-    previews: new Previews(),
+    previews: new Previews((bytes, fileName) => parsers.preview(bytes, fileName)),
     close: async () => {
       await parsers.close();
       await conversations.close();
