@@ -18,6 +18,7 @@ import { StoredBytes } from "./knowledge/stored-bytes";
 import { ModelsService } from "./models/models.service";
 import { RetrievalService } from "./retrieval/retrieval.service";
 import { ParserSandbox } from "./ingestion/sandbox/parser-sandbox";
+import { Previews } from "./ingestion/preview/previews";
 import type { Platform } from "./platform";
 import type { Services } from "./platform/services";
 // Each domain's entries of the services registry: their `services.ts` declare them.
@@ -71,6 +72,7 @@ export function createServices(platform: Platform): Services {
     files,
     fileImports,
     parsers,
+    previews: new Previews((bytes, fileName) => parsers.preview(bytes, fileName)),
     close: async () => {
       await parsers.close();
       await conversations.close();
