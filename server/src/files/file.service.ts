@@ -500,8 +500,9 @@ export class FileService {
   }
 
   private async nodes(principal: SignedIn, ids: string[], action: Action): Promise<FileNode[]> {
-    const found = await this.byIds(ids);
-    if (found.length !== new Set(ids).size) throw notFound();
+    const unique = [...new Set(ids)];
+    const found = await this.byIds(unique);
+    if (found.length !== unique.length) throw notFound();
     const shared = await this.inTeamKnowledgeBase(found.map((n) => n.id));
     for (const node of found) authorize(principal, action, fileResource(node, shared.has(node.id)));
     return found;
