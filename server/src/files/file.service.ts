@@ -3,7 +3,7 @@ import { In, IsNull, type EntityManager, type Repository } from "typeorm";
 import { documentTypeOf, fileExtension } from "../ingestion/file-types";
 import type { Preview } from "../ingestion/preview/preview";
 import type { Previews } from "../ingestion/preview/previews";
-import { DocumentService } from "../knowledge/document.service";
+import { DocumentService, LINKED_FILE_SOURCE } from "../knowledge/document.service";
 import type { KnowledgeBaseService } from "../knowledge/knowledge-base.service";
 import type { ObjectHolders, StoredBytes } from "../knowledge/stored-bytes";
 import { UploadGate } from "../knowledge/upload-gate";
@@ -308,8 +308,8 @@ export class FileService {
   /** What a tenant keeps, for the quota: its files, and the documents that are not linked files (those are counted once, as files). */
   private async storedBytes(tenantId: string): Promise<number> {
     const [row]: { total: string }[] = await this.platform.db.query(
-      `SELECT (SELECT COALESCE(SUM(size), 0) FROM file WHERE tenant_id = $1) + (SELECT COALESCE(SUM(size), 0) FROM document WHERE tenant_id = $1 AND source_type <> 'file') AS total`,
-      [tenantId],
+      `SELECT (SELECT COALESCE(SUM(size), 0) FROM file WHERE tenant_id = $1) + (SELECT COALESCE(SUM(size), 0) FROM document WHERE tenant_id = $1 AND source_type <> $2) AS total`,
+      [tenantId, LINKED_FILE_SOURCE],
     );
     return Number(row.total);
   }
