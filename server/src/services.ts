@@ -7,15 +7,19 @@ import { ConversationService } from "./chat/conversation.service";
 import { FlowService } from "./flows/flow.service";
 import { FlowRunService } from "./flows/flow-run.service";
 import { FlowShareService } from "./flows/flow-share.service";
+import { FileService, fileObjectHolders } from "./files/file.service";
+import { S3ImportService } from "./files/s3-import";
 import { runTurn } from "./flows/engine";
 import { ANONYMOUS, bearerToken } from "./policies/principal";
 import { ChunkService } from "./knowledge/chunk.service";
 import { DocumentService } from "./knowledge/document.service";
 import { KnowledgeBaseService } from "./knowledge/knowledge-base.service";
 import { KbTaskService } from "./knowledge/kb-tasks/kb-task.service";
+import { StoredBytes } from "./knowledge/stored-bytes";
 import { ModelsService } from "./models/models.service";
 import { RetrievalService } from "./retrieval/retrieval.service";
 import { ParserSandbox } from "./ingestion/sandbox/parser-sandbox";
+import { Previews } from "./ingestion/preview/previews";
 import type { Platform } from "./platform";
 import type { Services } from "./platform/services";
 // Each domain's entries of the services registry: their `services.ts` declare them.
@@ -26,6 +30,7 @@ import "./knowledge/services";
 import "./retrieval/services";
 import "./chat/services";
 import "./flows/services";
+import "./files/services";
 
 export type { Services };
 
@@ -34,8 +39,10 @@ export function createServices(platform: Platform): Services {
   const apiTokens = new ApiTokenService(platform);
   const auth = new AuthService(platform, apiTokens);
   const models = new ModelsService(platform);
-  const knowledgeBases = new KnowledgeBaseService(platform, models);
-  const documents = new DocumentService(platform, knowledgeBases);
+  // A linked file and its documents share bytes: whoever deletes them asks the file manager too.
+  const storedBytes = new StoredBytes(platform, fileObjectHolders(platform));
+  const knowledgeBases = new KnowledgeBaseService(platform, models, storedBytes);
+  const documents = new DocumentService(platform, knowledgeBases, storedBytes);
   const assistants = new AssistantService(platform, knowledgeBases, models);
   const shares = new ShareService(platform, assistants, apiTokens);
   const retrieval = new RetrievalService(platform, knowledgeBases, models);
@@ -45,6 +52,9 @@ export function createServices(platform: Platform): Services {
   const flowRuns = new FlowRunService(platform, { platform, models, retrieval, flows, runTurn, runnerOf: (visitor) => flowShares.runnerOf(visitor) });
   const { timeoutSeconds, stepTimeoutSeconds, memoryMb } = platform.config.parsing;
   const parsers = new ParserSandbox({ documentMs: timeoutSeconds * 1000, stepMs: stepTimeoutSeconds * 1000, memoryBytes: memoryMb * 1024 * 1024 });
+  const previews = new Previews((bytes, fileName) => parsers.preview(bytes, fileName));
+  const files = new FileService(platform, { knowledgeBases, documents, storedBytes, previews });
+  const fileImports = new S3ImportService(platform, files);
   return {
     platform,
     auth,
@@ -62,11 +72,15 @@ export function createServices(platform: Platform): Services {
     flows,
     flowRuns,
     flowShares,
+    files,
+    fileImports,
     parsers,
+    previews,
     close: async () => {
       await parsers.close();
       await conversations.close();
       await flowRuns.close();
+      await fileImports.close();
       await models.flushUsage();
     },
     async principalFor(authorization) {

@@ -53,11 +53,21 @@ export function uploadDocuments(knowledgeBaseId: string, files: File[], onProgre
   });
 }
 
-/** The stored bytes of a document (`GET /v1/document/get/{id}`), sent with the session's bearer credential. */
-export async function fetchDocumentBlob(documentId: string): Promise<Blob> {
+/** Where a document's stored bytes are downloaded from (`GET /v1/document/get/{id}`). */
+export function documentDownloadUrl(documentId: string): string {
+  return `/v1/document/get/${encodeURIComponent(documentId)}`;
+}
+
+/** The stored bytes of a document. */
+export function fetchDocumentBlob(documentId: string): Promise<Blob> {
+  return fetchBlob(documentDownloadUrl(documentId));
+}
+
+/** A file's bytes from this server, fetched with the session's bearer credential. */
+export async function fetchBlob(url: string): Promise<Blob> {
   let response: Response;
   try {
-    response = await fetch(`/v1/document/get/${encodeURIComponent(documentId)}`, { headers: authorization() });
+    response = await fetch(url, { headers: authorization() });
   } catch {
     throw new TransferError(0, "");
   }
@@ -75,8 +85,13 @@ export async function fetchDocumentBlob(documentId: string): Promise<Blob> {
 }
 
 /** Saves a document under its name through a temporary blob URL. */
-export async function downloadDocument(documentId: string, name: string): Promise<void> {
-  const url = URL.createObjectURL(await fetchDocumentBlob(documentId));
+export function downloadDocument(documentId: string, name: string): Promise<void> {
+  return downloadFile(documentDownloadUrl(documentId), name);
+}
+
+/** Saves a file of this server (fetched with the session's credential) under `name`. */
+export async function downloadFile(downloadUrl: string, name: string): Promise<void> {
+  const url = URL.createObjectURL(await fetchBlob(downloadUrl));
   const anchor = document.createElement("a");
   anchor.href = url;
   anchor.download = name;
