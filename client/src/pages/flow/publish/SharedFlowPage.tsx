@@ -1,8 +1,9 @@
-import { Box, Button, chakra, Flex, IconButton, Stack, Text, Textarea } from "@chakra-ui/react";
+import { Box, Button, chakra, Flex, Stack, Text } from "@chakra-ui/react";
 import { useQuery } from "@apollo/client/react";
-import { useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { LuPlay, LuSendHorizontal, LuSquare } from "react-icons/lu";
+import { LuPlay } from "react-icons/lu";
+import { Composer } from "../../../components/conversation/Composer";
 import { PageSpinner, SharedPageShell, sharedPageState } from "../../../components/share/SharedPageShell";
 import { SharedFlowDocument } from "../../../graphql/gql/graphql";
 import { BeginInputsForm } from "../shared/BeginInputsForm";
@@ -73,7 +74,7 @@ function Conversation({ flow, chat }: ConversationProps) {
           )}
         </Stack>
       </Box>
-      {!asksInputs && <Composer chat={chat} />}
+      {!asksInputs && <MessageBox chat={chat} />}
     </Flex>
   );
 }
@@ -115,8 +116,8 @@ function StartForm({ inputs, busy, onStart }: { inputs: readonly BeginInput[]; b
   );
 }
 
-/** The message box: Enter sends (Shift+Enter breaks the line); while the flow answers, the button stops it. */
-function Composer({ chat }: { chat: SharedFlowChat }) {
+/** The message box; while the flow answers, it stops it. */
+function MessageBox({ chat }: { chat: SharedFlowChat }) {
   const { t } = useTranslation();
   const [message, setMessage] = useState("");
   const [sending, setSending] = useState(false);
@@ -130,57 +131,17 @@ function Composer({ chat }: { chat: SharedFlowChat }) {
     setSending(false);
   }
 
-  function sendOnEnter(event: KeyboardEvent<HTMLTextAreaElement>) {
-    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
-      event.preventDefault();
-      void send();
-    }
-  }
-
   return (
-    <Box px={{ base: "3", md: "6" }} pb="4" pt="2">
-      <Flex
-        maxWidth="3xl"
-        mx="auto"
-        gap="2"
-        align="flex-end"
-        bg="bg.panel"
-        borderWidth="1px"
-        rounded="l3"
-        p="2"
-        shadow="xs"
-        _focusWithin={{ borderColor: "brand.solid", shadow: "0 0 0 1px var(--chakra-colors-brand-solid)" }}
-      >
-        <Textarea
-          flex="1"
-          variant="flushed"
-          border="0"
-          px="2"
-          rows={1}
-          autoresize
-          maxHeight="40"
-          resize="none"
-          _focusVisible={{ outline: "none", boxShadow: "none" }}
-          placeholder={chat.waiting ? t("flow.publish.shared.replyPlaceholder") : t("chat.composer.placeholder")}
-          value={message}
-          onChange={(event) => setMessage(event.target.value)}
-          onKeyDown={sendOnEnter}
-          aria-label={t("chat.composer.placeholder")}
-          data-testid="shared-flow-input"
-        />
-        {chat.busy ? (
-          <IconButton colorPalette="red" variant="subtle" aria-label={t("chat.composer.stop")} title={t("chat.composer.stop")} onClick={() => void chat.stop()} data-testid="shared-flow-stop">
-            <LuSquare />
-          </IconButton>
-        ) : (
-          <IconButton colorPalette="brand" aria-label={t("chat.composer.send")} title={t("chat.composer.send")} loading={sending} disabled={!message.trim()} onClick={() => void send()} data-testid="shared-flow-send">
-            <LuSendHorizontal />
-          </IconButton>
-        )}
-      </Flex>
-      <Text maxWidth="3xl" mx="auto" mt="1.5" fontSize="xs" color="fg.subtle" textAlign="center" data-testid="shared-flow-hint">
-        {chat.waiting ? t("flow.publish.shared.waiting") : t("chat.composer.hint")}
-      </Text>
-    </Box>
+    <Composer
+      value={message}
+      onChange={setMessage}
+      onSend={() => void send()}
+      onStop={() => void chat.stop()}
+      answering={chat.busy}
+      sending={sending}
+      placeholder={chat.waiting ? t("flow.publish.shared.replyPlaceholder") : t("chat.composer.placeholder")}
+      hint={chat.waiting ? t("flow.publish.shared.waiting") : t("chat.composer.hint")}
+      testIds={{ input: "shared-flow-input", send: "shared-flow-send", stop: "shared-flow-stop", hint: "shared-flow-hint" }}
+    />
   );
 }
