@@ -26,7 +26,9 @@ const SEALED_PREFIX = "sealed:";
 type SecretState = "unset" | "sealed" | "mask" | "needed" | "plain";
 
 function stateOf(value: unknown): SecretState {
-  if (typeof value !== "string" || value === "") return "unset";
+  if (value === undefined || value === null || value === "") return "unset";
+  // A value of another type (a file's headers as an object) is a secret all the same: sealed as its JSON text.
+  if (typeof value !== "string") return "plain";
   if (value === SECRET_MASK) return "mask";
   if (value === SECRET_NEEDED) return "needed";
   return value.startsWith(SEALED_PREFIX) ? "sealed" : "plain";
@@ -102,8 +104,8 @@ export function givenOverStored(definition: Pick<ComponentDefinition, "params" |
 export class FlowSecrets {
   constructor(private readonly box: SecretBox) {}
 
-  private seal(text: string): string {
-    return `${SEALED_PREFIX}${this.box.seal(text)}`;
+  private seal(value: unknown): string {
+    return `${SEALED_PREFIX}${this.box.seal(typeof value === "string" ? value : JSON.stringify(value))}`;
   }
 
   /**
@@ -117,7 +119,7 @@ export class FlowSecrets {
     return mapSecrets(given, (value, id, spec) => {
       const state = stateOf(value);
       if (state === "unset" || state === "needed") return value;
-      if (state !== "mask") return this.seal(value as string);
+      if (state !== "mask") return this.seal(value);
       const before = stored?.components?.[id]?.obj;
       const beforeState = stateOf(before?.params?.[spec.key]);
       const definition = componentNamed(String(before?.component_name));
@@ -133,14 +135,15 @@ export class FlowSecrets {
   }
 
   private sealStoredValue(value: unknown): unknown {
-    return stateOf(value) === "plain" ? this.seal(value as string) : value;
+    return stateOf(value) === "plain" ? this.seal(value) : value;
   }
 
   /** A stored secret's text, for the run that sends it; a secret not set (or needed) is empty. */
   open(value: unknown): string {
     const state = stateOf(value);
     if (state === "sealed") return this.box.open((value as string).slice(SEALED_PREFIX.length));
-    return state === "plain" ? (value as string) : "";
+    if (state !== "plain") return "";
+    return typeof value === "string" ? value : JSON.stringify(value);
   }
 }
 
