@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import { TenantMember } from "../auth/tenant-member.entity";
 import { startTestServer, type TestServer } from "../testing/app";
 import { apiUser, type ApiUser } from "../testing/rest-support";
-import { SECRET_MASK, SECRET_NEEDED } from "./flow-secrets";
+import { COMPONENTS } from "./components";
+import { SECRET_MASK, SECRET_NEEDED, secretSpecs } from "./flow-secrets";
 import { sketchFlow } from "./testing/run-flow";
 
 /**
@@ -83,6 +84,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await new Promise((resolve) => service?.close(resolve));
+});
+
+test("every key, token, password and HTTP header a component sends is a secret param, declared once in its ParamSpec", () => {
+  const secrets = COMPONENTS.flatMap((component) => secretSpecs(component).map((spec) => `${component.name}.${spec.key}`));
+  expect(secrets.sort()).toEqual(
+    ["BaiduFanyi.secret_key", "Bing.api_key", "DeepL.auth_key", "ExeSQL.password", "GitHub.token", "Google.api_key", "GoogleScholar.api_key", "Invoke.headers", "Jin10.secret_key", "QWeather.web_apikey", "TuShare.token"].sort(),
+  );
 });
 
 describe("storing and reading", () => {
