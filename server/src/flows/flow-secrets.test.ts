@@ -231,5 +231,10 @@ describe("runs", () => {
     expect(run).toMatchObject({ status: "finished", answer: "the hook was called" });
     expect(received.at(-1)).toBe(BEARER);
     expect(await rowsWithPlaintext()).toEqual({});
+    // The service API lists the run's session with the flow it ran, masked.
+    const sessions = await server.rest("GET", `/api/v1/agents/${flow.id}/sessions`, { token: owner.key });
+    const listed = (sessions.body as { data: { dsl: unknown }[] }).data;
+    expect(listed).toHaveLength(1);
+    expect(paramsOf(listed[0].dsl, "call").headers).toBe(SECRET_MASK);
   });
 });
