@@ -1,3 +1,4 @@
+import { DomainError } from "../platform/errors";
 import { isSecret, type ParamSpec } from "../platform/param-spec";
 import type { SecretBox } from "../platform/secret-box";
 import { isPlainObject } from "../platform/plain-object";
@@ -141,7 +142,14 @@ export class FlowSecrets {
   /** A stored secret's text, for the run that sends it; a secret not set (or needed) is empty. */
   open(value: unknown): string {
     const state = stateOf(value);
-    if (state === "sealed") return this.box.open((value as string).slice(SEALED_PREFIX.length));
+    if (state === "sealed") {
+      try {
+        return this.box.open((value as string).slice(SEALED_PREFIX.length));
+      } catch {
+        // Sealed under another key (a database moved without its server key, SECRET_KEY changed): only typing it again helps.
+        throw new DomainError("BAD_REQUEST", "flow.errors.secretUnreadable");
+      }
+    }
     if (state !== "plain") return "";
     return typeof value === "string" ? value : JSON.stringify(value);
   }
