@@ -51,6 +51,11 @@ export interface ComponentDefinition {
   /** Outputs beyond the default "output" text. */
   outputs?: readonly OutputSpec[];
   needs?: readonly ComponentNeed[];
+  /**
+   * The params that say where its secret params are sent (ExeSQL's host, Invoke's URL): when one changes, a stored
+   * secret is not kept (flow-secrets.ts), so that whoever may edit the flow cannot have it sent to their own server.
+   */
+  secretsGoTo?: readonly string[];
   /** Component names this one may not connect to (RAGFlow's RestrictedUpstreamMap, keyed by the source). */
   restrictedTargets?: readonly string[];
   /** A routing component sends the run to the one port its output's `next` names; others go to every downstream. */

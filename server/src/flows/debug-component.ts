@@ -4,6 +4,7 @@ import { validate, withDefaults } from "../platform/param-spec";
 import type { ComponentContext, ComponentOutput, FlowMessage, ResolvedInput } from "./component";
 import { componentNamed } from "./components";
 import type { FlowDsl } from "./dsl";
+import { checkableParams, givenOverStored, openSecrets } from "./flow-secrets";
 import type { FlowPorts } from "./ports";
 
 /**
@@ -14,7 +15,7 @@ import type { FlowPorts } from "./ports";
 
 export interface DebugInput {
   componentId: string;
-  /** Params to use instead of the saved ones (the form being edited); merged over them. */
+  /** Params to use instead of the saved ones (the form being edited); merged over them (a masked secret is the saved one). */
   params?: Record<string, unknown> | null;
   /** The default input (the output of the component before it). */
   input?: string | null;
@@ -43,8 +44,8 @@ export async function debugComponent(dsl: FlowDsl, given: DebugInput, ports: Flo
   const name = component.obj.component_name;
   const definition = componentNamed(name);
   if (!definition || definition.editorOnly) throw new DomainError("BAD_REQUEST", "flow.errors.componentUnknown", { component: name });
-  const merged = { ...component.obj.params, ...(given.params ?? {}) };
-  const problems = validate(definition.params, merged);
+  const merged = givenOverStored(definition, component.obj.params, given.params ?? {});
+  const problems = validate(definition.params, checkableParams(definition, merged));
   if (problems.length > 0) throw Invalid(problems.map((p) => ({ field: `params.${p.path}`, messageKey: p.messageKey, params: p.params })));
   const values = given.values ?? {};
   const history = [...(given.history ?? [])];
@@ -55,7 +56,7 @@ export async function debugComponent(dsl: FlowDsl, given: DebugInput, ports: Flo
   let tokens = 0;
   const context: ComponentContext = {
     componentId: given.componentId,
-    params: withDefaults(definition.params, merged),
+    params: openSecrets(definition, withDefaults(definition.params, merged), ports.openSecret),
     input,
     inputs,
     history,

@@ -241,6 +241,11 @@ describe("runs through the job queue, on the engine", () => {
     const refused = await gql(owner, START, { flowId, input: {} });
     expect(codeOf(refused)).toBe("BAD_USER_INPUT");
     expect(refused.errors![0].extensions!.messageKey).toBe("flow.errors.beginMissing");
+    // A Retrieval with no knowledge base would search nothing at every turn: the run is refused at that field.
+    const unsearched = await createFlow(owner, "No knowledge base", sketchFlow({ begin: { name: "Begin", down: ["Retrieval:kb"] }, "Retrieval:kb": { name: "Retrieval", params: { kb_ids: [] } } }));
+    const blocked = await gql(owner, START, { flowId: unsearched, input: {} });
+    expect(codeOf(blocked)).toBe("BAD_USER_INPUT");
+    expect(blocked.errors![0].extensions).toMatchObject({ messageKey: "flow.components.Retrieval.errors.noKnowledgeBase" });
   });
 });
 

@@ -1,4 +1,3 @@
-import { GraphQLJSONObject } from "graphql-scalars";
 import { Field, ID, ObjectType } from "type-graphql";
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from "typeorm";
 import type { FlowDsl } from "./dsl";
@@ -19,7 +18,7 @@ export class FlowVersion {
   @Column({ type: "varchar", length: 255 })
   title: string;
 
-  @Field(() => GraphQLJSONObject, { description: "The graph in RAGFlow's canvas DSL (flows/dsl.ts)." })
+  /** Its secrets sealed (flow-secrets.ts); GraphQL shows it masked (the `dsl` field resolvers of flow.resolver.ts). */
   @Column({ type: "jsonb" })
   dsl: FlowDsl;
 

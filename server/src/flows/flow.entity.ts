@@ -1,4 +1,3 @@
-import { GraphQLJSONObject } from "graphql-scalars";
 import { Field, ID, ObjectType } from "type-graphql";
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from "typeorm";
 import type { FlowDsl } from "./dsl";
@@ -34,7 +33,7 @@ export class Flow {
   @Column({ type: "varchar", length: 8 })
   permission: string;
 
-  @Field(() => GraphQLJSONObject, { description: "The graph in RAGFlow's canvas DSL (flows/dsl.ts)." })
+  /** Its secrets sealed (flow-secrets.ts); GraphQL shows it masked (the `dsl` field resolvers of flow.resolver.ts). */
   @Column({ type: "jsonb" })
   dsl: FlowDsl;
 

@@ -12,6 +12,7 @@ import { linkFromDrawing } from "./drawing";
 import { drawingOutline } from "./drawing-outline";
 import { localeOf } from "./flow.service";
 import { localizedMessage } from "../platform/messages";
+import { maskSecrets } from "./flow-secrets";
 
 /** Flows over GraphQL, for the agent list and the editor: thin over FlowService. */
 
@@ -189,8 +190,15 @@ function presentComponent(c: ComponentDefinition): FlowComponentType {
   };
 }
 
+const DSL_FIELD = { description: "The graph in RAGFlow's canvas DSL (flows/dsl.ts), its secrets masked (flow-secrets.ts)." };
+
 @Resolver(() => Flow)
 export class FlowResolver {
+  @FieldResolver(() => GraphQLJSONObject, DSL_FIELD)
+  dsl(@Root() flow: Flow): Record<string, unknown> {
+    return { ...maskSecrets(flow.dsl) };
+  }
+
   @Query(() => FlowPage, { description: "The flows the user may see (their tenant's and those shared with their team), newest save first." })
   flows(
     @Ctx() context: GraphQLContext,
@@ -295,5 +303,14 @@ export class FlowResolver {
   @Mutation(() => Flow, { description: "Puts a version's graph back (itself a save, so it keeps a version)." })
   restoreFlowVersion(@Arg("id", () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Flow> {
     return context.services.flows.restoreVersion(signedIn(context), id);
+  }
+}
+
+/** A version shows its graph as the flow does: its secrets masked. */
+@Resolver(() => FlowVersion)
+export class FlowVersionResolver {
+  @FieldResolver(() => GraphQLJSONObject, DSL_FIELD)
+  dsl(@Root() version: FlowVersion): Record<string, unknown> {
+    return { ...maskSecrets(version.dsl) };
   }
 }

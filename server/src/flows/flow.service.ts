@@ -13,6 +13,8 @@ import { exportFlow, importFlow, type ImportNote } from "./dsl-format";
 import { linkFromDrawing } from "./drawing";
 import { FlowVersion } from "./flow-version.entity";
 import { FLOW_TEMPLATES, type FlowTemplate } from "./templates";
+import { dropSecrets, FlowSecrets } from "./flow-secrets";
+import { SecretBox } from "../platform/secret-box";
 
 /**
  * Agent flows: who sees and changes them (the flow policy, shared with the team like a knowledge base), their
@@ -70,12 +72,23 @@ export const flowResource = (flow: Pick<Flow, "tenantId" | "createdBy" | "permis
 
 export const localeOf = (principal: SignedIn): Locale => (isLanguage(principal.user.language) ? (principal.user.language as Locale) : "en");
 
+/** How a save stores the secrets of the DSL it is given, over the flow's stored DSL (none for a new flow). */
+type SecretsOf = (dsl: FlowDsl, stored: FlowDsl | null) => FlowDsl;
+
 export class FlowService {
+  /** The flows' secrets, sealed with the server key (flow-secrets.ts); runs open them through their ports. */
+  readonly secrets: FlowSecrets;
+
   constructor(
     private readonly platform: Platform,
     /** The flows a user can start from (tests give their own). */
     readonly templates: readonly FlowTemplate[] = FLOW_TEMPLATES,
-  ) {}
+  ) {
+    this.secrets = new FlowSecrets(SecretBox.fromConfig(platform.config));
+  }
+
+  /** A DSL a client sent (the editor, the service API, a file): typed secrets sealed, masked ones kept. */
+  private readonly givenSecrets: SecretsOf = (dsl, stored) => this.secrets.sealGiven(dsl, stored);
 
   private get flows(): Repository<Flow> {
     return this.platform.db.getRepository(Flow);
@@ -167,7 +180,11 @@ export class FlowService {
   }
 
   /** A new flow: blank (Begin and an Answer), from a template, or with the DSL given. */
-  async create(principal: SignedIn, input: CreateFlowInput): Promise<Flow> {
+  create(principal: SignedIn, input: CreateFlowInput): Promise<Flow> {
+    return this.createWith(principal, input, this.givenSecrets);
+  }
+
+  private async createWith(principal: SignedIn, input: CreateFlowInput, secretsOf: SecretsOf): Promise<Flow> {
     authorize(principal, "manage", flowResource({ tenantId: principal.tenantId, createdBy: principal.user.id, permission: "me" }));
     let source: FlowInput = input;
     if (input.templateId) {
@@ -188,7 +205,7 @@ export class FlowService {
       description: source.description ?? null,
       avatar: source.avatar ?? null,
       permission: source.permission ?? "me",
-      dsl: dsl ?? blankDsl(),
+      dsl: dsl ? secretsOf(dsl, null) : blankDsl(),
     });
   }
 
@@ -204,14 +221,18 @@ export class FlowService {
     return { flow, notes: read.notes.map((note: ImportNote) => localizedMessage(locale, note.messageKey, note.params)) };
   }
 
-  /** The file of a flow (RAGFlow's DSL with the title and description beside it), which import reads back. */
+  /** The file of a flow (RAGFlow's DSL with the title and description beside it), which import reads back; it carries no secret. */
   async export(principal: SignedIn, id: string): Promise<Record<string, unknown>> {
     const flow = await this.accessible(principal, id, "read");
-    return exportFlow(flow);
+    return exportFlow({ ...flow, dsl: dropSecrets(flow.dsl) });
   }
 
   /** A save (the editor autosaves): the fields given change, and a change of the graph or title keeps a version. */
-  async update(principal: SignedIn, id: string, input: UpdateFlowInput): Promise<Flow> {
+  update(principal: SignedIn, id: string, input: UpdateFlowInput): Promise<Flow> {
+    return this.save(principal, id, input, this.givenSecrets);
+  }
+
+  private async save(principal: SignedIn, id: string, input: UpdateFlowInput, secretsOf: SecretsOf): Promise<Flow> {
     const flow = await this.accessible(principal, id, "manage");
     if (input.baseUpdatedAt && input.baseUpdatedAt.getTime() !== flow.updatedAt.getTime()) throw Conflict("flow.errors.changedElsewhere");
     const { title, dsl } = this.check(input, false);
@@ -220,7 +241,7 @@ export class FlowService {
     }
     const changes: Partial<Flow> = {};
     if (title !== undefined) changes.title = title;
-    if (dsl !== undefined) changes.dsl = dsl;
+    if (dsl !== undefined) changes.dsl = secretsOf(dsl, flow.dsl);
     for (const key of ["description", "avatar", "permission"] as const) {
       if (input[key] !== undefined) (changes as Record<string, unknown>)[key] = input[key];
     }
@@ -236,11 +257,15 @@ export class FlowService {
     return saved;
   }
 
-  /** A copy in the principal's own tenant, titled after the original. */
+  /**
+   * A copy in the principal's own tenant, titled after the original. Its secrets come along within the tenant; a
+   * copy into another tenant (a team member's) needs them typed again.
+   */
   async duplicate(principal: SignedIn, id: string, title?: string | null): Promise<Flow> {
     const flow = await this.accessible(principal, id, "read");
     const copyTitle = title?.trim() ? title : await this.freeTitle(principal.tenantId, flow.title);
-    return this.create(principal, { title: copyTitle, description: flow.description, avatar: flow.avatar, dsl: flow.dsl });
+    const secretsOf: SecretsOf = (dsl) => (flow.tenantId === principal.tenantId ? this.secrets.sealStored(dsl) : dropSecrets(dsl));
+    return this.createWith(principal, { title: copyTitle, description: flow.description, avatar: flow.avatar, dsl: flow.dsl }, secretsOf);
   }
 
   /** Deletes a flow with its versions, sessions and runs ("Only owner of canvas authorized for this operation."). */
@@ -297,6 +322,6 @@ export class FlowService {
   /** Puts a version's graph back as the flow's (a save, so it keeps a version too); the title stays. */
   async restoreVersion(principal: SignedIn, versionId: string): Promise<Flow> {
     const version = await this.version(principal, versionId);
-    return this.update(principal, version.flowId, { dsl: version.dsl });
+    return this.save(principal, version.flowId, { dsl: version.dsl }, (dsl) => this.secrets.sealStored(dsl));
   }
 }

@@ -29,6 +29,11 @@ export interface FlowPorts {
    * drivers) so that they reach no address `fetch` would refuse. Without it, only public addresses.
    */
   outboundPolicy?: OutboundPolicy;
+  /**
+   * The text of a stored secret param (flow-secrets.ts), for the component about to run: secrets are opened here
+   * only. Without it, values are used as they are (tests that give their own).
+   */
+  openSecret?: (value: unknown) => string;
   /** Vendor base URLs by component name, for tests that stand local servers in for the vendors. */
   baseUrls?: Readonly<Record<string, string>>;
 }

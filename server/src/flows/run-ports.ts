@@ -6,7 +6,7 @@ import type { Platform } from "../platform";
 import type { SignedIn } from "../policies/principal";
 import type { RetrievalService } from "../retrieval/retrieval.service";
 import type { FlowPorts } from "./ports";
-import { localeOf } from "./flow.service";
+import { localeOf, type FlowService } from "./flow.service";
 
 // One policy per setting, so that connections pooled under it are reused from run to run.
 const PUBLIC_ONLY = outboundPolicy({ privateNetworks: false, redirects: "any" });
@@ -17,6 +17,7 @@ export interface PortServices {
   platform: Platform;
   models: ModelsService;
   retrieval: RetrievalService;
+  flows: Pick<FlowService, "secrets">;
 }
 
 /**
@@ -46,5 +47,6 @@ export function flowPorts(services: PortServices, principal: SignedIn, notes: st
     retrieve: (request) => services.retrieval.retrieve(principal, request),
     fetch: (url, request = {}) => outboundFetch(url, request, policy),
     outboundPolicy: policy,
+    openSecret: (value) => services.flows.secrets.open(value),
   };
 }

@@ -84,7 +84,7 @@ export class ModelsService {
 
   constructor(private readonly platform: Platform) {
     const { config } = platform;
-    this.secrets = SecretBox.ofServer(config);
+    this.secrets = SecretBox.fromConfig(config);
     this.outbound = modelOutboundPolicy(config.modelPrivateAddresses);
   }
 

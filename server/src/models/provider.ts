@@ -1,5 +1,5 @@
 import type { FieldProblem } from "../platform/errors";
-import type { ParamSpec } from "../platform/param-spec";
+import { isSecret, type ParamSpec } from "../platform/param-spec";
 import type { OutboundPolicy } from "../platform/outbound";
 import type { ModelClients, ModelType } from "./model-types";
 
@@ -39,7 +39,7 @@ function isBase64(value: string): boolean {
 
 /** Secrets are sealed at rest and shown masked. */
 export function isSecretField(field: ParamSpec): boolean {
-  return field.type === "secret";
+  return isSecret(field);
 }
 
 /** A field that says where the secrets are sent: changing it means entering the secrets again. */

@@ -91,6 +91,11 @@ export interface ValidateOptions {
 
 export type ParamValues = Record<string, unknown>;
 
+/** Whether a parameter holds a secret: sealed at rest, never shown again once stored (its type says so, declared once per param). */
+export function isSecret(spec: Pick<ParamSpec, "type">): boolean {
+  return spec.type === "secret";
+}
+
 /** Whether a parameter is shown, given the values of its siblings (with their defaults). */
 export function isVisible(spec: ParamSpec, siblings: ParamValues): boolean {
   const holds = (rule: Readonly<Record<string, readonly ParamValue[]>> | undefined, wanted: boolean) =>

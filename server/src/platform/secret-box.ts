@@ -6,7 +6,7 @@ import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "./private-files";
 const VERSION = "v1";
 
 /**
- * Encrypts secrets at rest (model provider keys) with AES-256-GCM under the server key: SECRET_KEY from
+ * Encrypts secrets at rest (model provider keys, flow components' keys and passwords) with AES-256-GCM under the server key: SECRET_KEY from
  * the configuration, or the key file (SECRET_KEY_FILE, by default DATA_DIR/secret.key), generated on first
  * start. Losing the key loses the secrets, so processes that share a database must share the key
  * (docker-compose shares DATA_DIR's volume).
@@ -18,6 +18,11 @@ export class SecretBox {
     const key = /^[0-9a-f]{64}$/i.test(material) ? Buffer.from(material, "hex") : Buffer.from(material, "base64");
     if (key.length !== 32) throw new Error("SECRET_KEY must be 32 bytes, as 64 hex characters or base64");
     return new SecretBox(key);
+  }
+
+  /** The server key of the configuration: SECRET_KEY, else the key file. */
+  static fromConfig(config: { secretKey?: string; secretKeyFile: string }): SecretBox {
+    return config.secretKey ? SecretBox.fromKey(config.secretKey) : SecretBox.fromFile(config.secretKeyFile);
   }
 
   /**
@@ -36,11 +41,6 @@ export class SecretBox {
     } catch (error) {
       throw new Error(`The key file ${file} must hold 32 bytes, as 64 hex characters or base64: ${(error as Error).message}`);
     }
-  }
-
-  /** The server key as the configuration names it: SECRET_KEY, else the key file. */
-  static ofServer(config: { secretKey?: string; secretKeyFile: string }): SecretBox {
-    return config.secretKey ? SecretBox.fromKey(config.secretKey) : SecretBox.fromFile(config.secretKeyFile);
   }
 
   /** "v1.<iv>.<tag>.<ciphertext>", all base64url. */

@@ -84,7 +84,7 @@ export class IdentitySignInService {
     providers: IdentityProvider[] = configuredProviders(platform.config.identityProviders),
   ) {
     this.providers = providers;
-    this.seals = SecretBox.ofServer(platform.config);
+    this.seals = SecretBox.fromConfig(platform.config);
   }
 
   private get identities() {

@@ -6,6 +6,7 @@ import { withDefaults } from "../../platform/param-spec";
 import type { ComponentContext, ComponentOutput, ResolvedInput } from "../component";
 import { componentNamed } from "../components";
 import type { FlowDsl } from "../dsl";
+import { openSecrets } from "../flow-secrets";
 import type { FlowState, RunTurn, TurnOptions, TurnRequest, TurnResult, TurnStatus } from "../run-types";
 import { defaultInput } from "./default-input";
 import { FlowGraph } from "./graph";
@@ -351,7 +352,8 @@ class Turn {
     if (this.steps > options.limits.maxStepsPerTurn) throw new DomainError("BAD_REQUEST", "flow.errors.tooManySteps", { limit: options.limits.maxStepsPerTurn });
     state.counters[id] = (state.counters[id] ?? 0) + 1;
 
-    const params = withDefaults(definition.params, graph.params(id));
+    // The one place a run opens its secrets: for this component, as it runs.
+    const params = openSecrets(definition, withDefaults(definition.params, graph.params(id)), options.ports.openSecret);
     const source =
       given !== undefined || scope === null ? { content: given ?? "" } : defaultInput(graph, id, this.recent(scope), state.outputs, this.question(), scope.fallback);
     const inputs = this.resolvedInputs(id, params);

@@ -1,4 +1,5 @@
 import type { FlowDsl } from "../dsl";
+import { SECRET_MASK, SECRET_NEEDED } from "../flow-secrets";
 import { sketchFlow } from "../testing/run-flow";
 import { validateFlow, type FlowProblem } from "./validate";
 
@@ -95,5 +96,20 @@ describe("validating a flow", () => {
       lost: { name: "Template", parent: "begin" },
     });
     expect(keys(validateFlow(flow))).toEqual(["flow.errors.interactionInContainer", "flow.errors.unknownParent"]);
+  });
+  it("flags a Retrieval with no knowledge base at its field, chosen ones pass", () => {
+    const flow = (kb_ids: unknown) => sketchFlow({ begin: { name: "Begin", down: ["search"] }, search: { name: "Retrieval", params: { kb_ids }, down: ["answer"] }, answer: { name: "Answer" } });
+    const problem = { componentId: "search", field: "kb_ids", messageKey: "flow.components.Retrieval.errors.noKnowledgeBase" };
+    expect(validateFlow(flow([]))).toEqual([problem]);
+    expect(validateFlow(flow(["  "]))).toEqual([problem]);
+    expect(validateFlow(flow(["kb-1"]))).toEqual([]);
+  });
+  it("asks for a secret a file or a copy left out, and does not check the text of one it cannot read", () => {
+    const flow = (headers: string) => sketchFlow({ begin: { name: "Begin", down: ["call"] }, call: { name: "Invoke", params: { url: "https://example.com", headers }, down: ["answer"] }, answer: { name: "Answer" } });
+    expect(validateFlow(flow(SECRET_NEEDED))).toEqual([{ componentId: "call", field: "headers", messageKey: "flow.errors.secretNeeded", params: { name: "call" } }]);
+    // Sealed or masked, the headers are not JSON to the checks; typed, they are checked.
+    expect(validateFlow(flow(SECRET_MASK))).toEqual([]);
+    expect(validateFlow(flow("sealed:v1.a.b.c"))).toEqual([]);
+    expect(keys(validateFlow(flow("not json")))).toEqual(["flow.components.Invoke.errors.headers"]);
   });
 });

@@ -1,6 +1,7 @@
 import { validate, withDefaults } from "../../platform/param-spec";
 import { componentNamed } from "../components";
 import type { FlowDsl } from "../dsl";
+import { checkableParams, neededSecrets } from "../flow-secrets";
 import { FlowGraph, type ComponentLookup } from "./graph";
 import { parameterBindings, referencedComponent } from "./references";
 import { isPlainObject } from "../../platform/plain-object";
@@ -23,7 +24,7 @@ function namesAComponent(reference: string): boolean {
 /**
  * Every problem that keeps a flow from running as drawn, checked with the components' own descriptions: unknown
  * components, params (non-strict, since RAGFlow's files carry keys such as `output_var_name` and `inputs`), each
- * component's flow checks, display names (required and unique, spec §5), exactly one Begin, the editor's connection
+ * component's flow checks, secrets a file or a copy left out (flow-secrets.ts), display names (required and unique, spec §5), exactly one Begin, the editor's connection
  * rules (no self-links, no duplicate edges, RAGFlow's restricted targets, a Note connected to nothing), and that
  * routes and references name components of the flow.
  */
@@ -62,7 +63,8 @@ export function validateFlow(dsl: FlowDsl, lookup: ComponentLookup = componentNa
       continue;
     }
     const given = graph.params(id);
-    for (const error of validate(definition.params, given)) add({ componentId: id, field: error.path, messageKey: error.messageKey, params: error.params });
+    for (const error of validate(definition.params, checkableParams(definition, given))) add({ componentId: id, field: error.path, messageKey: error.messageKey, params: error.params });
+    for (const key of neededSecrets(definition, given)) add({ componentId: id, field: key, messageKey: "flow.errors.secretNeeded", params: { name: graph.displayName(id) } });
     if (definition.checkInFlow) {
       for (const issue of definition.checkInFlow(withDefaults(definition.params, given), dsl, id)) {
         add({ componentId: id, field: issue.path, messageKey: issue.messageKey, params: issue.params });

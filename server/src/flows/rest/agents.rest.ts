@@ -10,6 +10,7 @@ import type { Services } from "../../platform/services";
 import { withDefaults } from "../../platform/param-spec";
 import { componentNamed } from "../components";
 import { BEGIN_ID, type FlowDsl } from "../dsl";
+import { maskSecrets } from "../flow-secrets";
 import type { Flow } from "../flow.entity";
 import type { FlowRun } from "../flow-run.entity";
 import type { FlowSession, FlowSessionMessage } from "../flow-session.entity";
@@ -36,7 +37,7 @@ export function presentAgent(flow: Flow): Json {
     permission: flow.permission,
     canvas_type: null,
     canvas_category: "agent_canvas",
-    dsl: flow.dsl,
+    dsl: maskSecrets(flow.dsl),
     create_time: epochMillis(flow.createdAt),
     create_date: rfc1123(flow.createdAt),
     update_time: epochMillis(flow.updatedAt),
@@ -82,7 +83,7 @@ export function presentAgentSession(session: FlowSession, runs: FlowRun[], withD
     name: null,
     messages: [{ role: "assistant", content: prologueOf(session.dsl) }, ...session.messages.map(presentMessage)],
     source: "agent",
-    ...(withDsl ? { dsl: session.dsl } : {}),
+    ...(withDsl ? { dsl: maskSecrets(session.dsl) } : {}),
     tokens: runs.reduce((sum, r) => sum + r.tokens, 0),
     duration: ended.reduce((sum, r) => sum + (r.finishedAt!.getTime() - r.startedAt!.getTime()), 0) / 1000,
     round: runs.length,
@@ -209,7 +210,7 @@ async function createSession({ services, principal, params, query }: Authenticat
       user_id: session.userId,
       message: [{ role: "assistant", content: prologueOf(session.dsl) }],
       source: "agent",
-      dsl: session.dsl,
+      dsl: maskSecrets(session.dsl),
     });
   });
 }

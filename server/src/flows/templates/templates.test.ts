@@ -15,7 +15,7 @@ import { startScriptedChatServer, type ScriptedChatServer, type ScriptedRequest 
 import { FLOW_TEMPLATES, type FlowTemplate } from "./index";
 
 /**
- * Every template validates as shipped and runs a conversation turn once its user has done what its description
+ * Every template imports as shipped, validates once configured, and runs a conversation turn once its user has done what its description
  * asks (chosen knowledge bases, given a key, a database): a chat template greets, then answers a question through
  * the branch its router picks; a task template runs on Begin's inputs. Local servers stand in for the model (a
  * scripted OpenAI-compatible one), for every outside service, and for the database (PGlite over the wire).
@@ -148,9 +148,10 @@ test("every template has a scenario here", () => {
 describe.each(FLOW_TEMPLATES.map((t) => [t.id, t] as const))("the %s template", (id, template) => {
   const scenario = SCENARIOS[id];
 
-  test("passes validation as shipped, and once configured", () => {
-    expect(validateFlow(template.dsl)).toEqual([]);
+  test("is valid once configured; as shipped, it lacks only the knowledge bases its user chooses", () => {
     expect(validateFlow(configured(template))).toEqual([]);
+    const retrievals = Object.keys(template.dsl.components).filter((componentId) => template.dsl.components[componentId].obj.component_name === "Retrieval");
+    expect(validateFlow(template.dsl)).toEqual(retrievals.map((componentId) => ({ componentId, field: "kb_ids", messageKey: "flow.components.Retrieval.errors.noKnowledgeBase" })));
   });
 
   test("exports as a RAGFlow file that imports again unchanged, with nothing to note", () => {

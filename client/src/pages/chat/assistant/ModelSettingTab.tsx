@@ -1,9 +1,8 @@
-import { Alert, Input, NativeSelect, Stack } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
 import { FormField } from "../../../components/FormField";
 import type { AssistantFormChoicesQuery } from "../../../graphql/gql/graphql";
-import { WeightSlider } from "../../../components/WeightSlider";
-import { CUSTOM_FREEDOM, FREEDOMS, freedomOf } from "../../../components/freedom";
+import { freedomOf } from "../../../components/freedom";
+import { ModelSettings } from "../../../components/ModelSettings";
 import type { AssistantDraft } from "./assistantDraft";
 import type { DraftEditor } from "./draftEditor";
 import { isBuiltinChatModel, ModelOptionSelect } from "../../../components/ModelOptionSelect";
@@ -33,39 +32,31 @@ export function ModelSettingTab({ draft, edit, error, choices }: DraftEditor & {
   }
 
   return (
-    <Stack gap="5">
-      <FormField label={t("chat.settings.model")} required error={error("chatModel")} helper={t("chat.settings.modelHelp")}>
-        <ModelOptionSelect name="chatModel" value={draft.chatModel} models={choices?.chatModels ?? []} placeholder={t("chat.settings.modelPlaceholder")} onChange={(value) => edit("chatModel", value)} testId="assistant-model" />
-      </FormField>
-      {builtin && (
-        <Alert.Root status="info" size="sm" data-testid="assistant-builtin-model-note">
-          <Alert.Indicator />
-          <Alert.Title fontWeight="normal">{t("chat.settings.builtinModelNote")}</Alert.Title>
-        </Alert.Root>
-      )}
-      <FormField label={t("chat.settings.freedom")} error={error("freedom")} helper={samplingHelp("chat.settings.freedomHelp")} disabled={builtin}>
-        <NativeSelect.Root disabled={builtin}>
-          <NativeSelect.Field name="freedom" value={draft.freedom} onChange={(event) => choosePreset(event.target.value)} data-testid="assistant-freedom">
-            {FREEDOMS.map((name) => (
-              <option key={name} value={name}>
-                {t(`chat.settings.freedoms.${name}`)}
-              </option>
-            ))}
-            <option value={CUSTOM_FREEDOM} disabled>
-              {t("chat.settings.freedoms.custom")}
-            </option>
-          </NativeSelect.Field>
-          <NativeSelect.Indicator />
-        </NativeSelect.Root>
-      </FormField>
-      {SAMPLING.map((key) => (
-        <FormField key={key} label={t(`chat.settings.${key}`)} required error={error(key)} helper={samplingHelp(`chat.settings.${key}Help`)} disabled={builtin}>
-          <WeightSlider value={draft[key]} onChange={(value) => setSampling(key, value)} label={t(`chat.settings.${key}`)} testId={`assistant-${key}`} disabled={builtin} />
+    <ModelSettings
+      model={
+        <FormField label={t("chat.settings.model")} required error={error("chatModel")} helper={t("chat.settings.modelHelp")}>
+          <ModelOptionSelect name="chatModel" value={draft.chatModel} models={choices?.chatModels ?? []} placeholder={t("chat.settings.modelPlaceholder")} onChange={(value) => edit("chatModel", value)} testId="assistant-model" />
         </FormField>
-      ))}
-      <FormField label={t("chat.settings.maxTokens")} required error={error("maxTokens")} helper={t("chat.settings.maxTokensHelp")}>
-        <Input type="number" name="maxTokens" min={1} width={{ base: "full", md: "48" }} value={draft.maxTokens} onChange={(event) => edit("maxTokens", event.target.value)} data-testid="assistant-max-tokens" />
-      </FormField>
-    </Stack>
+      }
+      builtinNote={builtin ? { text: t("chat.settings.builtinModelNote"), testId: "assistant-builtin-model-note" } : null}
+      freedom={{ value: draft.freedom, onChoose: choosePreset, help: samplingHelp("chat.settings.freedomHelp"), error: error("freedom"), disabled: builtin, testId: "assistant-freedom" }}
+      settings={[
+        ...SAMPLING.map((key) => ({
+          key,
+          label: t(`chat.settings.${key}`),
+          help: samplingHelp(`chat.settings.${key}Help`),
+          error: error(key),
+          text: String(draft[key]),
+          onChange: (text: string) => setSampling(key, Number(text)),
+          min: 0,
+          max: 1,
+          step: 0.01,
+          slider: true,
+          disabled: builtin,
+          testId: `assistant-${key}`,
+        })),
+        { key: "maxTokens", label: t("chat.settings.maxTokens"), help: t("chat.settings.maxTokensHelp"), error: error("maxTokens"), text: draft.maxTokens, onChange: (text: string) => edit("maxTokens", text), min: 1, step: 1, slider: false, disabled: false, testId: "assistant-max-tokens" },
+      ]}
+    />
   );
 }

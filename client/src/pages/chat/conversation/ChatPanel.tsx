@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { LoadFailed } from "../../../components/LoadFailed";
 import { useStickToBottom } from "../../../hooks/useStickToBottom";
 import { AssistantAvatar } from "../assistant/AssistantAvatar";
-import { Composer } from "./Composer";
+import { Composer } from "../../../components/conversation/Composer";
 import { MessageItem, type AssistantLook } from "./MessageItem";
 import { useChatConversation, type ChatConversation } from "./useChatConversation";
 
@@ -18,6 +18,7 @@ interface ChatPanelProps {
 
 /** The messages of one conversation and the question box: ask, watch the answer stream, stop, regenerate. */
 export function ChatPanel({ conversationId, assistant, linkDocuments, createConversation }: ChatPanelProps) {
+  const { t } = useTranslation();
   const scroll = useStickToBottom();
   const conversation = useChatConversation({ conversationId, createConversation, onFollow: scroll.stick });
   const tail = conversation.messages.at(-1);
@@ -36,7 +37,18 @@ export function ChatPanel({ conversationId, assistant, linkDocuments, createConv
           <MessageList conversationId={conversationId} assistant={assistant} linkDocuments={linkDocuments} conversation={conversation} />
         )}
       </Box>
-      <Composer conversation={conversation} />
+      <Composer
+        value={conversation.question}
+        onChange={conversation.setQuestion}
+        onSend={() => void conversation.send()}
+        onStop={() => void conversation.stopAnswer()}
+        answering={Boolean(conversation.liveAnswer)}
+        sending={conversation.sending}
+        stopping={conversation.stopping}
+        placeholder={t("chat.composer.placeholder")}
+        hint={t("chat.composer.hint")}
+        testIds={{ input: "chat-input", send: "chat-send", stop: "chat-stop" }}
+      />
     </Flex>
   );
 }

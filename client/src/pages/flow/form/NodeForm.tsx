@@ -13,11 +13,13 @@ import { BeginInputsField } from "./fields/BeginInputsField";
 import { CategoriesField } from "./fields/CategoriesField";
 import { ModelSettingsField } from "./fields/ModelSettingsField";
 import { PromptField } from "./fields/PromptField";
+import { SecretField } from "./fields/SecretField";
 import { CodeField, KnowledgeBasesField, RerankModelField, RouteField, TextListField, ToolsField } from "./fields/SimpleFields";
 import { SwitchConditionsField } from "./fields/SwitchConditionsField";
 import { InputVariablesField, KeyValueReferencesField, ParametersField } from "./fields/VariableListFields";
 import { formSpecs, nameProblem, placeProblems, problemOf } from "./nodeForm.logic";
 import { referenceGroups } from "./references";
+import { SECRET_TEXT_WIDGET, SECRET_WIDGET } from "./secrets";
 import type { WidgetContext, WidgetProps } from "./widgetContext";
 
 /** The editor's drawer shows one node's form: its name, what the component does, and its params drawn by <ParamForm>. */
@@ -63,6 +65,8 @@ const WIDGETS: Record<string, ComponentType<WidgetProps>> = {
   code: CodeField,
   json: CodeField,
   textList: TextListField,
+  [SECRET_WIDGET]: SecretField,
+  [SECRET_TEXT_WIDGET]: SecretField,
 };
 
 export function NodeForm(props: NodeFormProps) {

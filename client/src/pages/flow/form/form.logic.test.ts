@@ -7,6 +7,7 @@ import { addCase, addItem, casesOf, operatorOf, OPERATORS, portsAfterRemoval, re
 import { freedomOfParams, modelName, presetParams } from "./modelSettings";
 import { formSpecs, nameProblem, placeProblems } from "./nodeForm.logic";
 import { isOffered, referenceGroups, referenceLabel } from "./references";
+import { SECRET_MASK, SECRET_NEEDED, SECRET_TEXT_WIDGET, SECRET_WIDGET, secretValue } from "./secrets";
 import { duplicateKeys, freeKey, inputVariablesOf, insertReference, keyFor, keyValueVariablesOf, parametersOf, switchInputVariable, switchKeyValueVariable } from "./variables";
 
 /** The node forms' pure side: what the pickers offer, and how Begin's inputs, categories and Switch cases are edited. */
@@ -213,6 +214,18 @@ describe("the form around the params", () => {
       ["kb_ids", "knowledgeBases"],
     ]);
     expect(formSpecs([spec({ key: "temperature", type: "number" })]).map((s) => s.key)).toEqual(["temperature"]);
+  });
+
+  test("gives secrets their own field, a text box for multi-line ones; a stored secret is kept until something is typed", () => {
+    const secrets = formSpecs([spec({ key: "api_key", type: "secret" }), spec({ key: "headers", type: "secret", widget: "json" })]);
+    expect(secrets.map((s) => [s.key, s.widget])).toEqual([
+      ["api_key", SECRET_WIDGET],
+      ["headers", SECRET_TEXT_WIDGET],
+    ]);
+    expect(secretValue("typed", SECRET_MASK)).toBe("typed");
+    expect(secretValue("", SECRET_MASK)).toBe(SECRET_MASK);
+    expect(secretValue("", SECRET_NEEDED)).toBe(SECRET_NEEDED);
+    expect(secretValue("", null)).toBe("");
   });
 
   test("places each problem at its field, the name's apart, and the rest above the form", () => {

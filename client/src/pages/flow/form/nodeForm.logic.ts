@@ -1,6 +1,7 @@
 import type { ParamProblems, ParamSpecView } from "../../../components/paramForm.logic";
 import type { Problem } from "../../../errors";
 import type { EditorNode, FlowProblem } from "../flowTypes";
+import { SECRET_TEXT_WIDGET, SECRET_WIDGET } from "./secrets";
 
 /** The model settings a chatModel widget draws beside its model (server/src/flows/params.ts modelParams). */
 export const MODEL_SETTING_KEYS = ["temperature", "top_p", "presence_penalty", "frequency_penalty", "max_tokens"] as const;
@@ -13,12 +14,21 @@ export const CHAT_MODEL_WIDGET = "chatModel";
 
 export const problemOf = (problem: FlowProblem): Problem => ({ key: problem.messageKey, params: problem.params ?? undefined, text: problem.message });
 
-/** The specs the form draws: the model settings go to the chatModel widget, string lists get one row per text. */
+/** The widgets of multi-line texts: a secret of one of them is typed in a text box. */
+const TEXT_WIDGETS = ["json", "code", "multiline"];
+
+/**
+ * The specs the form draws: the model settings go to the chatModel widget, string lists get one row per text, secrets
+ * their own field (stored ones are never shown).
+ */
 export function formSpecs(specs: ParamSpecView[]): ParamSpecView[] {
   const modelWidget = specs.some((spec) => spec.widget === CHAT_MODEL_WIDGET);
   return specs
     .filter((spec) => !(modelWidget && (MODEL_SETTING_KEYS as readonly string[]).includes(spec.key)))
-    .map((spec) => (spec.type === "list" && !spec.widget ? { ...spec, widget: TEXT_LIST_WIDGET } : spec));
+    .map((spec) => {
+      if (spec.type === "secret") return { ...spec, widget: TEXT_WIDGETS.includes(spec.widget ?? "") ? SECRET_TEXT_WIDGET : SECRET_WIDGET };
+      return spec.type === "list" && !spec.widget ? { ...spec, widget: TEXT_LIST_WIDGET } : spec;
+    });
 }
 
 export interface PlacedProblems {

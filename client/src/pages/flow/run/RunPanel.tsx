@@ -4,8 +4,8 @@ import { useTranslation } from "react-i18next";
 import { LuPlay, LuRotateCcw, LuSendHorizontal, LuSquare } from "react-icons/lu";
 import { useStickToBottom } from "../../../hooks/useStickToBottom";
 import type { EditorNode } from "../flowTypes";
-import { beginInputsOf, checkValues, emptyValues, greetingOf, runInputs, type BeginValues, type InputProblem } from "./beginInputs";
-import { BeginInputsForm } from "./BeginInputsForm";
+import { BeginInputsForm } from "../shared/BeginInputsForm";
+import { askedInputs, checkValues, emptyValues, greetingOf, runInputs, type BeginValues, type InputProblem } from "../shared/beginValues";
 import { isLive } from "./runEvents";
 import { RunConversation } from "./RunConversation";
 import { RunStatusBadge } from "./runLook";
@@ -32,7 +32,7 @@ export interface RunPanelProps {
  */
 export function RunPanel({ controller, begin, beforeRun, blockedReason, onClose }: RunPanelProps) {
   const { t } = useTranslation();
-  const inputs = useMemo(() => beginInputsOf(begin?.params), [begin?.params]);
+  const inputs = useMemo(() => askedInputs(begin?.params), [begin?.params]);
   const [edited, setEdited] = useState<BeginValues>({});
   const [problems, setProblems] = useState<Record<string, InputProblem>>({});
   const [message, setMessage] = useState("");
@@ -128,6 +128,8 @@ export function RunPanel({ controller, begin, beforeRun, blockedReason, onClose 
                 values={values}
                 problems={problems}
                 disabled={busy}
+                testIds={{ form: "run-inputs", field: "run-input" }}
+                files
                 onChange={(key, value) => {
                   setEdited((current) => ({ ...current, [key]: value }));
                   setProblems(({ [key]: _solved, ...others }) => others);

@@ -122,6 +122,8 @@ export const retrievalComponent: ComponentDefinition = {
     { key: "empty_response", type: "text", label: param("empty_response"), help: `flow.components.${NAME}.help.empty_response`, default: "" },
     INPUT_VARIABLES,
   ],
+  // Blocked before it runs rather than finding nothing at every turn; templates ship it empty, for their user to choose.
+  checkInFlow: (params) => (Array.isArray(params.kb_ids) && params.kb_ids.some((id) => typeof id === "string" && id.trim() !== "") ? [] : [{ path: "kb_ids", code: "required", messageKey: `flow.components.${NAME}.errors.noKnowledgeBase` }]),
   outputs: [
     { name: "empty_response", label: `flow.components.${NAME}.outputs.empty_response`, type: "text" },
     { name: "total", label: `flow.components.${NAME}.outputs.total`, type: "number" },

@@ -349,6 +349,7 @@ export const exeSql: ComponentDefinition = {
   category: "tools",
   icon: "LuDatabase",
   needs: ["database"],
+  secretsGoTo: ["db_type", "host", "port"],
   params: [
     DESCRIPTION,
     INPUT_VARIABLES,

@@ -92,14 +92,16 @@ export const invoke: ComponentDefinition = {
   category: "tools",
   icon: "LuGlobe",
   needs: ["internet"],
+  secretsGoTo: ["url"],
   params: [
     DESCRIPTION,
     { key: "url", type: "string", label: "flow.components.Invoke.params.url", help: "flow.components.Invoke.help.url", required: true, trimmed: true },
     { key: "method", type: "select", label: "flow.components.Invoke.params.method", options: METHODS.map((value) => ({ value })), default: "get" },
     { key: "timeout", type: "integer", label: "flow.components.Invoke.params.timeout", min: 1, max: 600, default: 60 },
+    // Sealed as a whole: an HTTP tool's headers are where its credentials go (Authorization, an API key).
     {
       key: "headers",
-      type: "text",
+      type: "secret",
       label: "flow.components.Invoke.params.headers",
       help: "flow.components.Invoke.help.headers",
       default: "",

@@ -1,9 +1,7 @@
-import { Alert, HStack, Input, NativeSelect, Slider, Stack, Switch, Text } from "@chakra-ui/react";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { problemText } from "../../../../errors";
-import { CUSTOM_FREEDOM, FREEDOMS } from "../../../../components/freedom";
 import { isBuiltinChatModel, ModelOptionSelect } from "../../../../components/ModelOptionSelect";
+import { ModelSettings } from "../../../../components/ModelSettings";
 import { humanize, type ParamSpecView } from "../../../../components/paramForm.logic";
 import { freedomOfParams, presetParams } from "../modelSettings";
 import { MODEL_SETTING_KEYS } from "../nodeForm.logic";
@@ -33,108 +31,35 @@ export function ModelSettingsField(props: WidgetProps) {
   }
 
   return (
-    <Stack gap="4">
-      <FieldFrame {...props}>
-        <ModelOptionSelect
-          name={path}
-          value={modelId}
-          models={choices?.chatModels ?? []}
-          emptyLabel={t("flow.form.model.default", { model: choices?.defaultModels.chat ?? "" })}
-          onChange={onChange}
-          testId={`flow-form-${path}`}
-        />
-      </FieldFrame>
-      {builtin && (
-        <Alert.Root status="info" size="sm" data-testid="flow-form-builtin-model-note">
-          <Alert.Indicator />
-          <Alert.Title fontWeight="normal">{t("flow.form.model.builtinNote")}</Alert.Title>
-        </Alert.Root>
-      )}
-      <Stack gap="3" borderWidth="1px" borderColor="border.muted" rounded="l2" p="3">
-        <HStack justify="space-between" gap="3">
-          <Text fontSize="sm" fontWeight="medium">
-            {t("flow.form.model.freedom")}
-          </Text>
-          <NativeSelect.Root size="sm" width="40" disabled={builtin}>
-            <NativeSelect.Field value={freedom} onChange={(event) => choosePreset(event.target.value)} data-testid="flow-form-freedom">
-              {FREEDOMS.map((name) => (
-                <option key={name} value={name}>
-                  {t(`chat.settings.freedoms.${name}`)}
-                </option>
-              ))}
-              <option value={CUSTOM_FREEDOM} disabled>
-                {t("chat.settings.freedoms.custom")}
-              </option>
-            </NativeSelect.Field>
-            <NativeSelect.Indicator />
-          </NativeSelect.Root>
-        </HStack>
-        {settings.map((spec) => (
-          <SettingRow key={spec.key} spec={spec} disabled={builtin && spec.key !== "max_tokens"} text={textOf(spec.key)} onChange={(text) => context.patch({ [spec.key]: text })} problem={problemText(i18n, context.problems[spec.key])} />
-        ))}
-      </Stack>
-    </Stack>
-  );
-}
-
-/** One value and its switch; `disabled` where the model ignores it (the built-in one samples nothing, yet honours max tokens). */
-function SettingRow({ spec, text, onChange, problem, disabled }: { spec: ParamSpecView; text: string; onChange: (text: string) => void; problem: string | undefined; disabled: boolean }) {
-  const { t } = useTranslation();
-  const label = t(spec.label, { defaultValue: humanize(spec.key) });
-  // Switched on, a value may be blank while it is retyped (blank is stored as "not set"); a value set elsewhere switches it on.
-  const [switchedOn, setSwitchedOn] = useState(text.trim() !== "");
-  const on = switchedOn || text.trim() !== "";
-  const min = spec.min ?? 0;
-  const max = spec.max ?? 1;
-  const fallback = typeof spec.default === "number" ? spec.default : min;
-  const slider = spec.type === "number";
-  return (
-    <Stack gap="1">
-      <HStack gap="3">
-        <Switch.Root size="sm" disabled={disabled} checked={on} onCheckedChange={(details) => {
-            setSwitchedOn(details.checked);
-            onChange(details.checked ? String(fallback) : "");
-          }} colorPalette="brand" width="40" flexShrink={0} data-testid={`flow-form-${spec.key}-on`}>
-          <Switch.HiddenInput />
-          <Switch.Control />
-          <Switch.Label fontWeight="normal">{label}</Switch.Label>
-        </Switch.Root>
-        {on && slider && (
-          <Slider.Root flex="1" size="sm" disabled={disabled} min={min} max={max} step={spec.step ?? 0.01} value={[Number(text) || 0]} onValueChange={(details) => onChange(String(Math.round(details.value[0] * 100) / 100))} colorPalette="brand" aria-label={[label]} data-testid={`flow-form-${spec.key}`}>
-            <Slider.Control>
-              <Slider.Track>
-                <Slider.Range />
-              </Slider.Track>
-              <Slider.Thumbs />
-            </Slider.Control>
-          </Slider.Root>
-        )}
-        {on && (
-          <Input
-            size="xs"
-            type="number"
-            disabled={disabled}
-            width={slider ? "16" : "24"}
-            min={min}
-            max={max}
-            step={spec.step ?? (spec.type === "integer" ? 1 : 0.01)}
-            value={text}
-            onChange={(event) => onChange(event.target.value)}
-            aria-label={label}
-            data-testid={`flow-form-${spec.key}-value`}
+    <ModelSettings
+      model={
+        <FieldFrame {...props}>
+          <ModelOptionSelect
+            name={path}
+            value={modelId}
+            models={choices?.chatModels ?? []}
+            emptyLabel={t("flow.form.model.default", { model: choices?.defaultModels.chat ?? "" })}
+            onChange={onChange}
+            testId={`flow-form-${path}`}
           />
-        )}
-        {!on && (
-          <Text fontSize="xs" color="fg.muted">
-            {t("flow.form.model.notSet")}
-          </Text>
-        )}
-      </HStack>
-      {problem && (
-        <Text fontSize="xs" color="fg.error">
-          {problem}
-        </Text>
-      )}
-    </Stack>
+        </FieldFrame>
+      }
+      builtinNote={builtin ? { text: t("flow.form.model.builtinNote"), testId: "flow-form-builtin-model-note" } : null}
+      freedom={{ value: freedom, onChoose: choosePreset, disabled: builtin, testId: "flow-form-freedom" }}
+      settings={settings.map((spec) => ({
+        key: spec.key,
+        label: t(spec.label, { defaultValue: humanize(spec.key) }),
+        error: problemText(i18n, context.problems[spec.key]),
+        text: textOf(spec.key),
+        onChange: (text: string) => context.patch({ [spec.key]: text }),
+        min: spec.min ?? 0,
+        max: spec.max ?? undefined,
+        step: spec.step ?? (spec.type === "integer" ? 1 : 0.01),
+        slider: spec.type === "number",
+        optional: { fallback: typeof spec.default === "number" ? spec.default : (spec.min ?? 0) },
+        disabled: builtin && spec.key !== "max_tokens",
+        testId: `flow-form-${spec.key}`,
+      }))}
+    />
   );
 }

@@ -1,24 +1,13 @@
+import { INPUT_TYPES, type BeginInput, type InputType } from "../form/beginInputs";
+
 /**
- * Begin's inputs (`begin.params.query`, RAGFlow v0.14's BeginQuery) as the run panel asks for them: one field per input
- * by its type, required ones checked before the run, values sent as the server reads them
- * (server/src/flows/components/core/begin.ts). A file's value is its text, which the server reads from it
- * (flowInputFileText).
+ * Begin's inputs (`begin.params.query`, RAGFlow v0.14's BeginQuery) as a run asks for them, in the editor's run panel
+ * and on a shared flow's page: one field per input by its type, required ones checked before the run, values sent as
+ * the server reads them (server/src/flows/components/core/begin.ts). A file's value is its text, which the server
+ * reads from it (flowInputFileText).
  */
 
-export const BEGIN_INPUT_TYPES = ["line", "paragraph", "options", "file", "integer", "boolean"] as const;
-export type BeginInputType = (typeof BEGIN_INPUT_TYPES)[number];
-
-export interface BeginInput {
-  key: string;
-  /** What the form calls it (its key when it has no name). */
-  name: string;
-  type: BeginInputType;
-  optional: boolean;
-  options: string[];
-}
-
-/** What the form holds: text for every type but a switch's. A file's value is the text read from it. */
-export type BeginValues = Record<string, string | boolean>;
+export type { BeginInput };
 
 /** Why an input cannot be sent, as a message key with its params. */
 export interface InputProblem {
@@ -29,20 +18,23 @@ export interface InputProblem {
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The inputs Begin's params declare; ones without a key are left out (the editor flags them). */
-export function beginInputsOf(params: Record<string, unknown> | null | undefined): BeginInput[] {
+export function askedInputs(params: Record<string, unknown> | null | undefined): BeginInput[] {
   const query = Array.isArray(params?.query) ? params.query : [];
   return query.filter(isObject).flatMap((field) => {
     const key = typeof field.key === "string" ? field.key.trim() : "";
     if (!key) return [];
-    const type = (BEGIN_INPUT_TYPES as readonly string[]).includes(String(field.type)) ? (field.type as BeginInputType) : "line";
+    const type = (INPUT_TYPES as readonly string[]).includes(String(field.type)) ? (field.type as InputType) : "line";
     const name = typeof field.name === "string" && field.name.trim() ? field.name : key;
     return [{ key, name, type, optional: field.optional === true, options: Array.isArray(field.options) ? field.options.map(String) : [] }];
   });
 }
 
-/** The form's starting values: switches off, the rest empty. */
-export function emptyValues(inputs: readonly BeginInput[]): BeginValues {
-  return Object.fromEntries(inputs.map((input) => [input.key, input.type === "boolean" ? false : ""]));
+/** What the form holds: text for every type but a switch's. A file's value is the text read from it. */
+export type BeginValues = Record<string, string | boolean>;
+
+/** The form's starting values: switches off, the rest empty (or, with `firstOption`, an options input at its first option). */
+export function emptyValues(inputs: readonly BeginInput[], { firstOption = false } = {}): BeginValues {
+  return Object.fromEntries(inputs.map((input) => [input.key, input.type === "boolean" ? false : firstOption && input.type === "options" ? (input.options[0] ?? "") : ""]));
 }
 
 const INTEGER = /^[+-]?\d+$/;
@@ -61,6 +53,16 @@ export function checkValues(inputs: readonly BeginInput[], values: BeginValues):
     } else if (input.type === "options" && !input.options.includes(text)) {
       problems[input.key] = { key: "flow.run.inputs.option", params: { name: input.name } };
     }
+  }
+  return problems;
+}
+
+/** The problems as a shared flow's page tells its visitor: a field left empty is to be filled in, and a file cannot be given there. */
+export function visitorProblems(inputs: readonly BeginInput[], values: BeginValues): Record<string, InputProblem> {
+  const problems = checkValues(inputs, values);
+  for (const input of inputs) {
+    if (input.type === "file" && !input.optional) problems[input.key] = { key: "flow.publish.shared.fileUnavailable" };
+    else if (problems[input.key]?.key === "flow.run.inputs.required") problems[input.key] = { key: "flow.publish.shared.inputRequired" };
   }
   return problems;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "@jest/globals";
-import { beginInputsOf, checkValues, emptyValues, fileProblem, greetingOf, INPUT_FILE_MAX_BYTES, runInputs } from "./beginInputs";
+import { askedInputs, checkValues, emptyValues, fileProblem, greetingOf, INPUT_FILE_MAX_BYTES, runInputs, visitorProblems } from "./beginValues";
 
-/** The run panel asks for Begin's inputs by type, checks the required ones, and sends them typed. */
+/** A run (the editor's run panel, a shared flow's page) asks for Begin's inputs by type, checks the required ones, and sends them typed. */
 
 const params = {
   prologue: "Hello {begin@name}, ask away.",
@@ -20,7 +20,7 @@ const params = {
 
 describe("Begin's inputs", () => {
   test("are read from its params: name defaults to the key, an unknown type is a line, keyless ones are left out", () => {
-    expect(beginInputsOf(params)).toEqual([
+    expect(askedInputs(params)).toEqual([
       { key: "name", name: "Your name", type: "line", optional: false, options: [] },
       { key: "notes", name: "notes", type: "paragraph", optional: true, options: [] },
       { key: "lang", name: "Language", type: "options", optional: false, options: ["English", "Chinese"] },
@@ -29,12 +29,12 @@ describe("Begin's inputs", () => {
       { key: "doc", name: "Document", type: "file", optional: true, options: [] },
       { key: "odd", name: "odd", type: "line", optional: false, options: [] },
     ]);
-    expect(beginInputsOf({})).toEqual([]);
-    expect(beginInputsOf(null)).toEqual([]);
+    expect(askedInputs({})).toEqual([]);
+    expect(askedInputs(null)).toEqual([]);
   });
 
   test("required ones left empty, a number that is not whole and an option not offered are refused; optional ones may stay empty", () => {
-    const inputs = beginInputsOf(params);
+    const inputs = askedInputs(params);
     const values = { ...emptyValues(inputs), count: "2.5", lang: "Klingon" };
     expect(checkValues(inputs, values)).toEqual({
       name: { key: "flow.run.inputs.required", params: { name: "Your name" } },
@@ -46,7 +46,7 @@ describe("Begin's inputs", () => {
   });
 
   test("are sent typed: whole numbers as numbers, switches as booleans, empty optional ones not at all", () => {
-    const inputs = beginInputsOf(params);
+    const inputs = askedInputs(params);
     const values = { ...emptyValues(inputs), name: "Ada", lang: "English", count: " 3 ", odd: "x", doc: "file text" };
     expect(runInputs(inputs, values)).toEqual({ name: "Ada", lang: "English", count: 3, formal: false, odd: "x", doc: "file text" });
   });
@@ -60,5 +60,12 @@ describe("Begin's inputs", () => {
   test("a file larger than an upload may be is refused before it is sent", () => {
     expect(fileProblem("a.pdf", INPUT_FILE_MAX_BYTES)).toBeNull();
     expect(fileProblem("big.pdf", INPUT_FILE_MAX_BYTES + 1)).toEqual({ key: "flow.run.inputs.fileTooBig", params: { name: "big.pdf", max: "10 MB" } });
+  });
+  test("on a shared flow's page, start at each list's first option and tell the visitor what to fill in, a required file being impossible there", () => {
+    const inputs = askedInputs(params);
+    const required = inputs.filter((input) => ["name", "lang", "formal"].includes(input.key)).concat({ key: "scan", name: "Scan", type: "file", optional: false, options: [] });
+    const values = emptyValues(required, { firstOption: true });
+    expect(values).toEqual({ name: "", lang: "English", formal: false, scan: "" });
+    expect(visitorProblems(required, values)).toEqual({ name: { key: "flow.publish.shared.inputRequired" }, scan: { key: "flow.publish.shared.fileUnavailable" } });
   });
 });

@@ -6,29 +6,36 @@ import { LuFileText, LuX } from "react-icons/lu";
 import { FormField } from "../../../components/FormField";
 import { describeError } from "../../../errors";
 import { FlowInputFileTextDocument } from "../../../graphql/gql/graphql";
-import { fileProblem, type BeginInput, type BeginValues, type InputProblem } from "./beginInputs";
+import { fileProblem, type BeginInput, type BeginValues, type InputProblem } from "./beginValues";
 
 interface BeginInputsFormProps {
-  inputs: BeginInput[];
+  inputs: readonly BeginInput[];
   values: BeginValues;
   problems: Record<string, InputProblem>;
   onChange: (key: string, value: string | boolean) => void;
   disabled: boolean;
+  /** The form's data-testid; each field's is `${testId}-${key}` ("run-inputs" → "run-input-lang"). */
+  testIds: { form: string; field: string };
+  /** Whether a file can be given (its text is the value); a shared flow's page cannot take files. */
+  files: boolean;
 }
 
-/** One field per Begin input, drawn by its type; a file input gives the file's text. */
-export function BeginInputsForm({ inputs, values, problems, onChange, disabled }: BeginInputsFormProps) {
+/**
+ * One field per Begin input, drawn by its type, for the editor's run panel and a shared flow's page. An options input
+ * offers "Choose…" while nothing is chosen (or while it is optional).
+ */
+export function BeginInputsForm({ inputs, values, problems, onChange, disabled, testIds, files }: BeginInputsFormProps) {
   const { t } = useTranslation();
   const problemText = (key: string) => {
     const problem = problems[key];
     return problem ? t(problem.key, problem.params) : undefined;
   };
   return (
-    <Stack gap="4" data-testid="run-inputs">
+    <Stack gap="4" data-testid={testIds.form}>
       {inputs.map((input) => {
         const value = values[input.key];
         const text = typeof value === "string" ? value : "";
-        const testId = `run-input-${input.key}`;
+        const testId = `${testIds.field}-${input.key}`;
         if (input.type === "boolean") {
           return (
             <Switch.Root key={input.key} checked={value === true} onCheckedChange={(details) => onChange(input.key, details.checked)} disabled={disabled} colorPalette="brand" data-testid={testId}>
@@ -41,11 +48,11 @@ export function BeginInputsForm({ inputs, values, problems, onChange, disabled }
         return (
           <FormField key={input.key} label={input.name} required={!input.optional} error={problemText(input.key)} disabled={disabled}>
             {input.type === "paragraph" ? (
-              <Textarea rows={3} value={text} onChange={(event) => onChange(input.key, event.target.value)} data-testid={testId} />
+              <Textarea rows={3} autoresize maxHeight="40" value={text} onChange={(event) => onChange(input.key, event.target.value)} data-testid={testId} />
             ) : input.type === "options" ? (
               <NativeSelect.Root>
                 <NativeSelect.Field value={text} onChange={(event) => onChange(input.key, event.target.value)} data-testid={testId}>
-                  <option value="">{t("flow.run.inputs.choose")}</option>
+                  {(text === "" || input.optional) && <option value="">{t("flow.run.inputs.choose")}</option>}
                   {input.options.map((option) => (
                     <option key={option} value={option}>
                       {option}
@@ -57,7 +64,13 @@ export function BeginInputsForm({ inputs, values, problems, onChange, disabled }
             ) : input.type === "integer" ? (
               <Input type="number" step={1} inputMode="numeric" value={text} onChange={(event) => onChange(input.key, event.target.value)} data-testid={testId} />
             ) : input.type === "file" ? (
-              <FileTextInput testId={testId} hasText={text !== ""} disabled={disabled} onText={(read) => onChange(input.key, read)} />
+              files ? (
+                <FileTextInput testId={testId} hasText={text !== ""} disabled={disabled} onText={(read) => onChange(input.key, read)} />
+              ) : (
+                <Text fontSize="sm" color="fg.muted">
+                  {t("flow.publish.shared.fileUnavailable")}
+                </Text>
+              )
             ) : (
               <Input value={text} onChange={(event) => onChange(input.key, event.target.value)} data-testid={testId} />
             )}
