@@ -19,45 +19,50 @@ export class TransferError extends Error {
   }
 }
 
-interface UploadAnswer {
+interface EnvelopeAnswer<T> {
   code: number;
   message?: string;
-  data?: { id: string; name: string }[];
+  data?: T;
 }
 
 /**
- * Uploads files to a knowledge base (`POST /v1/document/upload`, fields `kb_id` and `file`). XMLHttpRequest
- * rather than fetch, because only it reports how much of the body has been sent.
+ * Posts a multipart form to one of the server's RAGFlow-style upload routes and resolves with the envelope's `data`.
+ * XMLHttpRequest rather than fetch, because only it reports how much of the body has been sent.
  */
-export function uploadDocuments(knowledgeBaseId: string, files: File[], onProgress: (fraction: number) => void): Promise<{ id: string; name: string }[]> {
-  const body = new FormData();
-  body.append("kb_id", knowledgeBaseId);
-  for (const file of files) body.append("file", file, file.name);
+export function postForm<T>(url: string, body: FormData, onProgress: (fraction: number) => void): Promise<T | undefined> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
-    request.open("POST", "/v1/document/upload");
+    request.open("POST", url);
     for (const [name, value] of Object.entries(authorization())) request.setRequestHeader(name, value);
     request.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
     request.onerror = () => reject(new TransferError(0, ""));
     request.onload = () => {
-      let answer: UploadAnswer | null = null;
+      let answer: EnvelopeAnswer<T> | null = null;
       try {
-        answer = JSON.parse(request.responseText) as UploadAnswer;
+        answer = JSON.parse(request.responseText) as EnvelopeAnswer<T>;
       } catch {
         answer = null;
       }
-      if (request.status >= 200 && request.status < 300 && answer && answer.code === 0) resolve(answer.data ?? []);
+      if (request.status >= 200 && request.status < 300 && answer && answer.code === 0) resolve(answer.data);
       else reject(new TransferError(request.status, answer?.message ?? ""));
     };
     request.send(body);
   });
 }
 
-/** The stored bytes of a document (`GET /v1/document/get/{id}`), sent with the session's bearer credential. */
-export async function fetchDocumentBlob(documentId: string): Promise<Blob> {
+/** Uploads files to a knowledge base (`POST /v1/document/upload`, fields `kb_id` and `file`). */
+export async function uploadDocuments(knowledgeBaseId: string, files: File[], onProgress: (fraction: number) => void): Promise<{ id: string; name: string }[]> {
+  const body = new FormData();
+  body.append("kb_id", knowledgeBaseId);
+  for (const file of files) body.append("file", file, file.name);
+  return (await postForm<{ id: string; name: string }[]>("/v1/document/upload", body, onProgress)) ?? [];
+}
+
+/** The bytes behind one of the server's download routes, sent with the session's bearer credential. */
+export async function fetchBlob(url: string): Promise<Blob> {
   let response: Response;
   try {
-    response = await fetch(`/v1/document/get/${encodeURIComponent(documentId)}`, { headers: authorization() });
+    response = await fetch(url, { headers: authorization() });
   } catch {
     throw new TransferError(0, "");
   }
@@ -74,9 +79,14 @@ export async function fetchDocumentBlob(documentId: string): Promise<Blob> {
   return response.blob();
 }
 
-/** Saves a document under its name through a temporary blob URL. */
-export async function downloadDocument(documentId: string, name: string): Promise<void> {
-  const url = URL.createObjectURL(await fetchDocumentBlob(documentId));
+/** The stored bytes of a document (`GET /v1/document/get/{id}`). */
+export function fetchDocumentBlob(documentId: string): Promise<Blob> {
+  return fetchBlob(`/v1/document/get/${encodeURIComponent(documentId)}`);
+}
+
+/** Saves bytes under a name through a temporary blob URL. */
+export function saveBlob(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
   const anchor = document.createElement("a");
   anchor.href = url;
   anchor.download = name;
@@ -84,6 +94,11 @@ export async function downloadDocument(documentId: string, name: string): Promis
   anchor.click();
   anchor.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Saves a document under its name. */
+export async function downloadDocument(documentId: string, name: string): Promise<void> {
+  saveBlob(await fetchDocumentBlob(documentId), name);
 }
 
 /** The sentence for a failed transfer: the §8 text of its HTTP status, else the server's message, else `fallbackKey`. */

@@ -1,0 +1,16 @@
+/** The columns the file table sorts by (the server sorts; this only says which way a click turns). */
+export type SortColumn = "name" | "size" | "createdAt";
+
+export interface FileSort {
+  column: SortColumn;
+  descending: boolean;
+}
+
+/** As RAGFlow: the newest uploads first. */
+export const DEFAULT_SORT: FileSort = { column: "createdAt", descending: true };
+
+/** A click on a column header: the same column turns the other way; a new one starts A→Z for names, largest or newest first otherwise. */
+export function sortAfterClick(current: FileSort, column: SortColumn): FileSort {
+  if (current.column === column) return { column, descending: !current.descending };
+  return { column, descending: column !== "name" };
+}

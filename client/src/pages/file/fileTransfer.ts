@@ -1,0 +1,24 @@
+import { fetchBlob, postForm, saveBlob } from "../../documents/documentTransfer";
+import { uploadPathOf } from "./folderUpload";
+import type { PickedFile } from "../../documents/uploadSelection";
+
+/**
+ * The file manager's HTTP routes (server/src/files/README.md): uploads are multipart, because GraphQL carries no
+ * file bodies; each part's file name is the file's path inside the picked folder, from which the server makes folders.
+ */
+export const fileRoutes = {
+  upload: "/v1/file/upload",
+  download: (fileId: string) => `/v1/file/get/${encodeURIComponent(fileId)}`,
+};
+
+/** Uploads files into a folder (the root when `folderId` is null), reporting the share of the body sent. */
+export function uploadFiles(folderId: string | null, files: (File & PickedFile)[], onProgress: (fraction: number) => void): Promise<unknown> {
+  const body = new FormData();
+  if (folderId) body.append("parent_id", folderId);
+  for (const file of files) body.append("file", file, uploadPathOf(file));
+  return postForm(fileRoutes.upload, body, onProgress);
+}
+
+export async function downloadFile(fileId: string, name: string): Promise<void> {
+  saveBlob(await fetchBlob(fileRoutes.download(fileId)), name);
+}

@@ -1,0 +1,60 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { describeTransferError } from "../../documents/documentTransfer";
+import { uploadLimitsOf, withAdded } from "../../documents/uploadSelection";
+import { foldersCreatedBy, uploadPathOf } from "./folderUpload";
+import { uploadFiles } from "./fileTransfer";
+
+export type UploadPhase = { state: "choosing" } | { state: "uploading"; fraction: number } | { state: "failed"; reason: string };
+
+interface UploadOptions {
+  open: boolean;
+  folderId: string | null;
+  onUploaded: () => Promise<unknown> | void;
+  onClose: () => void;
+}
+
+/** The files (or a whole folder's) chosen for an upload into a folder, §9's limits on them, and the upload's progress or refusal. */
+export function useFileUpload({ open, folderId, onUploaded, onClose }: UploadOptions) {
+  const { t, i18n } = useTranslation();
+  const [files, setFiles] = useState<File[]>([]);
+  const [phase, setPhase] = useState<UploadPhase>({ state: "choosing" });
+  const limits = uploadLimitsOf(files);
+
+  // Each opening starts with an empty list.
+  useEffect(() => {
+    if (open) {
+      setFiles([]);
+      setPhase({ state: "choosing" });
+    }
+  }, [open]);
+
+  return {
+    files,
+    ...limits,
+    /** The folders the upload will create, from the paths of a picked folder's files. */
+    folders: foldersCreatedBy(files.map(uploadPathOf)),
+    phase,
+    busy: phase.state === "uploading",
+    add(list: FileList | null) {
+      if (!list) return;
+      setFiles((current) => withAdded(current, [...list]));
+      setPhase({ state: "choosing" });
+    },
+    remove: (file: File) => setFiles((current) => current.filter((other) => other !== file)),
+    clear: () => setFiles([]),
+    async upload() {
+      if (limits.blocked) return;
+      setPhase({ state: "uploading", fraction: 0 });
+      try {
+        await uploadFiles(folderId, files, (fraction) => setPhase({ state: "uploading", fraction }));
+        await onUploaded();
+        onClose();
+      } catch (error) {
+        setPhase({ state: "failed", reason: describeTransferError(error, (key) => t(key), (key) => i18n.exists(key), "errors.uploadFailed") });
+      }
+    },
+  };
+}
+
+export type FileUpload = ReturnType<typeof useFileUpload>;
