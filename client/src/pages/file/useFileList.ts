@@ -1,0 +1,69 @@
+import { useQuery } from "@apollo/client/react";
+import { useEffect, useState } from "react";
+import { useSearchParams } from "react-router-dom";
+import { FilesDocument } from "../../graphql/gql/graphql";
+import { useDebouncedValue } from "../../hooks/useDebouncedValue";
+import { useSelection } from "../../hooks/useSelection";
+import { DEFAULT_SORT, sortAfterClick, type FileSort, type SortColumn } from "./fileSort";
+
+export const FILES_PAGE_SIZE = 15;
+/** The server searches once the user pauses typing. */
+const SEARCH_PAUSE_MS = 300;
+
+/**
+ * One page of the open folder (named in the address as `?folder=`, so that the back button and a shared link work),
+ * searched and sorted by the server, with the rows ticked. Opening another folder, searching or sorting starts
+ * from the first page and a clean selection.
+ */
+export function useFileList() {
+  const [params, setParams] = useSearchParams();
+  const folderId = params.get("folder");
+  const [search, setSearch] = useState("");
+  const settledSearch = useDebouncedValue(search.trim(), SEARCH_PAUSE_MS);
+  const [sort, setSort] = useState<FileSort>(DEFAULT_SORT);
+  const [page, setPage] = useState(1);
+  const selection = useSelection();
+  const { data, previousData, loading, error, refetch } = useQuery(FilesDocument, {
+    variables: { parentId: folderId, search: settledSearch || null, orderBy: sort.column, desc: sort.descending, page, pageSize: FILES_PAGE_SIZE },
+    fetchPolicy: "cache-and-network",
+  });
+  // While the next page or folder loads, the last one stays on screen rather than a flash of nothing.
+  const shown = (data ?? previousData)?.files;
+
+  const { clear } = selection;
+  useEffect(() => {
+    setPage(1);
+    clear();
+    // A new folder, search or order: the selection of the old one means nothing there.
+  }, [folderId, settledSearch, sort]);
+
+  return {
+    folderId,
+    /** The folder on screen, as the server describes it: its id, name, way from the root, and whether it is read-only. */
+    folder: shown?.folder ?? null,
+    path: shown?.path ?? [],
+    openFolder(id: string | null) {
+      setSearch("");
+      setParams(id ? { folder: id } : {});
+    },
+    search,
+    setSearch,
+    searching: settledSearch !== "",
+    sort,
+    sortBy: (column: SortColumn) => setSort((current) => sortAfterClick(current, column)),
+    page,
+    setPage(next: number) {
+      setPage(next);
+      selection.clear();
+    },
+    loaded: shown !== undefined,
+    total: shown?.total ?? 0,
+    files: shown?.items ?? [],
+    selection,
+    loading,
+    error,
+    refetch,
+  };
+}
+
+export type FileList = ReturnType<typeof useFileList>;
