@@ -17,7 +17,7 @@ const FLOORS: string[][] = [
   ["models"], // model providers and the built-in models
   ["ingestion"], // parsers, chunk methods, enrichment: from a file to chunks, writing no table
   ["knowledge"], // knowledge bases, documents, chunks, parse runs, knowledge-base tasks
-  ["retrieval"], // search over chunks
+  ["retrieval", "files"], // search over chunks; the file manager (its files become knowledge-base documents)
   ["chat"], // assistants, conversations, answers
   ["flows"], // agent flows: the engine, its components, runs, templates
   ["system"], // the echo job

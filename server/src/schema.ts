@@ -12,10 +12,11 @@ import { RetrievalResolver } from "./retrieval/retrieval.resolver";
 import { FlowResolver } from "./flows/flow.resolver";
 import { FlowRunResolver, FlowSessionResolver } from "./flows/flow-run.resolver";
 import { FlowShareResolver } from "./flows/flow-share.resolver";
+import { FileResolver } from "./files/file.resolver";
 import { createMemoryPubSub, type PubSub } from "./platform/pubsub";
 
 /** Every resolver class; a domain adds its own here. */
-const resolvers = [AuthResolver, ApiTokenResolver, ModelsResolver, KnowledgeResolver, ChunkFieldsResolver, DocumentFieldsResolver, KbTaskResolver, RetrievalResolver, AssistantResolver, ConversationResolver, ChatMessageFieldsResolver, FlowResolver, FlowSessionResolver, FlowRunResolver, FlowShareResolver] as const;
+const resolvers = [AuthResolver, ApiTokenResolver, ModelsResolver, KnowledgeResolver, ChunkFieldsResolver, DocumentFieldsResolver, KbTaskResolver, RetrievalResolver, AssistantResolver, ConversationResolver, ChatMessageFieldsResolver, FlowResolver, FlowSessionResolver, FlowRunResolver, FlowShareResolver, FileResolver] as const;
 
 /** The committed SDL at the top of the repository, which client code generation reads. */
 export const SCHEMA_FILE = path.resolve(__dirname, "../../schema.graphql");

@@ -6,6 +6,8 @@ import { ConversationService } from "./chat/conversation.service";
 import { FlowService } from "./flows/flow.service";
 import { FlowRunService } from "./flows/flow-run.service";
 import { FlowShareService } from "./flows/flow-share.service";
+import { FileService } from "./files/file.service";
+import { S3ImportService } from "./files/s3-import";
 import { runTurn } from "./flows/engine";
 import { ANONYMOUS, bearerToken } from "./policies/principal";
 import { ChunkService } from "./knowledge/chunk.service";
@@ -25,6 +27,7 @@ import "./knowledge/services";
 import "./retrieval/services";
 import "./chat/services";
 import "./flows/services";
+import "./files/services";
 
 export type { Services };
 
@@ -39,6 +42,7 @@ export function createServices(platform: Platform): Services {
   const shares = new ShareService(platform, assistants, apiTokens);
   const retrieval = new RetrievalService(platform, knowledgeBases, models);
   const conversations = new ConversationService(platform, { models, retrieval, assistants });
+  const files = new FileService(platform);
   const flows = new FlowService(platform);
   const flowShares = new FlowShareService(platform, flows, apiTokens);
   const flowRuns = new FlowRunService(platform, { platform, models, retrieval, flows, runTurn, runnerOf: (visitor) => flowShares.runnerOf(visitor) });
@@ -60,6 +64,8 @@ export function createServices(platform: Platform): Services {
     flows,
     flowRuns,
     flowShares,
+    files,
+    fileImports: new S3ImportService(platform, files),
     parsers,
     close: async () => {
       await parsers.close();
