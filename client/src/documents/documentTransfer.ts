@@ -9,11 +9,13 @@ function authorization(): Record<string, string> {
   return credential ? { Authorization: `Bearer ${credential}` } : {};
 }
 
-/** A failed transfer: the HTTP status (0 when the network failed) and the server's message, if any. */
+/** A failed transfer: the HTTP status (0 when the network failed), the server's message and, when it sent one, its message key. */
 export class TransferError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly messageKey?: string,
+    readonly params?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -22,6 +24,8 @@ export class TransferError extends Error {
 interface EnvelopeAnswer<T> {
   code: number;
   message?: string;
+  messageKey?: string;
+  params?: Record<string, unknown>;
   data?: T;
 }
 
@@ -44,7 +48,7 @@ export function postForm<T>(url: string, body: FormData, onProgress: (fraction: 
         answer = null;
       }
       if (request.status >= 200 && request.status < 300 && answer && answer.code === 0) resolve(answer.data);
-      else reject(new TransferError(request.status, answer?.message ?? ""));
+      else reject(new TransferError(request.status, answer?.message ?? "", answer?.messageKey, answer?.params));
     };
     request.send(body);
   });
@@ -68,13 +72,13 @@ export async function fetchBlob(url: string): Promise<Blob> {
   }
   if (!response.ok) {
     const text = await response.text().catch(() => "");
-    let message = "";
+    let answer: Partial<EnvelopeAnswer<unknown>> = {};
     try {
-      message = (JSON.parse(text) as { message?: string }).message ?? "";
+      answer = JSON.parse(text) as EnvelopeAnswer<unknown>;
     } catch {
-      message = "";
+      answer = {};
     }
-    throw new TransferError(response.status, message);
+    throw new TransferError(response.status, answer.message ?? "", answer.messageKey, answer.params);
   }
   return response.blob();
 }

@@ -3,6 +3,7 @@ import { useQuery } from "@apollo/client/react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDeleteDialog } from "../../components/ConfirmDeleteDialog";
 import { FileDeletionImpactDocument, type FileRowFragment } from "../../graphql/gql/graphql";
+import { isFolder } from "./fileActions";
 
 interface DeleteFilesDialogProps {
   /** The rows to delete; null when closed. */
@@ -17,7 +18,7 @@ export function DeleteFilesDialog({ files, onClose, onDelete }: DeleteFilesDialo
   const ids = (files ?? []).map((file) => file.id);
   const impact = useQuery(FileDeletionImpactDocument, { variables: { ids }, skip: files === null, fetchPolicy: "network-only" });
   const documents = impact.data?.fileDeletionImpact.documents ?? [];
-  const withFolder = files?.some((file) => file.isFolder) ?? false;
+  const withFolder = files?.some(isFolder) ?? false;
   return (
     <ConfirmDeleteDialog open={files !== null} onClose={onClose} onConfirm={() => (files ? onDelete(files) : undefined)} subject={files?.map((file) => file.name).join(", ")}>
       <Stack gap="2" mt="3" fontSize="sm" data-testid="file-delete-impact">

@@ -5,7 +5,7 @@ import { formatBytes } from "../../documents/documentTransfer";
 import { useFormatters } from "../../format";
 import type { FileRowFragment } from "../../graphql/gql/graphql";
 import { useCurrentUser } from "../../session/useCurrentUser";
-import { FILE_ACTION } from "./fileActions";
+import { FILE_ACTION, isFolder } from "./fileActions";
 import { fileIconOf } from "./fileIcon";
 import { LinkBadge } from "./LinkBadge";
 import { FileRowActions, type FileHandlers } from "./FileRowActions";
@@ -25,7 +25,7 @@ export function FileRow({ file, selected, onSelect, handlers, actions }: FileRow
   const format = useFormatters(user?.timezone);
   const canUnlink = actions.has(FILE_ACTION.link);
   return (
-    <Table.Row data-testid="file-row" data-name={file.name} data-folder={file.isFolder || undefined} data-selected={selected || undefined}>
+    <Table.Row data-testid="file-row" data-name={file.name} data-folder={isFolder(file) || undefined} data-selected={selected || undefined}>
       <Table.Cell>
         <Checkbox.Root size="sm" colorPalette="brand" checked={selected} disabled={file.readOnly} onCheckedChange={(details) => onSelect(details.checked === true)} aria-label={t("file.table.select", { name: file.name })} data-testid="file-select">
           <Checkbox.HiddenInput />
@@ -34,7 +34,7 @@ export function FileRow({ file, selected, onSelect, handlers, actions }: FileRow
       </Table.Cell>
       <Table.Cell maxWidth="80">
         <HStack gap="2.5" minWidth="0">
-          <Icon as={fileIconOf(file.name, file.isFolder, file.readOnly)} color={file.isFolder ? "brand.fg" : "fg.subtle"} flexShrink={0} boxSize="4.5" />
+          <Icon as={fileIconOf(file.name, isFolder(file), file.readOnly)} color={isFolder(file) ? "brand.fg" : "fg.subtle"} flexShrink={0} boxSize="4.5" />
           <Link as="button" fontWeight="medium" color="fg" _hover={{ color: "brand.fg" }} onClick={() => handlers.open(file)} title={file.name} minWidth="0" data-testid="file-name">
             <Text truncate>{file.name}</Text>
           </Link>
@@ -46,15 +46,15 @@ export function FileRow({ file, selected, onSelect, handlers, actions }: FileRow
         </HStack>
       </Table.Cell>
       <Table.Cell textAlign="end" whiteSpace="nowrap" color="fg.muted" fontSize="sm">
-        {formatBytes(file.size, format.number)}
+        {isFolder(file) && file.size === 0 ? "—" : formatBytes(file.size, format.number)}
       </Table.Cell>
       <Table.Cell whiteSpace="nowrap" color="fg.muted" fontSize="sm">
         {format.dateTime(file.createdAt)}
       </Table.Cell>
       <Table.Cell maxWidth="72">
-        {file.links.length > 0 ? (
+        {file.knowledgeBases.length > 0 ? (
           <Wrap gap="1">
-            {file.links.map((link) => (
+            {file.knowledgeBases.map((link) => (
               <LinkBadge key={link.documentId} link={link} onUnlink={canUnlink ? () => handlers.unlink(file, link) : undefined} />
             ))}
           </Wrap>

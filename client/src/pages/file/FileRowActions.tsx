@@ -2,7 +2,7 @@ import { IconButton, Menu, Portal } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
 import { LuDownload, LuEllipsis, LuEye, LuFolderInput, LuFolderOpen, LuLink, LuPencil, LuTrash2 } from "react-icons/lu";
 import type { FileLinkFieldsFragment, FileRowFragment } from "../../graphql/gql/graphql";
-import { FILE_ACTION } from "./fileActions";
+import { FILE_ACTION, isFolder } from "./fileActions";
 
 /** What the table's buttons do: open a dialog of the page, or act at once. */
 export interface FileHandlers {
@@ -19,7 +19,7 @@ export interface FileHandlers {
 /** A row's menu, holding only what the server says this user may do with it (read-only rows offer no change). */
 export function FileRowActions({ file, actions, handlers }: { file: FileRowFragment; actions: ReadonlySet<string>; handlers: FileHandlers }) {
   const { t } = useTranslation();
-  const folder = file.isFolder;
+  const folder = isFolder(file);
   const may = (action: string) => actions.has(action);
   return (
     <Menu.Root positioning={{ placement: "bottom-end" }}>

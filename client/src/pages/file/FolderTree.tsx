@@ -3,13 +3,12 @@ import { useQuery } from "@apollo/client/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LuChevronDown, LuChevronRight, LuFolder, LuFolderLock, LuFolderOpen, LuHouse } from "react-icons/lu";
+import { LoadFailed } from "../../components/LoadFailed";
 import { FileFoldersDocument, type FolderNodeFragment } from "../../graphql/gql/graphql";
 
 interface FolderTreeProps {
-  /** The root folder's id: the tree's first node. */
-  rootId: string;
   /** The highlighted folder. */
-  selectedId: string;
+  selectedId: string | null;
   onSelect: (folderId: string) => void;
   /** Folders opened from the start, e.g. the way to the open folder, so that it shows in the tree. */
   openPath?: string[];
@@ -21,12 +20,22 @@ interface FolderTreeProps {
 }
 
 /** A folder tree whose branches load when opened: the page's side panel, and the destination picker of a move. */
-export function FolderTree({ rootId, selectedId, onSelect, openPath = [], excludedIds, readOnlyChoosable = true, testId }: FolderTreeProps) {
-  const { t } = useTranslation();
-  const root: FolderNodeFragment = { id: rootId, name: t("file.root"), hasChildFolders: true, readOnly: false };
+export function FolderTree({ selectedId, onSelect, openPath = [], excludedIds, readOnlyChoosable = true, testId }: FolderTreeProps) {
+  // Without a parent, the server answers the root folder itself.
+  const root = useQuery(FileFoldersDocument, { variables: { parentId: null } });
+  const rootFolder = root.data?.fileFolders[0];
+  if (!rootFolder) {
+    return root.error ? (
+      <LoadFailed py="4" error={root.error} onRetry={() => void root.refetch()} />
+    ) : (
+      <Center py="3">
+        <Spinner size="sm" color="fg.muted" />
+      </Center>
+    );
+  }
   return (
     <Stack gap="0" role="tree" data-testid={testId} fontSize="sm">
-      <FolderBranch folder={root} depth={0} root tree={{ selectedId, onSelect, openPath, excludedIds, readOnlyChoosable, testId }} />
+      <FolderBranch folder={rootFolder} depth={0} root tree={{ selectedId: selectedId ?? rootFolder.id, onSelect, openPath, excludedIds, readOnlyChoosable, testId }} />
     </Stack>
   );
 }
@@ -42,6 +51,7 @@ interface TreeContext {
 
 function FolderBranch({ folder, depth, root, tree }: { folder: FolderNodeFragment; depth: number; root?: boolean; tree: TreeContext }) {
   const { t } = useTranslation();
+  const name = root ? t("file.root") : folder.name;
   const onPath = tree.openPath.includes(folder.id);
   const [open, setOpen] = useState(root || onPath);
   // The open folder changes from outside (breadcrumbs, a folder opened in the table): the way to it opens.
@@ -75,7 +85,7 @@ function FolderBranch({ folder, depth, root, tree }: { folder: FolderNodeFragmen
           <IconButton
             size="2xs"
             variant="ghost"
-            aria-label={open ? t("file.tree.collapse", { name: folder.name }) : t("file.tree.expand", { name: folder.name })}
+            aria-label={open ? t("file.tree.collapse", { name }) : t("file.tree.expand", { name })}
             onClick={(event) => {
               event.stopPropagation();
               setOpen(!open);
@@ -88,8 +98,8 @@ function FolderBranch({ folder, depth, root, tree }: { folder: FolderNodeFragmen
           <Box width="6" flexShrink={0} />
         )}
         <Icon as={FolderIcon} flexShrink={0} color={selected ? "brand.fg" : "fg.muted"} />
-        <Text truncate title={folder.name} fontWeight={selected ? "semibold" : undefined}>
-          {folder.name}
+        <Text truncate title={name} fontWeight={selected ? "semibold" : undefined}>
+          {name}
         </Text>
       </HStack>
       {open && folder.hasChildFolders && (

@@ -1,10 +1,12 @@
-import { Badge, Box, Button, HStack, Link, Popover, Portal, Stack, Text } from "@chakra-ui/react";
+import { Badge, Button, HStack, Link, Popover, Portal, Spinner, Stack, Text } from "@chakra-ui/react";
+import { useQuery } from "@apollo/client/react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { LuExternalLink, LuFileText, LuUnlink } from "react-icons/lu";
+import { LuExternalLink, LuFileText, LuLibrary, LuUnlink } from "react-icons/lu";
 import { Link as RouterLink } from "react-router-dom";
 import { RUN, RUN_COLORS, RUN_KEYS } from "../../documents/runStatus";
 import { useFormatters } from "../../format";
-import type { FileLinkFieldsFragment } from "../../graphql/gql/graphql";
+import { LinkedDocumentStateDocument, type FileLinkFieldsFragment } from "../../graphql/gql/graphql";
 
 interface LinkBadgeProps {
   link: FileLinkFieldsFragment;
@@ -12,19 +14,18 @@ interface LinkBadgeProps {
   onUnlink?: () => void;
 }
 
-/** A knowledge base a file is linked to: its name, with a dot in the colour of the document's parse state; a click tells more. */
+/** While a linked document parses, its state is read again this often (the popover is open only briefly). */
+const PARSING_POLL_MS = 2000;
+
+/** A knowledge base a file is linked to; a click shows the document's parse state, the ways to open it, and unlinking. */
 export function LinkBadge({ link, onUnlink }: LinkBadgeProps) {
-  const { t } = useTranslation();
-  const format = useFormatters();
-  const state = t(`kb.run.${RUN_KEYS[link.run] ?? "unstarted"}`);
-  const parsing = link.run === RUN.running;
   return (
-    <Popover.Root positioning={{ placement: "bottom-start" }} lazyMount>
+    <Popover.Root positioning={{ placement: "bottom-start" }} lazyMount unmountOnExit>
       <Popover.Trigger asChild>
-        <Badge as="button" size="sm" variant="subtle" cursor="pointer" maxWidth="40" title={`${link.knowledgeBaseName} · ${state}`} data-testid="file-link-badge" data-run={link.run}>
-          <Box as="span" boxSize="1.5" rounded="full" bg={`${RUN_COLORS[link.run] ?? "gray"}.solid`} flexShrink={0} />
+        <Badge as="button" size="sm" variant="subtle" colorPalette="brand" cursor="pointer" maxWidth="40" title={link.name} data-testid="file-link-badge" data-kb={link.name}>
+          <LuLibrary />
           <Text as="span" truncate>
-            {link.knowledgeBaseName}
+            {link.name}
           </Text>
         </Badge>
       </Popover.Trigger>
@@ -33,40 +34,59 @@ export function LinkBadge({ link, onUnlink }: LinkBadgeProps) {
           <Popover.Content width="xs" data-testid="file-link-popover">
             <Popover.Arrow />
             <Popover.Body>
-              <Stack gap="3">
-                <Stack gap="1">
-                  <Text fontWeight="semibold" truncate>
-                    {link.knowledgeBaseName}
-                  </Text>
-                  <HStack gap="2" fontSize="sm">
-                    <Badge size="sm" colorPalette={RUN_COLORS[link.run] ?? "gray"} variant="subtle" data-testid="file-link-state">
-                      {state}
-                    </Badge>
-                    {parsing && <Text color="fg.muted">{format.number(Math.round(link.progress * 100))}%</Text>}
-                  </HStack>
-                </Stack>
-                <Stack gap="1.5" fontSize="sm">
-                  <Link asChild color="brand.fg">
-                    <RouterLink to={`/knowledge/dataset?id=${link.knowledgeBaseId}`} data-testid="file-link-open-kb">
-                      <LuExternalLink /> {t("file.link.openInKnowledgeBase")}
-                    </RouterLink>
-                  </Link>
-                  <Link asChild color="brand.fg">
-                    <RouterLink to={`/document/${link.documentId}`} target="_blank" data-testid="file-link-open-document">
-                      <LuFileText /> {t("file.link.openDocument")}
-                    </RouterLink>
-                  </Link>
-                </Stack>
-                {onUnlink && (
-                  <Button size="xs" variant="outline" colorPalette="red" alignSelf="flex-start" onClick={onUnlink} data-testid="file-unlink">
-                    <LuUnlink /> {t("file.link.unlink")}
-                  </Button>
-                )}
-              </Stack>
+              <LinkDetails link={link} onUnlink={onUnlink} />
             </Popover.Body>
           </Popover.Content>
         </Popover.Positioner>
       </Portal>
     </Popover.Root>
+  );
+}
+
+function LinkDetails({ link, onUnlink }: LinkBadgeProps) {
+  const { t } = useTranslation();
+  const format = useFormatters();
+  const [parsing, setParsing] = useState(false);
+  // Read again while the document parses (and the popover is open); the knowledge base's page shows it live.
+  const state = useQuery(LinkedDocumentStateDocument, { variables: { id: link.documentId }, fetchPolicy: "network-only", pollInterval: parsing ? PARSING_POLL_MS : 0 });
+  const document = state.data?.document;
+  useEffect(() => setParsing(document?.run === RUN.running), [document?.run]);
+  return (
+    <Stack gap="3">
+      <Stack gap="1">
+        <Text fontWeight="semibold" truncate>
+          {link.name}
+        </Text>
+        <HStack gap="2" fontSize="sm" minHeight="5">
+          {document ? (
+            <>
+              <Badge size="sm" colorPalette={RUN_COLORS[document.run] ?? "gray"} variant="subtle" data-testid="file-link-state" data-run={document.run}>
+                {t(`kb.run.${RUN_KEYS[document.run] ?? "unstarted"}`)}
+              </Badge>
+              {parsing && <Text color="fg.muted">{format.number(Math.round(document.progress * 100))}%</Text>}
+            </>
+          ) : state.loading ? (
+            <Spinner size="xs" color="fg.muted" />
+          ) : null}
+        </HStack>
+      </Stack>
+      <Stack gap="1.5" fontSize="sm">
+        <Link asChild color="brand.fg">
+          <RouterLink to={`/knowledge/dataset?id=${link.id}`} data-testid="file-link-open-kb">
+            <LuExternalLink /> {t("file.link.openInKnowledgeBase")}
+          </RouterLink>
+        </Link>
+        <Link asChild color="brand.fg">
+          <RouterLink to={`/document/${link.documentId}`} target="_blank" data-testid="file-link-open-document">
+            <LuFileText /> {t("file.link.openDocument")}
+          </RouterLink>
+        </Link>
+      </Stack>
+      {onUnlink && (
+        <Button size="xs" variant="outline" colorPalette="red" alignSelf="flex-start" onClick={onUnlink} data-testid="file-unlink">
+          <LuUnlink /> {t("file.link.unlink")}
+        </Button>
+      )}
+    </Stack>
   );
 }

@@ -1,17 +1,18 @@
-import { Button, Checkbox, CloseButton, Dialog, Portal, Stack, Text } from "@chakra-ui/react";
+import { Button, CloseButton, Dialog, Portal, Stack, Text } from "@chakra-ui/react";
 import { useQuery } from "@apollo/client/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { KnowledgeBasePicker } from "../../components/KnowledgeBasePicker";
 import { LoadFailed } from "../../components/LoadFailed";
 import { FileLinkChoicesDocument, type FileRowFragment } from "../../graphql/gql/graphql";
+import { isFolder } from "./fileActions";
 
 interface LinkDialogProps {
   /** The files or folders to link; null when closed. */
   files: FileRowFragment[] | null;
   onClose: () => void;
-  /** Links the rows to the knowledge bases ticked, and starts parsing the new documents when asked; a refusal is thrown. */
-  onLink: (files: FileRowFragment[], knowledgeBaseIds: string[], parse: boolean) => Promise<void>;
+  /** Links the rows to the knowledge bases ticked (the server starts parsing); a refusal is thrown. */
+  onLink: (files: FileRowFragment[], knowledgeBaseIds: string[]) => Promise<void>;
   describeFailure: (failure: unknown) => string;
 }
 
@@ -21,18 +22,15 @@ export function LinkDialog({ files, onClose, onLink, describeFailure }: LinkDial
   const open = files !== null;
   const choices = useQuery(FileLinkChoicesDocument, { skip: !open, fetchPolicy: "cache-and-network" });
   const [chosen, setChosen] = useState<string[]>([]);
-  const [parse, setParse] = useState(true);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [missing, setMissing] = useState(false);
 
   useEffect(() => {
     if (!open) return;
-    // One file starts from the knowledge bases it is linked to already.
-    setChosen(files.length === 1 ? files[0].links.map((link) => link.knowledgeBaseId) : []);
+    setChosen([]);
     setFailure(null);
     setMissing(false);
-    // Read once per opening: a refetch of the list must not undo the user's ticks.
   }, [open]);
 
   async function link() {
@@ -44,7 +42,7 @@ export function LinkDialog({ files, onClose, onLink, describeFailure }: LinkDial
     setBusy(true);
     setFailure(null);
     try {
-      await onLink(files, chosen, parse);
+      await onLink(files, chosen);
       onClose();
     } catch (error) {
       setFailure(describeFailure(error));
@@ -53,7 +51,11 @@ export function LinkDialog({ files, onClose, onLink, describeFailure }: LinkDial
     }
   }
 
-  const withFolder = files?.some((file) => file.isFolder) ?? false;
+  const withFolder = files?.some(isFolder) ?? false;
+  // Linking adds links: the knowledge bases every chosen file is in already are not offered again.
+  const [first, ...others] = (files ?? []).map((file) => file.knowledgeBases.map((link) => link.id));
+  const linkedToAll = new Set((first ?? []).filter((id) => others.every((ids) => ids.includes(id))));
+  const already = files?.length === 1 && !withFolder ? files[0].knowledgeBases.map((link) => link.name) : [];
   return (
     <Dialog.Root open={open} onOpenChange={(event) => !event.open && !busy && onClose()} placement="center">
       <Portal>
@@ -72,7 +74,7 @@ export function LinkDialog({ files, onClose, onLink, describeFailure }: LinkDial
                   <LoadFailed py="6" error={choices.error} onRetry={() => void choices.refetch()} />
                 ) : (
                   <KnowledgeBasePicker
-                    choices={choices.data?.knowledgeBases.items ?? []}
+                    choices={(choices.data?.knowledgeBases.items ?? []).filter((kb) => withFolder || !linkedToAll.has(kb.id))}
                     value={chosen}
                     onChange={(ids) => {
                       setChosen(ids);
@@ -87,11 +89,11 @@ export function LinkDialog({ files, onClose, onLink, describeFailure }: LinkDial
                     {t("file.link.chooseOne")}
                   </Text>
                 )}
-                <Checkbox.Root checked={parse} onCheckedChange={(details) => setParse(details.checked === true)} colorPalette="brand" disabled={busy} data-testid="file-link-parse">
-                  <Checkbox.HiddenInput />
-                  <Checkbox.Control />
-                  <Checkbox.Label>{t("file.link.parse")}</Checkbox.Label>
-                </Checkbox.Root>
+                {already.length > 0 && (
+                  <Text fontSize="sm" color="fg.muted" data-testid="file-link-already">
+                    {t("file.link.already", { names: already.join(", ") })}
+                  </Text>
+                )}
                 {failure && (
                   <Text role="alert" color="fg.error" fontSize="sm" data-testid="file-link-failure">
                     {failure}

@@ -2,12 +2,12 @@ import { Box, Button, CloseButton, Dialog, Portal, Stack, Text } from "@chakra-u
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { FileRowFragment } from "../../graphql/gql/graphql";
+import { isFolder } from "./fileActions";
 import { FolderTree } from "./FolderTree";
 
 interface MoveDialogProps {
   /** The rows to move; null when closed. */
   files: FileRowFragment[] | null;
-  rootId: string;
   /** Where the rows are now, and the way to it, so that the tree opens there. */
   currentFolderId: string;
   openPath: string[];
@@ -18,7 +18,7 @@ interface MoveDialogProps {
 }
 
 /** One or several rows to move, with the destination chosen in the folder tree. */
-export function MoveDialog({ files, rootId, currentFolderId, openPath, onClose, onMove, describeFailure }: MoveDialogProps) {
+export function MoveDialog({ files, currentFolderId, openPath, onClose, onMove, describeFailure }: MoveDialogProps) {
   const { t } = useTranslation();
   const [destination, setDestination] = useState(currentFolderId);
   const [busy, setBusy] = useState(false);
@@ -46,7 +46,7 @@ export function MoveDialog({ files, rootId, currentFolderId, openPath, onClose, 
     }
   }
 
-  const moving = new Set((files ?? []).filter((file) => file.isFolder).map((file) => file.id));
+  const moving = new Set((files ?? []).filter(isFolder).map((file) => file.id));
   return (
     <Dialog.Root open={open} onOpenChange={(event) => !event.open && !busy && onClose()} placement="center">
       <Portal>
@@ -62,7 +62,7 @@ export function MoveDialog({ files, rootId, currentFolderId, openPath, onClose, 
                   {t("file.move.choose")}
                 </Text>
                 <Box borderWidth="1px" rounded="l2" p="2" maxHeight="72" overflowY="auto">
-                  {open && <FolderTree rootId={rootId} selectedId={destination} onSelect={setDestination} openPath={openPath} excludedIds={moving} readOnlyChoosable={false} testId="file-move-tree" />}
+                  {open && <FolderTree selectedId={destination} onSelect={setDestination} openPath={openPath} excludedIds={moving} readOnlyChoosable={false} testId="file-move-tree" />}
                 </Box>
                 {failure && (
                   <Text role="alert" color="fg.error" fontSize="sm" data-testid="file-move-failure">

@@ -8,7 +8,7 @@ import { formatBytes } from "../../documents/documentTransfer";
 import { problemText } from "../../errors";
 import { useFormatters } from "../../format";
 import type { S3ConnectionValues } from "./s3Connection";
-import type { S3Import } from "./useS3Import";
+import { importEnded, type S3Import } from "./useS3Import";
 
 interface S3ImportDialogProps {
   open: boolean;
@@ -20,7 +20,7 @@ interface S3ImportDialogProps {
 /** Import from an S3-compatible bucket: connect, list and choose the objects, copy them into the open folder. */
 export function S3ImportDialog({ open, folderName, s3, onClose }: S3ImportDialogProps) {
   const { t } = useTranslation();
-  const copying = s3.step === "copy" && !s3.progress?.finished;
+  const copying = s3.step === "copy" && !(s3.progress && importEnded(s3.progress));
   const busy = s3.listing || s3.starting;
   return (
     <Dialog.Root open={open} onOpenChange={(event) => !event.open && !busy && onClose()} placement="center" size="lg">
@@ -124,7 +124,7 @@ function ConnectionForm({ s3 }: { s3: S3Import }) {
 function ObjectChoice({ s3 }: { s3: S3Import }) {
   const { t } = useTranslation();
   const format = useFormatters();
-  const all = s3.objects.length > 0 && s3.chosen.size === s3.objects.length;
+  const all = s3.choosable.length > 0 && s3.chosen.size === s3.choosable.length;
   if (s3.objects.length === 0) {
     return (
       <Text color="fg.muted" py="6" textAlign="center" data-testid="file-s3-no-objects">
@@ -155,15 +155,22 @@ function ObjectChoice({ s3 }: { s3: S3Import }) {
             {s3.objects.map((object) => (
               <Table.Row key={object.key} data-testid="file-s3-object" data-key={object.key}>
                 <Table.Cell>
-                  <Checkbox.Root size="sm" colorPalette="brand" checked={s3.chosen.has(object.key)} onCheckedChange={(details) => s3.toggle(object.key, details.checked === true)} aria-label={t("file.table.select", { name: object.key })} data-testid="file-s3-object-select">
+                  <Checkbox.Root size="sm" colorPalette="brand" disabled={object.tooLarge} checked={s3.chosen.has(object.key)} onCheckedChange={(details) => s3.toggle(object.key, details.checked === true)} aria-label={t("file.table.select", { name: object.key })} data-testid="file-s3-object-select">
                     <Checkbox.HiddenInput />
                     <Checkbox.Control />
                   </Checkbox.Root>
                 </Table.Cell>
                 <Table.Cell fontFamily="mono" fontSize="xs" maxWidth="96">
-                  <Text truncate title={object.key}>
-                    {object.key}
-                  </Text>
+                  <HStack gap="2" minWidth="0">
+                    <Text truncate title={object.key}>
+                      {object.key}
+                    </Text>
+                    {object.tooLarge && (
+                      <Badge size="xs" colorPalette="red" variant="subtle" flexShrink={0} fontFamily="body" data-testid="file-s3-too-large">
+                        {t("file.s3.tooLarge", { size: "10 MB" })}
+                      </Badge>
+                    )}
+                  </HStack>
                 </Table.Cell>
                 <Table.Cell textAlign="end" whiteSpace="nowrap" color="fg.muted">
                   {formatBytes(object.size, format.number)}
@@ -182,47 +189,45 @@ function ObjectChoice({ s3 }: { s3: S3Import }) {
   );
 }
 
-const STATE_COLORS: Record<string, string> = { pending: "gray", copying: "brand", done: "green", failed: "red" };
-
 function CopyProgress({ s3 }: { s3: S3Import }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const format = useFormatters();
   const progress = s3.progress;
+  const ended = progress ? importEnded(progress) : false;
   const total = progress?.total ?? s3.chosen.size;
   const settled = (progress?.done ?? 0) + (progress?.failed ?? 0);
   const percent = total > 0 ? Math.round((settled / total) * 100) : 0;
   return (
-    <Stack gap="3" data-testid="file-s3-progress" data-finished={progress?.finished || undefined}>
+    <Stack gap="3" data-testid="file-s3-progress" data-status={progress?.status ?? "running"}>
       <HStack justify="space-between" fontSize="sm">
-        <Text fontWeight="medium">{progress?.finished ? t("file.s3.finished") : t("file.s3.copying")}</Text>
+        <Text fontWeight="medium">{!ended ? t("file.s3.copying") : progress?.status === "failed" ? t("file.s3.stopped") : t("file.s3.finished")}</Text>
         <Text color="fg.muted" data-testid="file-s3-counts">
           {t("file.s3.counts", { done: format.number(progress?.done ?? 0), failed: format.number(progress?.failed ?? 0), total: format.number(total) })}
         </Text>
       </HStack>
-      <Progress.Root value={percent} size="sm" colorPalette={progress?.failed ? "orange" : "brand"} striped={!progress?.finished} animated={!progress?.finished}>
+      <Progress.Root value={percent} size="sm" colorPalette={progress?.failed ? "orange" : "brand"} striped={!ended} animated={!ended}>
         <Progress.Track rounded="full">
           <Progress.Range />
         </Progress.Track>
       </Progress.Root>
-      <Stack gap="1" maxHeight="56" overflowY="auto" borderWidth="1px" rounded="l2" p="2">
-        {(progress?.objects ?? []).map((object) => (
-          <HStack key={object.key} gap="2" fontSize="sm" data-testid="file-s3-copy-object" data-state={object.state}>
-            <Badge size="sm" variant="subtle" colorPalette={STATE_COLORS[object.state] ?? "gray"} flexShrink={0}>
-              {t(`file.s3.state.${object.state}`)}
-            </Badge>
-            <Stack gap="0" minWidth="0">
-              <Text fontFamily="mono" fontSize="xs" truncate title={object.key}>
-                {object.key}
+      {(progress?.errors.length ?? 0) > 0 && (
+        <Stack gap="1.5" maxHeight="56" overflowY="auto" borderWidth="1px" borderColor="border.error" rounded="l2" p="3" data-testid="file-s3-errors">
+          <Text fontSize="sm" fontWeight="medium" color="fg.error">
+            {t("file.s3.notCopied", { count: progress?.errors.length ?? 0 })}
+          </Text>
+          {progress?.errors.map((error) => (
+            <Stack key={error.key} gap="0" fontSize="sm" data-testid="file-s3-object-error">
+              <Text fontFamily="mono" fontSize="xs" truncate title={error.key}>
+                {error.key}
               </Text>
-              {object.error && (
-                <Text fontSize="xs" color="fg.error" data-testid="file-s3-object-error">
-                  {object.error.messageKey && i18n.exists(object.error.messageKey) ? t(object.error.messageKey, object.error.params ?? {}) : object.error.message}
-                </Text>
-              )}
+              <Text fontSize="xs" color="fg.error">
+                {/* The server words it in the reader's language already; the key stands in when it sent no text. */}
+                {error.message || t(error.messageKey)}
+              </Text>
             </Stack>
-          </HStack>
-        ))}
-      </Stack>
+          ))}
+        </Stack>
+      )}
     </Stack>
   );
 }

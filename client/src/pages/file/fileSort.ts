@@ -1,13 +1,18 @@
-/** The columns the file table sorts by (the server sorts; this only says which way a click turns). */
-export type SortColumn = "name" | "size" | "createdAt";
+import type { FileSort as ServerSort } from "../../graphql/gql/graphql";
+
+/**
+ * The columns the file table sorts by, as the server names its orders (the server sorts; this only says which way a
+ * click turns). The upload-date column sorts by `updatedAt`, the server's only date order.
+ */
+export type SortColumn = `${ServerSort}`;
 
 export interface FileSort {
   column: SortColumn;
   descending: boolean;
 }
 
-/** As RAGFlow: the newest uploads first. */
-export const DEFAULT_SORT: FileSort = { column: "createdAt", descending: true };
+/** The server's default: the newest first. */
+export const DEFAULT_SORT: FileSort = { column: "updatedAt", descending: true };
 
 /** A click on a column header: the same column turns the other way; a new one starts A→Z for names, largest or newest first otherwise. */
 export function sortAfterClick(current: FileSort, column: SortColumn): FileSort {

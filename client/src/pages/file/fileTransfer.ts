@@ -7,14 +7,16 @@ import type { PickedFile } from "../../documents/uploadSelection";
  * file bodies; each part's file name is the file's path inside the picked folder, from which the server makes folders.
  */
 export const fileRoutes = {
-  upload: "/v1/file/upload",
-  download: (fileId: string) => `/v1/file/get/${encodeURIComponent(fileId)}`,
+  upload: "/v1/files/upload",
+  /** `inline` asks for passive types (PDF, images, text) with their own content type, for a preview. */
+  download: (fileId: string, inline = false) => `/v1/files/${encodeURIComponent(fileId)}/download${inline ? "?inline=1" : ""}`,
 };
 
 /** Uploads files into a folder (the root when `folderId` is null), reporting the share of the body sent. */
 export function uploadFiles(folderId: string | null, files: (File & PickedFile)[], onProgress: (fraction: number) => void): Promise<unknown> {
   const body = new FormData();
-  if (folderId) body.append("parent_id", folderId);
+  // The server reads the destination before the files.
+  if (folderId) body.append("parentId", folderId);
   for (const file of files) body.append("file", file, uploadPathOf(file));
   return postForm(fileRoutes.upload, body, onProgress);
 }

@@ -5,21 +5,24 @@ import { notify } from "../../components/toaster";
 import { describeTransferError } from "../../documents/documentTransfer";
 import { describeError, errorCodeOf } from "../../errors";
 import {
-  CreateFileFolderDocument,
+  CreateFolderDocument,
   DeleteFilesDocument,
   FileFoldersDocument,
   FilesDocument,
   LinkFilesDocument,
   MoveFilesDocument,
   RenameFileDocument,
-  RunParsingDocument,
   UnlinkFileDocument,
   type FileLinkFieldsFragment,
   type FileRowFragment,
 } from "../../graphql/gql/graphql";
 import { downloadFile } from "./fileTransfer";
+import { grantedBy, isFolder } from "./fileActions";
 import { permissionCacheOf, type PermissionCache } from "./permissionCache";
 import type { FileList } from "./useFileList";
+
+/** `filePermissionMap` keeps the root folder under this name too, since its id is not known before the first answer. */
+const ROOT_KEY = "/";
 
 function browserStorage(): Storage | null {
   try {
@@ -36,19 +39,20 @@ function browserStorage(): Storage | null {
 export function useFileActions(list: FileList, userId: string | undefined) {
   const { t, i18n } = useTranslation();
   const refreshAll = { refetchQueries: [FilesDocument, FileFoldersDocument] };
-  const [createFolder] = useMutation(CreateFileFolderDocument, refreshAll);
+  const [createFolder] = useMutation(CreateFolderDocument, refreshAll);
   const [renameFile] = useMutation(RenameFileDocument, refreshAll);
   const [moveFiles] = useMutation(MoveFilesDocument, refreshAll);
   const [deleteFiles] = useMutation(DeleteFilesDocument, refreshAll);
-  const [linkFiles] = useMutation(LinkFilesDocument, { refetchQueries: [FilesDocument] });
-  const [unlinkFile] = useMutation(UnlinkFileDocument, { refetchQueries: [FilesDocument] });
-  const [runParsing] = useMutation(RunParsingDocument);
+  const [linkFiles] = useMutation(LinkFilesDocument);
+  const [unlinkFile] = useMutation(UnlinkFileDocument);
 
   const permissions: PermissionCache | null = useMemo(() => (userId ? permissionCacheOf(browserStorage(), userId) : null), [userId]);
-  // Every answer of the server replaces what the cache kept of those rows.
+  // Every answer of the server replaces what the cache kept of those rows, and of the open folder.
   useEffect(() => {
-    permissions?.remember(list.files.map((file) => ({ id: file.id, can: file.can })));
-  }, [permissions, list.files]);
+    if (!list.folder) return;
+    const folder = { id: list.folder.id, can: grantedBy(list.folder.can) };
+    permissions?.remember([...list.files.map((file) => ({ id: file.id, can: grantedBy(file.can) })), folder, ...(list.folderId ? [] : [{ ...folder, id: ROOT_KEY }])]);
+  }, [permissions, list.folder, list.files, list.folderId]);
 
   const describeFailure = (failure: unknown) => describeError(failure, i18n);
   /** A refusal is shown as the server words it; a refused row forgets what the cache promised and is read again. */
@@ -61,7 +65,15 @@ export function useFileActions(list: FileList, userId: string | undefined) {
   }
 
   return {
-    actionsOf: (file: FileRowFragment): ReadonlySet<string> => new Set(file.can ?? permissions?.actionsOf(file.id) ?? []),
+    actionsOf: (file: FileRowFragment): ReadonlySet<string> => new Set(grantedBy(file.can)),
+    /**
+     * What may be done in the open folder (upload, new folder, import): the server's answer, or before it arrives
+     * (a reload, a folder opened from the address) what `filePermissionMap` kept; nothing when neither is known.
+     */
+    folderActions(): ReadonlySet<string> {
+      if (list.folder && list.folder.id === (list.folderId ?? list.folder.id)) return new Set(grantedBy(list.folder.can));
+      return new Set(permissions?.actionsOf(list.folderId ?? ROOT_KEY) ?? []);
+    },
     describeFailure,
     /** The dialog actions throw, so that their dialog shows the failure (at its field when the server names one). */
     async createFolder(name: string) {
@@ -78,29 +90,28 @@ export function useFileActions(list: FileList, userId: string | undefined) {
     },
     async move(files: FileRowFragment[], destinationId: string) {
       try {
-        await moveFiles({ variables: { ids: files.map((file) => file.id), destinationId } });
+        await moveFiles({ variables: { ids: files.map((file) => file.id), targetId: destinationId } });
       } catch (failure) {
         throw refused(failure, files);
       }
       list.selection.clear();
       notify.success("operated");
     },
-    async link(files: FileRowFragment[], knowledgeBaseIds: string[], parse: boolean) {
-      let documentIds: string[];
+    /** The server starts parsing the new documents itself. */
+    async link(files: FileRowFragment[], knowledgeBaseIds: string[]) {
       try {
-        const { data } = await linkFiles({ variables: { ids: files.map((file) => file.id), knowledgeBaseIds } });
-        documentIds = data?.linkFilesToKnowledgeBases.map((link) => link.documentId) ?? [];
+        // A folder's files are linked too: the rows below it are read again when opened.
+        await linkFiles({ variables: { fileIds: files.map((file) => file.id), knowledgeBaseIds }, refetchQueries: files.some(isFolder) ? [FilesDocument] : [] });
       } catch (failure) {
         throw refused(failure, files);
       }
       list.selection.clear();
       notify.success("operated");
-      if (parse && documentIds.length > 0) await runParsing({ variables: { ids: documentIds }, refetchQueries: [FilesDocument] }).catch((failure) => notify.error(describeFailure(failure)));
     },
     /** The confirmation and toast actions report their failure themselves. */
     async unlink(file: FileRowFragment, link: FileLinkFieldsFragment) {
       try {
-        await unlinkFile({ variables: { id: file.id, knowledgeBaseId: link.knowledgeBaseId } });
+        await unlinkFile({ variables: { fileId: file.id, knowledgeBaseId: link.id } });
         notify.success("operated");
       } catch (failure) {
         notify.error(describeFailure(refused(failure, [file])));

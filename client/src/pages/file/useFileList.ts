@@ -1,7 +1,7 @@
 import { useQuery } from "@apollo/client/react";
 import { useEffect, useState } from "react";
 import { useSearchParams } from "react-router-dom";
-import { FilesDocument } from "../../graphql/gql/graphql";
+import { FilesDocument, type FileSort as ServerSort } from "../../graphql/gql/graphql";
 import { useDebouncedValue } from "../../hooks/useDebouncedValue";
 import { useSelection } from "../../hooks/useSelection";
 import { DEFAULT_SORT, sortAfterClick, type FileSort, type SortColumn } from "./fileSort";
@@ -24,7 +24,7 @@ export function useFileList() {
   const [page, setPage] = useState(1);
   const selection = useSelection();
   const { data, previousData, loading, error, refetch } = useQuery(FilesDocument, {
-    variables: { parentId: folderId, search: settledSearch || null, orderBy: sort.column, desc: sort.descending, page, pageSize: FILES_PAGE_SIZE },
+    variables: { parentId: folderId, search: settledSearch || null, sort: sort.column as ServerSort, desc: sort.descending, page, pageSize: FILES_PAGE_SIZE },
     fetchPolicy: "cache-and-network",
   });
   // While the next page or folder loads, the last one stays on screen rather than a flash of nothing.

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { describeTransferError } from "../../documents/documentTransfer";
+import { describeTransferError, TransferError } from "../../documents/documentTransfer";
 import { uploadLimitsOf, withAdded } from "../../documents/uploadSelection";
 import { foldersCreatedBy, uploadPathOf } from "./folderUpload";
 import { uploadFiles } from "./fileTransfer";
@@ -20,6 +20,17 @@ export function useFileUpload({ open, folderId, onUploaded, onClose }: UploadOpt
   const [files, setFiles] = useState<File[]>([]);
   const [phase, setPhase] = useState<UploadPhase>({ state: "choosing" });
   const limits = uploadLimitsOf(files);
+
+  /** The server's refusal in its own words (its message key, translated), after §8's text for its HTTP status if there is one. */
+  function refusalOf(error: unknown): string {
+    if (!(error instanceof TransferError) || !error.messageKey || !i18n.exists(error.messageKey)) {
+      return describeTransferError(error, (key) => t(key), (key) => i18n.exists(key), "errors.uploadFailed");
+    }
+    const specific = t(error.messageKey, error.params ?? {});
+    // 400 and 500 say nothing the specific message does not.
+    const statusKey = `httpStatus.${error.status}`;
+    return i18n.exists(statusKey) && error.status !== 400 && error.status !== 500 ? `${t(statusKey)} ${specific}` : specific;
+  }
 
   // Each opening starts with an empty list.
   useEffect(() => {
@@ -51,7 +62,7 @@ export function useFileUpload({ open, folderId, onUploaded, onClose }: UploadOpt
         await onUploaded();
         onClose();
       } catch (error) {
-        setPhase({ state: "failed", reason: describeTransferError(error, (key) => t(key), (key) => i18n.exists(key), "errors.uploadFailed") });
+        setPhase({ state: "failed", reason: refusalOf(error) });
       }
     },
   };

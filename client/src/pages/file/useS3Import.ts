@@ -1,12 +1,14 @@
-import { useApolloClient, useMutation, useSubscription } from "@apollo/client/react";
+import { useMutation, useSubscription } from "@apollo/client/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { describeError, fieldProblemsOf, hasNoProblems, type FieldProblems } from "../../errors";
-import { FileImportProgressDocument, ImportFromS3Document, S3ObjectsDocument, type FileImportProgressSubscription, type S3ObjectFieldsFragment } from "../../graphql/gql/graphql";
+import { FileImportProgressDocument, ImportFromS3Document, ListS3ObjectsDocument, type FileImportFieldsFragment, type S3ObjectFieldsFragment } from "../../graphql/gql/graphql";
 import { EMPTY_S3_CONNECTION, s3ConnectionInput, s3ConnectionProblems, type S3ConnectionValues } from "./s3Connection";
 
 export type S3ImportStep = "connect" | "choose" | "copy";
-export type ImportProgress = FileImportProgressSubscription["fileImportProgress"];
+
+/** The server has tried every object, or stopped. */
+export const importEnded = (progress: Pick<FileImportFieldsFragment, "status">) => progress.status !== "running";
 
 /**
  * The three steps of an import from an S3-compatible bucket: the connection, the objects listed page by page and
@@ -14,7 +16,6 @@ export type ImportProgress = FileImportProgressSubscription["fileImportProgress"
  */
 export function useS3Import({ open, folderId, onImported }: { open: boolean; folderId: string | null; onImported: () => void }) {
   const { i18n } = useTranslation();
-  const client = useApolloClient();
   const [step, setStep] = useState<S3ImportStep>("connect");
   const [values, setValues] = useState<S3ConnectionValues>(EMPTY_S3_CONNECTION);
   const [problems, setProblems] = useState<FieldProblems>({});
@@ -24,7 +25,8 @@ export function useS3Import({ open, folderId, onImported }: { open: boolean; fol
   const [nextToken, setNextToken] = useState<string | null>(null);
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
   const [importId, setImportId] = useState<string | null>(null);
-  const [progress, setProgress] = useState<ImportProgress | null>(null);
+  const [progress, setProgress] = useState<FileImportFieldsFragment | null>(null);
+  const [listObjects] = useMutation(ListS3ObjectsDocument);
   const [startImport, starting] = useMutation(ImportFromS3Document);
 
   useEffect(() => {
@@ -47,7 +49,7 @@ export function useS3Import({ open, folderId, onImported }: { open: boolean; fol
       const event = data.data?.fileImportProgress;
       if (!event) return;
       setProgress(event);
-      if (event.finished) onImported();
+      if (importEnded(event)) onImported();
     },
   });
 
@@ -58,8 +60,8 @@ export function useS3Import({ open, folderId, onImported }: { open: boolean; fol
     setListing(true);
     setFailure(null);
     try {
-      const { data } = await client.query({ query: S3ObjectsDocument, variables: { connection: s3ConnectionInput(values), continuationToken }, fetchPolicy: "network-only" });
-      const page = data?.s3Objects;
+      const { data } = await listObjects({ variables: { source: s3ConnectionInput(values), continuationToken } });
+      const page = data?.listS3Objects;
       if (!page) return;
       setObjects((current) => (continuationToken ? [...current, ...page.objects] : page.objects));
       setNextToken(page.nextContinuationToken ?? null);
@@ -105,12 +107,15 @@ export function useS3Import({ open, folderId, onImported }: { open: boolean; fol
         return next;
       });
     },
-    chooseAll: (on: boolean) => setChosen(on ? new Set(objects.map((object) => object.key)) : new Set()),
+    /** The objects the import would refuse (over 10 MB) are never ticked. */
+    choosable: objects.filter((object) => !object.tooLarge),
+    chooseAll: (on: boolean) => setChosen(on ? new Set(objects.filter((object) => !object.tooLarge).map((object) => object.key)) : new Set()),
     async copy() {
       setFailure(null);
       try {
-        const { data } = await startImport({ variables: { connection: s3ConnectionInput(values), keys: [...chosen], parentId: folderId } });
+        const { data } = await startImport({ variables: { source: s3ConnectionInput(values), keys: [...chosen], parentId: folderId } });
         if (!data) return;
+        setProgress(data.importFromS3);
         setImportId(data.importFromS3.id);
         setStep("copy");
       } catch (error) {
