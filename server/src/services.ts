@@ -17,6 +17,7 @@ import { KbTaskService } from "./knowledge/kb-tasks/kb-task.service";
 import { ModelsService } from "./models/models.service";
 import { RetrievalService } from "./retrieval/retrieval.service";
 import { ParserSandbox } from "./ingestion/sandbox/parser-sandbox";
+import { Previews } from "./ingestion/preview/previews";
 import type { Platform } from "./platform";
 import type { Services } from "./platform/services";
 // Each domain's entries of the services registry: their `services.ts` declare them.
@@ -67,6 +68,7 @@ export function createServices(platform: Platform): Services {
     files,
     fileImports: new S3ImportService(platform, files),
     parsers,
+    previews: new Previews(),
     close: async () => {
       await parsers.close();
       await conversations.close();

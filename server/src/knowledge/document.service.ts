@@ -536,6 +536,11 @@ export class DocumentService {
     return documents.length;
   }
 
+  /** A document's stored bytes, for a caller that has checked access (an empty document has none stored). */
+  async fileBytes(document: Document): Promise<Buffer> {
+    return document.size === 0 ? Buffer.alloc(0) : this.platform.storage.getBuffer(document.storageKey);
+  }
+
   async download(principal: SignedIn, id: string): Promise<{ document: Document; body: Readable }> {
     const document = await this.accessible(principal, id);
     return { document, body: await this.platform.storage.get(document.storageKey) };

@@ -1,0 +1,132 @@
+import { GraphQLJSONObject } from "graphql-scalars";
+import { Field, Int, ObjectType, registerEnumType } from "type-graphql";
+
+/**
+ * A file rendered for reading, never its raw bytes: what the document viewer and the file manager's preview
+ * drawer show. One object type with a kind and the fields that kind fills (the others are null), so that a
+ * client asks for one fragment and switches on `kind`.
+ */
+export enum PreviewKind {
+  /** The client draws the file's bytes (its download URL) with pdf.js. */
+  pdf = "pdf",
+  /** The client shows the file's bytes (its download URL) in an <img>. */
+  image = "image",
+  /** `html`: sanitised HTML (DOCX), pictures inlined as data URIs. */
+  html = "html",
+  /** `markdown`: to be rendered by a safe Markdown renderer (no raw HTML). */
+  markdown = "markdown",
+  /** `sheets`: spreadsheets and CSV, capped rows and columns. */
+  table = "table",
+  /** `email`: headers, body and attachment names. */
+  email = "email",
+  /** `text` with a highlight.js `language` (null for plain text). */
+  text = "text",
+  /** `slides`: the text of each slide or page (presentations). */
+  slides = "slides",
+  /** `reason` says why this file has no preview. */
+  unsupported = "unsupported",
+}
+
+registerEnumType(PreviewKind, { name: "PreviewKind", description: "How a preview is drawn; the fields it fills are named in Preview's descriptions." });
+
+@ObjectType({ description: "A message key of the locales with its parameters, for the client to say in the reader's language." })
+export class PreviewReason {
+  @Field()
+  messageKey: string;
+
+  @Field(() => GraphQLJSONObject)
+  params: Record<string, unknown>;
+}
+
+@ObjectType({ description: "One sheet of a spreadsheet (or the one table of a CSV file): its first rows and columns." })
+export class PreviewSheet {
+  @Field()
+  name: string;
+
+  @Field(() => [[String]], { description: "Cells as text, row by row; the first row is shown as the header. Rows are padded to the same length." })
+  rows: string[][];
+
+  @Field(() => Int, { description: "Rows the sheet has (at least rows.length; more when it was cut)." })
+  totalRows: number;
+
+  @Field(() => Int, { description: "Columns the sheet has (at least the length of a row; more when it was cut)." })
+  totalColumns: number;
+
+  @Field({ description: "Whether rows or columns were left out." })
+  truncated: boolean;
+}
+
+@ObjectType({ description: "An e-mail's envelope, body and attachment names." })
+export class PreviewEmail {
+  @Field(() => String, { nullable: true })
+  from: string | null;
+
+  @Field(() => String, { nullable: true })
+  to: string | null;
+
+  @Field(() => String, { nullable: true })
+  cc: string | null;
+
+  @Field(() => String, { nullable: true })
+  subject: string | null;
+
+  @Field(() => String, { nullable: true, description: "As the Date header says it." })
+  date: string | null;
+
+  @Field(() => String, { nullable: true, description: "The HTML body, sanitised (null when the mail has only text)." })
+  html: string | null;
+
+  @Field(() => String, { nullable: true, description: "The plain-text body (used when html is null)." })
+  text: string | null;
+
+  @Field(() => [String])
+  attachments: string[];
+}
+
+@ObjectType({ description: "The text of one slide (or page) of a presentation." })
+export class PreviewSlide {
+  @Field(() => Int, { description: "1-based." })
+  number: number;
+
+  @Field(() => String, { nullable: true })
+  title: string | null;
+
+  @Field()
+  text: string;
+}
+
+@ObjectType({ description: "A file rendered for reading (see PreviewKind): only the fields of its kind are set." })
+export class Preview {
+  @Field(() => PreviewKind)
+  kind: PreviewKind;
+
+  @Field()
+  fileName: string;
+
+  @Field(() => String, { nullable: true, description: "kind html: sanitised HTML (no scripts, event attributes or javascript: URLs)." })
+  html?: string | null;
+
+  @Field(() => String, { nullable: true, description: "kind markdown: Markdown source, to be rendered without raw HTML." })
+  markdown?: string | null;
+
+  @Field(() => String, { nullable: true, description: "kind text: the decoded text." })
+  text?: string | null;
+
+  @Field(() => String, { nullable: true, description: "kind text: the highlight.js language name; null for plain text." })
+  language?: string | null;
+
+  @Field(() => [PreviewSheet], { nullable: true, description: "kind table: the sheets, in order." })
+  sheets?: PreviewSheet[] | null;
+
+  @Field(() => PreviewEmail, { nullable: true, description: "kind email." })
+  email?: PreviewEmail | null;
+
+  @Field(() => [PreviewSlide], { nullable: true, description: "kind slides." })
+  slides?: PreviewSlide[] | null;
+
+  @Field({ description: "Whether the text, HTML, Markdown or slides were cut at the preview's size limit." })
+  truncated: boolean;
+
+  @Field(() => PreviewReason, { nullable: true, description: "kind unsupported: why there is no preview." })
+  reason?: PreviewReason | null;
+}
