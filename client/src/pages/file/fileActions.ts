@@ -8,6 +8,8 @@ export const FILE_ACTION = {
   rename: "manage",
   move: "manage",
   delete: "delete",
+  /** Upload, import or make a folder inside a folder. */
+  addInto: "manage",
 } as const;
 
 type Can = FileRowFragment["can"];

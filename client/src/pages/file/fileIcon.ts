@@ -26,3 +26,8 @@ export function fileIconOf(name: string, folder: boolean, readOnly = false): Ico
   if (folder) return readOnly ? LuFolderLock : LuFolder;
   return ICONS.get(extensionOf(name)) ?? LuFile;
 }
+
+/** A file's name without its extension ("report" for "report.pdf" with suffix "pdf"); the whole name when it has none. */
+export function nameWithoutSuffix(name: string, suffix: string): string {
+  return suffix && name.toLowerCase().endsWith(`.${suffix.toLowerCase()}`) ? name.slice(0, -(suffix.length + 1)) : name;
+}

@@ -3,7 +3,7 @@ import { useEffect, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { notify } from "../../components/toaster";
 import { describeTransferError } from "../../documents/documentTransfer";
-import { describeError, errorCodeOf } from "../../errors";
+import { describeError, errorCodeOf, fieldProblemsOf, hasNoProblems, messageKeyOf, messageParamsOf, type FieldProblems } from "../../errors";
 import {
   CreateFolderDocument,
   DeleteFilesDocument,
@@ -75,6 +75,17 @@ export function useFileActions(list: FileList, userId: string | undefined) {
       return new Set(permissions?.actionsOf(list.folderId ?? ROOT_KEY) ?? []);
     },
     describeFailure,
+    /**
+     * The problems a name dialog shows at its one field: the server's field problems, or a refusal of the name itself
+     * (taken, a "/" in it) that the server raises without naming a field.
+     */
+    nameProblemsOf(failure: unknown): FieldProblems {
+      const fields = fieldProblemsOf(failure);
+      if (!hasNoProblems(fields)) return fields;
+      const key = messageKeyOf(failure);
+      const aboutTheName = ["BAD_USER_INPUT", "CONFLICT"].includes(errorCodeOf(failure) ?? "");
+      return key && aboutTheName ? { name: { key, params: messageParamsOf(failure) } } : {};
+    },
     /** The dialog actions throw, so that their dialog shows the failure (at its field when the server names one). */
     async createFolder(name: string) {
       await createFolder({ variables: { parentId: list.folderId, name } });
