@@ -1,4 +1,4 @@
-import { Breadcrumb, Text } from "@chakra-ui/react";
+import { Breadcrumb, chakra, Text } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
 import { LuHouse } from "react-icons/lu";
 
@@ -22,9 +22,9 @@ export function Breadcrumbs({ path, onOpen }: { path: FolderStep[]; onOpen: (fol
             </Breadcrumb.CurrentLink>
           ) : (
             <Breadcrumb.Link asChild>
-              <button type="button" onClick={() => onOpen(root?.id ?? null)} data-testid="file-breadcrumb" style={{ display: "inline-flex", gap: "0.375rem", alignItems: "center" }}>
+              <chakra.button type="button" display="inline-flex" gap="1.5" alignItems="center" onClick={() => onOpen(root?.id ?? null)} data-testid="file-breadcrumb">
                 <LuHouse /> {t("file.root")}
-              </button>
+              </chakra.button>
             </Breadcrumb.Link>
           )}
         </Breadcrumb.Item>
@@ -49,11 +49,11 @@ function BreadcrumbStep({ folder, last, onOpen }: { folder: FolderStep; last: bo
           </Breadcrumb.CurrentLink>
         ) : (
           <Breadcrumb.Link asChild>
-            <button type="button" onClick={() => onOpen(folder.id)} data-testid="file-breadcrumb">
+            <chakra.button type="button" onClick={() => onOpen(folder.id)} data-testid="file-breadcrumb">
               <Text truncate maxWidth="40" title={folder.name}>
                 {folder.name}
               </Text>
-            </button>
+            </chakra.button>
           </Breadcrumb.Link>
         )}
       </Breadcrumb.Item>

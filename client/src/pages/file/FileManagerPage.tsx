@@ -2,11 +2,12 @@ import { Box, Button, Center, Flex, HStack, IconButton, Menu, Portal, Spinner, S
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LuChevronDown, LuCloudDownload, LuFolderPlus, LuFolderUp, LuPanelLeftClose, LuPanelLeftOpen, LuUpload } from "react-icons/lu";
+import { ConfirmDeleteDialog } from "../../components/ConfirmDeleteDialog";
 import { LoadFailed } from "../../components/LoadFailed";
 import { PageHeader } from "../../components/PageHeader";
 import { Pager } from "../../components/Pager";
 import { TextFieldsDialog } from "../../components/TextFieldsDialog";
-import type { FileRowFragment } from "../../graphql/gql/graphql";
+import type { FileLinkFieldsFragment, FileRowFragment } from "../../graphql/gql/graphql";
 import { useCurrentUser } from "../../session/useCurrentUser";
 import { DeleteFilesDialog } from "./DeleteFilesDialog";
 import { FILE_ACTION, isFolder } from "./fileActions";
@@ -31,6 +32,7 @@ type Overlay =
   | { kind: "upload" | "newFolder" | "s3" }
   | { kind: "rename" | "preview"; file: FileRowFragment }
   | { kind: "move" | "link" | "delete"; files: FileRowFragment[] }
+  | { kind: "unlink"; file: FileRowFragment; link: FileLinkFieldsFragment }
   | null;
 
 /** `/file` (§2): the user's folders and files, with uploads, an S3 import, links to knowledge bases and previews. */
@@ -55,7 +57,7 @@ export default function FileManagerPage() {
     rename: (file) => setOverlay({ kind: "rename", file }),
     move: (files) => setOverlay({ kind: "move", files }),
     link: (files) => setOverlay({ kind: "link", files }),
-    unlink: (file, link) => void actions.unlink(file, link),
+    unlink: (file, link) => setOverlay({ kind: "unlink", file, link }),
     delete: (files) => setOverlay({ kind: "delete", files }),
   };
 
@@ -111,6 +113,13 @@ export default function FileManagerPage() {
       <MoveDialog files={overlay?.kind === "move" ? overlay.files : null} currentFolderId={list.folder?.id ?? ""} openPath={openPath} onClose={close} onMove={actions.move} describeFailure={actions.describeFailure} />
       <LinkDialog files={overlay?.kind === "link" ? overlay.files : null} onClose={close} onLink={actions.link} describeFailure={actions.describeFailure} />
       <DeleteFilesDialog files={overlay?.kind === "delete" ? overlay.files : null} onClose={close} onDelete={actions.remove} />
+      {/* Unlinking deletes the document the file became there (§2: a deletion is confirmed). */}
+      <ConfirmDeleteDialog
+        open={overlay?.kind === "unlink"}
+        subject={overlay?.kind === "unlink" ? t("file.delete.documentIn", { document: overlay.file.name, knowledgeBase: overlay.link.name }) : undefined}
+        onClose={close}
+        onConfirm={() => (overlay?.kind === "unlink" ? actions.unlink(overlay.file, overlay.link) : undefined)}
+      />
       <PreviewDrawer file={overlay?.kind === "preview" ? overlay.file : null} onClose={close} onDownload={handlers.download} />
     </>
   );

@@ -5,7 +5,7 @@ import { formatBytes } from "../../documents/documentTransfer";
 import { useFormatters } from "../../format";
 import type { FileRowFragment } from "../../graphql/gql/graphql";
 import { useCurrentUser } from "../../session/useCurrentUser";
-import { FILE_ACTION, grantedBy } from "./fileActions";
+import { FILE_ACTION, offeredBy } from "./fileActions";
 import { fileIconOf } from "./fileIcon";
 import { FilePreviewBody } from "./FilePreviewBody";
 
@@ -21,7 +21,7 @@ export function PreviewDrawer({ file, onClose, onDownload }: PreviewDrawerProps)
   const { t } = useTranslation();
   const user = useCurrentUser();
   const format = useFormatters(user?.timezone);
-  const mayDownload = file ? grantedBy(file.can).includes(FILE_ACTION.download) : false;
+  const mayDownload = file ? offeredBy(file).includes(FILE_ACTION.download) : false;
   return (
     <Drawer.Root open={file !== null} onOpenChange={(event) => !event.open && onClose()} placement="end" size="lg">
       <Portal>

@@ -17,7 +17,7 @@ import {
   type FileRowFragment,
 } from "../../graphql/gql/graphql";
 import { downloadFile } from "./fileTransfer";
-import { grantedBy, isFolder } from "./fileActions";
+import { isFolder, offeredBy } from "./fileActions";
 import { permissionCacheOf, type PermissionCache } from "./permissionCache";
 import type { FileList } from "./useFileList";
 
@@ -50,8 +50,8 @@ export function useFileActions(list: FileList, userId: string | undefined) {
   // Every answer of the server replaces what the cache kept of those rows, and of the open folder.
   useEffect(() => {
     if (!list.folder) return;
-    const folder = { id: list.folder.id, can: grantedBy(list.folder.can) };
-    permissions?.remember([...list.files.map((file) => ({ id: file.id, can: grantedBy(file.can) })), folder, ...(list.folderId ? [] : [{ ...folder, id: ROOT_KEY }])]);
+    const folder = { id: list.folder.id, can: offeredBy(list.folder) };
+    permissions?.remember([...list.files.map((file) => ({ id: file.id, can: offeredBy(file) })), folder, ...(list.folderId ? [] : [{ ...folder, id: ROOT_KEY }])]);
   }, [permissions, list.folder, list.files, list.folderId]);
 
   const describeFailure = (failure: unknown) => describeError(failure, i18n);
@@ -65,13 +65,13 @@ export function useFileActions(list: FileList, userId: string | undefined) {
   }
 
   return {
-    actionsOf: (file: FileRowFragment): ReadonlySet<string> => new Set(grantedBy(file.can)),
+    actionsOf: (file: FileRowFragment): ReadonlySet<string> => new Set(offeredBy(file)),
     /**
      * What may be done in the open folder (upload, new folder, import): the server's answer, or before it arrives
      * (a reload, a folder opened from the address) what `filePermissionMap` kept; nothing when neither is known.
      */
     folderActions(): ReadonlySet<string> {
-      if (list.folder && list.folder.id === (list.folderId ?? list.folder.id)) return new Set(grantedBy(list.folder.can));
+      if (list.folder && list.folder.id === (list.folderId ?? list.folder.id)) return new Set(offeredBy(list.folder));
       return new Set(permissions?.actionsOf(list.folderId ?? ROOT_KEY) ?? []);
     },
     describeFailure,
