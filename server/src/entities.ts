@@ -14,6 +14,7 @@ import { KbTask } from "./knowledge/kb-tasks/kb-task.entity";
 import { KnowledgeBase } from "./knowledge/knowledge-base.entity";
 import { ModelEntry } from "./models/model-entry.entity";
 import { FLOW_ENTITIES } from "./flows/entities";
+import { FILE_ENTITIES } from "./files/entities";
 
 /** Every TypeORM entity; the schema itself is created by the migrations in migrations/. */
-export const entities = [Tenant, User, TenantMember, AuthSession, ThrottleCounter, ApiToken, ModelEntry, KnowledgeBase, Document, Chunk, KbTask, ChatAssistant, ChatShare, Conversation, Message, ...FLOW_ENTITIES];
+export const entities = [Tenant, User, TenantMember, AuthSession, ThrottleCounter, ApiToken, ModelEntry, KnowledgeBase, Document, Chunk, KbTask, ChatAssistant, ChatShare, Conversation, Message, ...FLOW_ENTITIES, ...FILE_ENTITIES];

@@ -20,12 +20,15 @@ import { changeMetadata, summarizeMetadata, type MetadataDelete, type MetadataKe
 import { parseJobId, progressEventsOf, queuePositions } from "./parse-queue";
 import { chunkMethodDefaults, deepMerge, documentParserConfig, parserConfigViolations } from "./parser-config";
 import { UploadGate, type UploadPass } from "./upload-gate";
+import type { StoredBytes } from "./stored-bytes";
 import { fetchPage } from "./web-crawl";
 
 /** §9: a file up to 10 MB and at most 128 files at once. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 export const MAX_FILES_PER_UPLOAD = 128;
 export const MAX_NAME_BYTES = 255;
+/** A document made of a file of the file manager, sharing its bytes. */
+export const LINKED_FILE_SOURCE = "file";
 /** How often an upload names its files again after losing a name to a concurrent upload. */
 const NAMING_ATTEMPTS = 10;
 
@@ -45,6 +48,8 @@ export interface DocumentQuery {
   desc?: boolean;
   /** Only documents whose metadata meets this condition. */
   metadata?: MetadataCondition;
+  /** Only documents from these sources (local, empty, web, file). */
+  sourceTypes?: string[];
 }
 
 /** What a document is made from, besides its bytes. */
@@ -66,6 +71,13 @@ interface StagedFile extends FileOrigin {
   size: number;
 }
 
+/** A file already in the object store (the file manager's) that a document is made of without copying its bytes. */
+export interface StoredFileRef {
+  name: string;
+  storageKey: string;
+  size: number;
+}
+
 /** Why one file of an upload was refused (the REST facade keeps the others, as RAGFlow does). */
 export interface UploadRefusal {
   name: string;
@@ -78,7 +90,7 @@ const tooLarge = () => new DomainError("PAYLOAD_TOO_LARGE", "httpStatus.413");
  * The body as it flows on, `count` seeing each piece first. When `count` throws, the stream fails with its error
  * and the rest of the body is read and dropped, so that a multipart parser behind it reaches the end of the request.
  */
-function metered(body: Readable, count: (bytes: number) => void): Readable {
+export function metered(body: Readable, count: (bytes: number) => void): Readable {
   const meter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       try {
@@ -207,6 +219,7 @@ export class DocumentService {
   constructor(
     private readonly platform: Platform,
     private readonly knowledgeBases: KnowledgeBaseService,
+    private readonly storedObjects: StoredBytes,
   ) {
     this.repository = platform.db.getRepository(Document);
     this.uploadGate = new UploadGate(platform.config.uploads);
@@ -242,6 +255,7 @@ export class DocumentService {
     const builder = this.repository.createQueryBuilder("d").where("d.knowledgeBaseId = :knowledgeBaseId", { knowledgeBaseId });
     if (query.search?.trim()) builder.andWhere("d.name ILIKE :search", { search: `%${escapeLike(query.search.trim())}%` });
     if (query.runs?.length) builder.andWhere("d.run IN (:...runs)", { runs: query.runs });
+    if (query.sourceTypes?.length) builder.andWhere("d.sourceType IN (:...sourceTypes)", { sourceTypes: query.sourceTypes });
     if (query.suffixes?.length) builder.andWhere("d.suffix IN (:...suffixes)", { suffixes: query.suffixes.map((s) => s.toLowerCase()) });
     if (query.metadata) builder.andWhere("d.id = ANY(:meeting)", { meeting: await this.meetingCondition([knowledgeBaseId], query.metadata) });
     const pageSize = Math.max(0, query.pageSize ?? 30);
@@ -416,6 +430,23 @@ export class DocumentService {
     return documents.map((d) => stored.find((s) => s.id === d.id)!);
   }
 
+  /**
+   * Makes documents of files already stored (the file manager's links), without copying their bytes: each document
+   * names the file's storage key, and StoredBytes keeps those bytes while the file or any document holds them.
+   * A name the knowledge base has becomes "name(1).ext", as for uploads; a type no parser reads is refused.
+   */
+  async adopt(principal: SignedIn, knowledgeBaseId: string, files: StoredFileRef[]): Promise<Document[]> {
+    const kb = await this.knowledgeBases.accessible(principal, knowledgeBaseId, "manage");
+    const checks = new FieldChecks();
+    for (const file of files) {
+      const refusal = DocumentService.refusalOf(file.name);
+      checks.check(refusal === null, file.name, refusal ?? "", { name: file.name });
+    }
+    checks.throwIfAny();
+    const staged = files.map((file) => ({ id: newId(), name: file.name, type: documentTypeOf(file.name)!, sourceType: LINKED_FILE_SOURCE, sourceUrl: null, storageKey: file.storageKey, size: file.size }));
+    return this.createDocuments(principal, kb, staged);
+  }
+
   /** A new empty document (a .txt file with no content) that chunks can be added to by hand. */
   async createEmpty(principal: SignedIn, knowledgeBaseId: string, name: string): Promise<Document> {
     const kb = await this.knowledgeBases.accessible(principal, knowledgeBaseId, "manage");
@@ -531,7 +562,7 @@ export class DocumentService {
         await deleteChunks(manager, document.id);
         await manager.delete(Document, { id: document.id });
       });
-      await Promise.all([document.storageKey, ...images.map((i) => i.image_key)].map((key) => this.platform.storage.delete(key).catch(() => undefined)));
+      await this.storedObjects.release([document.storageKey, ...images.map((i) => i.image_key)]);
     }
     return documents.length;
   }

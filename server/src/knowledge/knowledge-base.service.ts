@@ -10,6 +10,7 @@ import type { Platform } from "../platform";
 import { KnowledgeBase } from "./knowledge-base.entity";
 import { TOP_K } from "./retrieval-params";
 import { chunkMethodDefaults, deepMerge, initialParserConfig, parserConfigViolations, type Violation } from "./parser-config";
+import type { StoredBytes } from "./stored-bytes";
 
 /** Retrieval settings of a knowledge base or a request that sets none (RAGFlow's defaults). */
 export const RETRIEVAL_DEFAULTS = { similarityThreshold: 0.2, vectorSimilarityWeight: 0.3, topK: 1024, page: 1, pageSize: 30 };
@@ -66,6 +67,7 @@ export class KnowledgeBaseService {
   constructor(
     private readonly platform: Platform,
     private readonly models: ModelsService,
+    private readonly storedBytes: StoredBytes,
   ) {
     this.repository = platform.db.getRepository(KnowledgeBase);
   }
@@ -211,6 +213,6 @@ export class KnowledgeBaseService {
     await Promise.all(ids.map((id) => this.accessible(principal, id, "delete")));
     const documents: { storage_key: string }[] = await this.platform.db.query(`SELECT storage_key FROM document WHERE knowledge_base_id = ANY($1)`, [ids]);
     await this.repository.delete({ id: In(ids) });
-    await Promise.all(documents.map((d) => this.platform.storage.delete(d.storage_key).catch(() => undefined)));
+    await this.storedBytes.release(documents.map((d) => d.storage_key));
   }
 }

@@ -53,7 +53,8 @@ const TABLE: [string, Resource, Expected][] = [
   ["the flow's share link", { kind: "flowShare", id: "flowLink", tenantId: "t", flowId: "flow", createdBy: "t" }, { ...OWNER_ONLY, flowShare: "u" }],
   ["a share link a normal member made of a flow", { kind: "flowShare", id: "made", tenantId: "t", flowId: "flow", createdBy: "n" }, OWNER_ONLY],
   ["a private file", { kind: "file", tenantId: "t", createdBy: "t", inTeamKnowledgeBase: false }, OWNER_ONLY],
-  ["a file in a team knowledge base", { kind: "file", tenantId: "t", createdBy: "t", inTeamKnowledgeBase: true }, TEAM_SHARED],
+  ["a file in a team knowledge base", { kind: "file", tenantId: "t", createdBy: "t", inTeamKnowledgeBase: true }, { ...TEAM_SHARED, normal: "ru" }],
+  ["a file in a team knowledge base a normal member made", { kind: "file", tenantId: "t", createdBy: "n", inTeamKnowledgeBase: true }, { ...TEAM_SHARED, normal: "rumd" }],
 ];
 
 const LETTER: Record<Action, string> = { read: "r", use: "u", manage: "m", delete: "d" };

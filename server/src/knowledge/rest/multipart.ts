@@ -1,20 +1,27 @@
 import type { Request, Response } from "express";
 import multer from "multer";
+import type { Readable } from "node:stream";
 import { DomainError } from "../../platform/errors";
-import type { DocumentUpload } from "../document.service";
+
+/** An upload that takes files as their bytes stream in (a DocumentUpload, the file manager's FileUpload). */
+export interface StreamedUpload {
+  receive(name: string, body: Readable): Promise<void>;
+  /** Deletes whatever it stored; harmless once it has ended. */
+  abandon(): Promise<void>;
+}
 
 /** The text fields of a multipart body, first value of each. */
 export type MultipartFields = Record<string, string>;
 
-export interface ReceivedUpload {
+export interface ReceivedUpload<U extends StreamedUpload> {
   fields: MultipartFields;
   /** The upload the `file` parts went to, or null when the body carried none. */
-  upload: DocumentUpload | null;
+  upload: U | null;
 }
 
-export interface UploadHooks {
+export interface UploadHooks<U extends StreamedUpload> {
   /** Opens the upload when the first file starts, from the fields sent before it (the browser sends kb_id first). */
-  open(fields: MultipartFields): Promise<DocumentUpload>;
+  open(fields: MultipartFields): Promise<U>;
   /** Refuses the whole request for a file's name before any of its bytes are read, by throwing. */
   checkName?(name: string): void;
 }
@@ -24,13 +31,13 @@ function fieldsOf(body: unknown): MultipartFields {
 }
 
 /**
- * Reads the multipart body of an upload route, streaming each `file` part into a DocumentUpload as it arrives:
+ * Reads the multipart body of an upload route, streaming each `file` part into the upload as it arrives:
  * nothing of a file is held in memory, and the upload's own rules (10 MB, 128 files, the quota, how many uploads
  * at once) refuse it mid-stream. On any failure the upload is abandoned, which deletes what it stored, and the
  * failure is thrown; a body the parser cannot read is answered as one without files ("No file part!").
  */
-export async function receiveUpload(req: Request, res: Response, hooks: UploadHooks): Promise<ReceivedUpload> {
-  let opened: Promise<DocumentUpload> | undefined;
+export async function receiveUpload<U extends StreamedUpload>(req: Request, res: Response, hooks: UploadHooks<U>): Promise<ReceivedUpload<U>> {
+  let opened: Promise<U> | undefined;
   let refusal: { error: unknown } | undefined;
   const engine: multer.StorageEngine = {
     _handleFile(request, file, callback) {
