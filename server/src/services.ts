@@ -71,7 +71,7 @@ export function createServices(platform: Platform): Services {
     files,
     fileImports: new S3ImportService(platform, files),
     parsers,
-    previews: new Previews(),
+    previews: new Previews((bytes, fileName) => parsers.preview(bytes, fileName)),
     close: async () => {
       await parsers.close();
       await conversations.close();

@@ -4,7 +4,8 @@ import type { SubscribeResolverData } from "type-graphql";
 import { signedIn, type GraphQLContext } from "../graphql/context";
 import { presentParamSpec, ParamSpecType } from "../graphql/param-spec.type";
 import { chunkMethods } from "../ingestion/chunkers/registry";
-import { Preview } from "../ingestion/preview/preview.type";
+import type { Preview } from "../ingestion/preview";
+import { PreviewType } from "../ingestion/preview/preview.type";
 import { Chunk } from "./chunk.entity";
 import { CHUNK_ORIGINS } from "./chunk.service";
 import { Document, DocumentFailure, ParseLogLine, RUN, type RunStatus } from "./document.entity";
@@ -280,7 +281,7 @@ export class KnowledgeResolver {
     return context.services.documents.accessible(signedIn(context), id);
   }
 
-  @Query(() => Preview, { description: "The document's file rendered for reading (see PreviewKind)." })
+  @Query(() => PreviewType, { description: "The document's file rendered for reading (see PreviewKind)." })
   async documentPreview(@Ctx() context: GraphQLContext, @Arg("id", () => ID) id: string): Promise<Preview> {
     const document = await context.services.documents.accessible(signedIn(context), id);
     return context.services.previews.of(document.storageKey, document.name, () => context.services.documents.fileBytes(document));

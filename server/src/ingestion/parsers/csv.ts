@@ -17,7 +17,7 @@ function countOutsideQuotes(line: string, delimiter: string): number {
 }
 
 /** The delimiter that splits every one of the first lines, the most times; a comma when none does. */
-function detectDelimiter(text: string): string {
+export function detectDelimiter(text: string): string {
   const lines = text.split(/\r?\n/).filter((line) => line.trim()).slice(0, 20);
   let best = { delimiter: ",", score: 0 };
   for (const delimiter of DELIMITERS) {

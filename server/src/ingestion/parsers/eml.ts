@@ -6,7 +6,7 @@ import { ParseError } from "../types";
 import { htmlBlocks } from "./html-blocks";
 import { paragraphsOf } from "./plain-text";
 
-function addresses(list: PostalMime.Address[] | undefined): string {
+export function addresses(list: PostalMime.Address[] | undefined): string {
   return (list ?? [])
     .map((address) => (address.group ? `${address.name}: ${addresses(address.group)}` : address.name ? `${address.name} <${address.address}>` : address.address))
     .join(", ");

@@ -11,7 +11,7 @@ const xlsx = () => require("xlsx") as typeof XLSXModule;
  * What Excel saves as .xls: a BIFF compound file, or (from "Save as" in older versions and web exports) an HTML or
  * SpreadsheetML text, or a zipped workbook that was renamed. Anything else SheetJS would read as one column of text.
  */
-function looksLikeWorkbook(data: Buffer): boolean {
+export function looksLikeWorkbook(data: Buffer): boolean {
   const compoundFile = data.subarray(0, 8).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]));
   const biffStream = data[0] === 0x09 && [0x00, 0x02, 0x04, 0x08].includes(data[1]);
   const zip = data.subarray(0, 4).equals(Buffer.from("PK\x03\x04", "latin1"));

@@ -1,13 +1,27 @@
-import { PreviewKind, type Preview } from "./preview.type";
+import { fileExtension } from "../file-types";
+import { ParseError } from "../types";
+import { unsupported } from "./maker";
+import type { Preview } from "./preview";
+import { previewMakerFor } from "./registry";
 
-export { Preview, PreviewKind } from "./preview.type";
+export { PreviewKind, type Preview } from "./preview";
 
 /**
- * A rendered preview of a file, chosen by its type (the file name's extension). It runs in the calling process
- * with every maker's size caps; a server should call `services.previews.of` instead, which runs this in a parse
- * process with time and memory limits and caches the result per storage key.
+ * A rendered preview of a file, chosen by its type (the file name's extension) from the registry of preview makers.
+ * A file that cannot be read (damaged, not what its name says, past a limit) previews as "unsupported" with the
+ * reason, never as an error. It runs in the calling process with every maker's size caps; the server calls
+ * `services.previews.of` instead, which runs this in a parse process with time and memory limits and keeps the result.
  */
 export async function previewOf(bytes: Buffer, fileName: string): Promise<Preview> {
-  void bytes;
-  return { kind: PreviewKind.unsupported, fileName, truncated: false, reason: { messageKey: "preview.reason.unsupportedType", params: { suffix: fileName.slice(fileName.lastIndexOf(".") + 1) } } };
+  const extension = fileExtension(fileName);
+  const maker = previewMakerFor(extension);
+  if (!maker) return unsupported(fileName, "preview.reason.unsupportedType", { suffix: extension });
+  if (bytes.length === 0) return unsupported(fileName, "preview.reason.empty");
+  try {
+    return await maker.make(bytes, fileName);
+  } catch (error) {
+    if (error instanceof ParseError) return unsupported(fileName, error.reason.messageKey, error.reason.params);
+    console.error(`[preview] the ${maker.name} preview failed on ${fileName}:`, error);
+    return unsupported(fileName, "preview.reason.unreadable");
+  }
 }

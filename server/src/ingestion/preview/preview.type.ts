@@ -1,36 +1,11 @@
 import { GraphQLJSONObject } from "graphql-scalars";
 import { Field, Int, ObjectType, registerEnumType } from "type-graphql";
-
-/**
- * A file rendered for reading, never its raw bytes: what the document viewer and the file manager's preview
- * drawer show. One object type with a kind and the fields that kind fills (the others are null), so that a
- * client asks for one fragment and switches on `kind`.
- */
-export enum PreviewKind {
-  /** The client draws the file's bytes (its download URL) with pdf.js. */
-  pdf = "pdf",
-  /** The client shows the file's bytes (its download URL) in an <img>. */
-  image = "image",
-  /** `html`: sanitised HTML (DOCX), pictures inlined as data URIs. */
-  html = "html",
-  /** `markdown`: to be rendered by a safe Markdown renderer (no raw HTML). */
-  markdown = "markdown",
-  /** `sheets`: spreadsheets and CSV, capped rows and columns. */
-  table = "table",
-  /** `email`: headers, body and attachment names. */
-  email = "email",
-  /** `text` with a highlight.js `language` (null for plain text). */
-  text = "text",
-  /** `slides`: the text of each slide or page (presentations). */
-  slides = "slides",
-  /** `reason` says why this file has no preview. */
-  unsupported = "unsupported",
-}
+import { PreviewKind, type Preview, type PreviewEmail, type PreviewReason, type PreviewSheet, type PreviewSlide } from "./preview";
 
 registerEnumType(PreviewKind, { name: "PreviewKind", description: "How a preview is drawn; the fields it fills are named in Preview's descriptions." });
 
-@ObjectType({ description: "A message key of the locales with its parameters, for the client to say in the reader's language." })
-export class PreviewReason {
+@ObjectType("PreviewReason", { description: "A message key of the locales with its parameters, for the client to say in the reader's language." })
+export class PreviewReasonType implements PreviewReason {
   @Field()
   messageKey: string;
 
@@ -38,8 +13,8 @@ export class PreviewReason {
   params: Record<string, unknown>;
 }
 
-@ObjectType({ description: "One sheet of a spreadsheet (or the one table of a CSV file): its first rows and columns." })
-export class PreviewSheet {
+@ObjectType("PreviewSheet", { description: "One sheet of a spreadsheet (or the one table of a CSV file): its first rows and columns." })
+export class PreviewSheetType implements PreviewSheet {
   @Field()
   name: string;
 
@@ -56,8 +31,8 @@ export class PreviewSheet {
   truncated: boolean;
 }
 
-@ObjectType({ description: "An e-mail's envelope, body and attachment names." })
-export class PreviewEmail {
+@ObjectType("PreviewEmail", { description: "An e-mail's envelope, body and attachment names." })
+export class PreviewEmailType implements PreviewEmail {
   @Field(() => String, { nullable: true })
   from: string | null;
 
@@ -83,8 +58,8 @@ export class PreviewEmail {
   attachments: string[];
 }
 
-@ObjectType({ description: "The text of one slide (or page) of a presentation." })
-export class PreviewSlide {
+@ObjectType("PreviewSlide", { description: "The text of one slide (or page) of a presentation." })
+export class PreviewSlideType implements PreviewSlide {
   @Field(() => Int, { description: "1-based." })
   number: number;
 
@@ -95,8 +70,13 @@ export class PreviewSlide {
   text: string;
 }
 
-@ObjectType({ description: "A file rendered for reading (see PreviewKind): only the fields of its kind are set." })
-export class Preview {
+/**
+ * A file rendered for reading, never its raw bytes: what the document viewer and the file manager's preview
+ * drawer show. One object type with a kind and the fields that kind fills (the others are null), so that a
+ * client asks for one fragment and switches on `kind`.
+ */
+@ObjectType("Preview", { description: "A file rendered for reading (see PreviewKind): only the fields of its kind are set." })
+export class PreviewType implements Preview {
   @Field(() => PreviewKind)
   kind: PreviewKind;
 
@@ -115,18 +95,18 @@ export class Preview {
   @Field(() => String, { nullable: true, description: "kind text: the highlight.js language name; null for plain text." })
   language?: string | null;
 
-  @Field(() => [PreviewSheet], { nullable: true, description: "kind table: the sheets, in order." })
-  sheets?: PreviewSheet[] | null;
+  @Field(() => [PreviewSheetType], { nullable: true, description: "kind table: the sheets, in order." })
+  sheets?: PreviewSheetType[] | null;
 
-  @Field(() => PreviewEmail, { nullable: true, description: "kind email." })
-  email?: PreviewEmail | null;
+  @Field(() => PreviewEmailType, { nullable: true, description: "kind email." })
+  email?: PreviewEmailType | null;
 
-  @Field(() => [PreviewSlide], { nullable: true, description: "kind slides." })
-  slides?: PreviewSlide[] | null;
+  @Field(() => [PreviewSlideType], { nullable: true, description: "kind slides." })
+  slides?: PreviewSlideType[] | null;
 
   @Field({ description: "Whether the text, HTML, Markdown or slides were cut at the preview's size limit." })
   truncated: boolean;
 
-  @Field(() => PreviewReason, { nullable: true, description: "kind unsupported: why there is no preview." })
-  reason?: PreviewReason | null;
+  @Field(() => PreviewReasonType, { nullable: true, description: "kind unsupported: why there is no preview." })
+  reason?: PreviewReasonType | null;
 }

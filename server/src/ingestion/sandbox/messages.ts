@@ -1,5 +1,6 @@
 import type { LogMessage } from "../parse-log";
 import type { Chunked } from "../chunking";
+import type { Preview } from "../preview/preview";
 import type { FailureReason, ParsedDocument, ParserConfig } from "../types";
 
 /**
@@ -20,12 +21,20 @@ export interface ParseRequest {
   chunking?: { method: string; config: ParserConfig };
 }
 
+/** A file to preview (ingestion/preview) rather than parse. */
+export interface PreviewRequest {
+  type: "preview";
+  data: Uint8Array;
+  fileName: string;
+}
+
 export type ParsePhase = "parse" | "chunk";
 
 export type ParseReply =
   | { type: "progress"; phase: ParsePhase; fraction: number; message?: LogMessage }
   /** With `chunked`, the document's blocks stay behind: only its notes, title and page count come back. */
   | { type: "parsed"; document: ParsedDocument; chunked?: Chunked }
+  | { type: "previewed"; preview: Preview }
   /** A ParseError's reason; none when the parser failed unexpectedly (the parse process logs why). */
   | { type: "failed"; reason?: FailureReason };
 

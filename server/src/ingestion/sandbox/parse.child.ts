@@ -4,8 +4,9 @@ import { chunkParsed } from "../chunking";
 import { chunkMethod } from "../chunkers/registry";
 import { PARSE_LIMITS } from "../parsers/limits";
 import { parserNamed } from "../parsers/registry";
+import { previewOf } from "../preview";
 import { ParseError, type ParsedDocument } from "../types";
-import { asBuffer, type ParseReply, type ParseRequest } from "./messages";
+import { asBuffer, type ParseReply, type ParseRequest, type PreviewRequest } from "./messages";
 
 /**
  * A parse process: reads one file at a time with the parser the server names, chunks it when its method
@@ -74,7 +75,12 @@ async function parse(request: ParseRequest): Promise<void> {
   send({ type: "parsed", document: { ...document, blocks: [], attachments: undefined }, chunked });
 }
 
-process.on("message", (request: ParseRequest) => {
+process.on("message", (request: ParseRequest | PreviewRequest) => {
+  if (request.type === "preview") {
+    // previewOf answers every file with a preview: only a crash or a limit of this process fails it
+    void previewOf(asBuffer(request.data), request.fileName).then((preview) => send({ type: "previewed", preview }));
+    return;
+  }
   if (request.type !== "parse") return;
   parse(request).catch((error: unknown) => {
     if (error instanceof ParseError) send({ type: "failed", reason: error.reason });

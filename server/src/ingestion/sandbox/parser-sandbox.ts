@@ -7,7 +7,8 @@ import { MEGABYTE } from "../parsers/limits";
 import type { LogMessage } from "../parse-log";
 import type { Chunked } from "../chunking";
 import { ParseError, type ParsedDocument } from "../types";
-import { reviveBuffers, type ParsePhase, type ParseReply, type ParseRequest } from "./messages";
+import type { Preview } from "../preview/preview";
+import { reviveBuffers, type ParsePhase, type ParseReply, type ParseRequest, type PreviewRequest } from "./messages";
 
 /**
  * Every file is parsed in a process of its own (parse.child.ts), never in the server: a file that exhausts
@@ -29,6 +30,8 @@ export interface SandboxLimits {
   stepMs: number;
   /** Resident memory of one parse process. */
   memoryBytes: number;
+  /** The longest a preview may take (30 s when not given: someone waits for it, and a real file takes a few seconds). */
+  previewMs?: number;
 }
 
 /** What the parse process is asked (see ParseRequest), with how to follow and stop it. */
@@ -49,6 +52,7 @@ const IDLE_MS = 60_000;
 const PARSES_PER_PROCESS = 200;
 const PAGE_SIZE = 4096;
 const PARSE_NICENESS = 10;
+const PREVIEW_MS = 30_000;
 
 /** Resident bytes of a process, from /proc (Linux); null where that cannot be read. */
 function residentBytes(pid: number): number | null {
@@ -60,7 +64,7 @@ function residentBytes(pid: number): number | null {
 }
 
 /** Failures that end the process: its memory or state cannot be trusted for another file. */
-const LIMIT_REASONS = new Set(["errors.parsing.timeLimit", "errors.parsing.stoppedResponding", "errors.parsing.outOfMemory", "errors.parsing.crashed", "errors.parsing.parserFailed"]);
+const LIMIT_REASONS = new Set(["errors.parsing.timeLimit", "errors.parsing.stoppedResponding", "errors.parsing.outOfMemory", "errors.parsing.crashed", "errors.parsing.parserFailed", "preview.reason.timeLimit"]);
 
 const because = (messageKey: string, params: Record<string, unknown> = {}) => ParseError.because(messageKey, params);
 
@@ -107,12 +111,50 @@ export class ParserSandbox {
   async parse(request: SandboxParse): Promise<SandboxResult> {
     if (this.closed) throw new Error("The parser sandbox is closed");
     request.signal.throwIfAborted();
+    const { signal, progress, ...asked } = request;
+    const result = await this.inProcess(
+      { type: "parse", ...asked },
+      {
+        signal,
+        progress,
+        parser: request.parser,
+        timeMs: this.limits.documentMs,
+        timeLimit: () => because("errors.parsing.timeLimit", { minutes: Math.round(this.limits.documentMs / 60_000) || 1 }),
+        stepMs: this.limits.stepMs,
+      },
+      (reply) => (reply.type === "parsed" ? { document: reply.document, chunked: reply.chunked } : undefined),
+    );
+    reviveBuffers(result);
+    return result;
+  }
+
+  /**
+   * Previews one file (ingestion/preview) in a parse process, watched for memory and for the preview's time limit;
+   * a file that passes one fails with a ParseError whose reason names it.
+   */
+  async preview(data: Buffer, fileName: string, signal: AbortSignal = new AbortController().signal): Promise<Preview> {
+    if (this.closed) throw new Error("The parser sandbox is closed");
+    signal.throwIfAborted();
+    return this.inProcess(
+      { type: "preview", data, fileName },
+      {
+        signal,
+        progress: () => undefined,
+        parser: "preview",
+        timeMs: this.limits.previewMs ?? PREVIEW_MS,
+        timeLimit: () => because("preview.reason.timeLimit", { seconds: Math.round((this.limits.previewMs ?? PREVIEW_MS) / 1000) }),
+      },
+      (reply) => (reply.type === "previewed" ? reply.preview : undefined),
+    );
+  }
+
+  /** Runs one request in a parse process, which is kept for the next when the request ended in a way that leaves it sound. */
+  private async inProcess<T>(message: ParseRequest | PreviewRequest, watch: Watch, settle: (reply: ParseReply) => T | undefined): Promise<T> {
     const worker = this.take();
     let reusable = false;
     try {
-      const result = await this.run(worker, request);
+      const result = await this.run(worker, message, watch, settle);
       reusable = true;
-      reviveBuffers(result);
       return result;
     } catch (error) {
       // a file the parser refused with a reason leaves the process as it was; any other end may not have
@@ -176,28 +218,28 @@ export class ParserSandbox {
     this.idle.push(worker);
   }
 
-  private run(worker: ParseProcess, request: SandboxParse): Promise<SandboxResult> {
+  private run<T>(worker: ParseProcess, message: ParseRequest | PreviewRequest, watch: Watch, settle: (reply: ParseReply) => T | undefined): Promise<T> {
     const { limits } = this;
-    return new Promise<SandboxResult>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       let stopped: unknown;
       const stop = (error: unknown) => {
         stopped ??= error;
         worker.kill();
       };
-      const documentTimer = setTimeout(() => stop(because("errors.parsing.timeLimit", { minutes: Math.round(limits.documentMs / 60_000) || 1 })), limits.documentMs);
-      const stepTimer = setTimeout(() => stop(because("errors.parsing.stoppedResponding", { seconds: Math.round(limits.stepMs / 1000) })), limits.stepMs);
+      const timeTimer = setTimeout(() => stop(watch.timeLimit()), watch.timeMs);
+      const stepTimer = watch.stepMs === undefined ? undefined : setTimeout(() => stop(because("errors.parsing.stoppedResponding", { seconds: Math.round(watch.stepMs! / 1000) })), watch.stepMs);
       const memoryTimer = setInterval(() => {
         const resident = residentBytes(worker.child.pid!);
         if (resident !== null && resident > limits.memoryBytes) stop(outOfMemory(limits));
       }, MEMORY_SAMPLE_MS);
-      const onAbort = () => stop(request.signal.reason);
-      request.signal.addEventListener("abort", onAbort, { once: true });
+      const onAbort = () => stop(watch.signal.reason);
+      watch.signal.addEventListener("abort", onAbort, { once: true });
 
-      const finish = (outcome: { result: SandboxResult } | { error: unknown }) => {
-        clearTimeout(documentTimer);
+      const finish = (outcome: { result: T } | { error: unknown }) => {
+        clearTimeout(timeTimer);
         clearTimeout(stepTimer);
         clearInterval(memoryTimer);
-        request.signal.removeEventListener("abort", onAbort);
+        watch.signal.removeEventListener("abort", onAbort);
         worker.child.off("message", onMessage);
         worker.child.off("exit", onExit);
         if ("result" in outcome) resolve(outcome.result);
@@ -205,11 +247,13 @@ export class ParserSandbox {
       };
       const onMessage = (reply: ParseReply) => {
         if (reply.type === "progress") {
-          stepTimer.refresh();
-          request.progress(reply.phase, reply.fraction, reply.message);
-        } else if (reply.type === "parsed") finish({ result: { document: reply.document, chunked: reply.chunked } });
-        else if (reply.type === "failed") {
-          finish({ error: reply.reason ? new ParseError(reply.reason) : because("errors.parsing.parserFailed", { parser: request.parser }) });
+          stepTimer?.refresh();
+          watch.progress(reply.phase, reply.fraction, reply.message);
+        } else if (reply.type === "failed") {
+          finish({ error: reply.reason ? new ParseError(reply.reason) : because("errors.parsing.parserFailed", { parser: watch.parser }) });
+        } else {
+          const result = settle(reply);
+          if (result !== undefined) finish({ result });
         }
       };
       const onExit = (_code: number | null, signal: NodeJS.Signals | null) => {
@@ -219,13 +263,24 @@ export class ParserSandbox {
       worker.child.on("message", onMessage);
       worker.child.on("exit", onExit);
 
-      const { signal: _signal, progress: _progress, ...asked } = request;
-      const message: ParseRequest = { type: "parse", ...asked };
       worker.child.send(message, (error) => {
         if (error) stop(because("errors.parsing.crashed"));
       });
     });
   }
+}
+
+/** How one request in a parse process is followed and stopped. */
+interface Watch {
+  signal: AbortSignal;
+  progress(phase: ParsePhase, fraction: number, message?: LogMessage): void;
+  /** The parser's name, for a failure without a reason. */
+  parser: string;
+  /** The longest the whole request may take, and the failure past it. */
+  timeMs: number;
+  timeLimit(): ParseError;
+  /** The longest between two progress reports; none for a request that reports none. */
+  stepMs?: number;
 }
 
 function outOfMemory(limits: SandboxLimits): ParseError {
