@@ -17,7 +17,9 @@ interface RenameDialogProps {
 /** A new name for a folder, or for a file without its extension, which stays (the server keeps it). */
 export function RenameDialog({ file, onClose, onRename, describeFailure, problemsOf }: RenameDialogProps) {
   const { t } = useTranslation();
-  const suffix = file && !isFolder(file) ? file.suffix : "";
+  const stem = file ? nameWithoutSuffix(file.name, isFolder(file) ? "" : file.suffix) : "";
+  // The extension as written in the name (".PDF" stays ".PDF").
+  const extension = file ? file.name.slice(stem.length) : "";
   return (
     <TextFieldsDialog
       open={file !== null}
@@ -29,15 +31,14 @@ export function RenameDialog({ file, onClose, onRename, describeFailure, problem
           label: t("file.rename.name"),
           required: true,
           requiredKey: "file.rename.nameRequired",
-          initial: file ? nameWithoutSuffix(file.name, suffix) : "",
-          helper: suffix ? t("file.rename.extensionStays", { extension: `.${suffix}` }) : undefined,
+          initial: stem,
+          helper: extension ? t("file.rename.extensionStays", { extension }) : undefined,
         },
       ]}
       onClose={onClose}
       onSubmit={async (values) => {
         if (!file) return;
-        const stem = values.name.trim();
-        await onRename(file, suffix ? `${stem}.${suffix}` : stem);
+        await onRename(file, `${values.name.trim()}${extension}`);
       }}
       describeFailure={describeFailure}
       problemsOf={problemsOf}

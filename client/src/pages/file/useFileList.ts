@@ -18,8 +18,11 @@ const SEARCH_PAUSE_MS = 300;
 export function useFileList() {
   const [params, setParams] = useSearchParams();
   const folderId = params.get("folder");
-  const [search, setSearch] = useState("");
-  const settledSearch = useDebouncedValue(search.trim(), SEARCH_PAUSE_MS);
+  // A search belongs to the folder it was typed in: another folder (opened here, or by the back button) starts unsearched.
+  const [typed, setTyped] = useState({ folderId, text: "" });
+  const settled = useDebouncedValue(typed, SEARCH_PAUSE_MS);
+  const search = typed.folderId === folderId ? typed.text : "";
+  const settledSearch = settled.folderId === folderId ? settled.text.trim() : "";
   const [sort, setSort] = useState<FileSort>(DEFAULT_SORT);
   const [page, setPage] = useState(1);
   const selection = useSelection();
@@ -42,12 +45,9 @@ export function useFileList() {
     /** The folder on screen, as the server describes it: its id, name, way from the root, and whether it is read-only. */
     folder: shown?.folder ?? null,
     path: shown?.path ?? [],
-    openFolder(id: string | null) {
-      setSearch("");
-      setParams(id ? { folder: id } : {});
-    },
+    openFolder: (id: string | null) => setParams(id ? { folder: id } : {}),
     search,
-    setSearch,
+    setSearch: (text: string) => setTyped({ folderId, text }),
     searching: settledSearch !== "",
     sort,
     sortBy: (column: SortColumn) => setSort((current) => sortAfterClick(current, column)),
