@@ -44,8 +44,8 @@ export default function FileManagerPage() {
   const [overlay, setOverlay] = useState<Overlay>(null);
   const [treeOpen, setTreeOpen] = useState(true);
   const close = () => setOverlay(null);
-  const upload = useFileUpload({ open: overlay?.kind === "upload", folderId: list.folderId, onUploaded: list.refetch, onClose: close });
-  const s3 = useS3Import({ open: overlay?.kind === "s3", folderId: list.folderId, onImported: () => void list.refetch() });
+  const upload = useFileUpload({ open: overlay?.kind === "upload", folderId: list.folderId, onUploaded: actions.refresh, onClose: close });
+  const s3 = useS3Import({ open: overlay?.kind === "s3", folderId: list.folderId, onImported: () => void actions.refresh() });
 
   const folderName = list.path.length > 1 ? (list.folder?.name ?? "") : t("file.root");
   // Nothing can be added to a read-only (`.knowledgebase`) folder, nor where the server says the user may not.

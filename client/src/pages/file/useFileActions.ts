@@ -1,4 +1,4 @@
-import { useMutation } from "@apollo/client/react";
+import { useApolloClient, useMutation } from "@apollo/client/react";
 import { useEffect, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { notify } from "../../components/toaster";
@@ -38,6 +38,7 @@ function browserStorage(): Storage | null {
  */
 export function useFileActions(list: FileList, userId: string | undefined) {
   const { t, i18n } = useTranslation();
+  const client = useApolloClient();
   const refreshAll = { refetchQueries: [FilesDocument, FileFoldersDocument] };
   const [createFolder] = useMutation(CreateFolderDocument, refreshAll);
   const [renameFile] = useMutation(RenameFileDocument, refreshAll);
@@ -75,6 +76,8 @@ export function useFileActions(list: FileList, userId: string | undefined) {
       return new Set(permissions?.actionsOf(list.folderId ?? ROOT_KEY) ?? []);
     },
     describeFailure,
+    /** Reads the table and the folder tree again, after an upload or an import made files and folders. */
+    refresh: () => client.refetchQueries({ include: [FilesDocument, FileFoldersDocument] }),
     /**
      * The problems a name dialog shows at its one field: the server's field problems, or a refusal of the name itself
      * (taken, a "/" in it) that the server raises without naming a field.

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { notify } from "../../components/toaster";
 import { describeTransferError, TransferError } from "../../documents/documentTransfer";
 import { uploadLimitsOf, withAdded } from "../../documents/uploadSelection";
 import { foldersCreatedBy, uploadPathOf } from "./folderUpload";
@@ -59,6 +60,7 @@ export function useFileUpload({ open, folderId, onUploaded, onClose }: UploadOpt
       setPhase({ state: "uploading", fraction: 0 });
       try {
         await uploadFiles(folderId, files, (fraction) => setPhase({ state: "uploading", fraction }));
+        notify.success("uploaded");
         await onUploaded();
         onClose();
       } catch (error) {
