@@ -50,10 +50,10 @@ export function useFileActions(list: FileList, userId: string | undefined) {
   const permissions: PermissionCache | null = useMemo(() => (userId ? permissionCacheOf(browserStorage(), userId) : null), [userId]);
   // Every answer of the server replaces what the cache kept of those rows, and of the open folder.
   useEffect(() => {
-    if (!list.folder) return;
+    if (!list.folder || !list.fresh) return;
     const folder = { id: list.folder.id, can: offeredBy(list.folder) };
     permissions?.remember([...list.files.map((file) => ({ id: file.id, can: offeredBy(file) })), folder, ...(list.folderId ? [] : [{ ...folder, id: ROOT_KEY }])]);
-  }, [permissions, list.folder, list.files, list.folderId]);
+  }, [permissions, list.folder, list.files, list.folderId, list.fresh]);
 
   const describeFailure = (failure: unknown) => describeError(failure, i18n);
   /** A refusal is shown as the server words it; a refused row forgets what the cache promised and is read again. */
@@ -72,7 +72,7 @@ export function useFileActions(list: FileList, userId: string | undefined) {
      * (a reload, a folder opened from the address) what `filePermissionMap` kept; nothing when neither is known.
      */
     folderActions(): ReadonlySet<string> {
-      if (list.folder && list.folder.id === (list.folderId ?? list.folder.id)) return new Set(offeredBy(list.folder));
+      if (list.folder && list.fresh) return new Set(offeredBy(list.folder));
       return new Set(permissions?.actionsOf(list.folderId ?? ROOT_KEY) ?? []);
     },
     describeFailure,

@@ -57,6 +57,8 @@ export function useFileList() {
       selection.clear();
     },
     loaded: shown !== undefined,
+    /** The rows on screen are the answer for the folder, search, order and page asked (not the last ones kept while it loads). */
+    fresh: data !== undefined,
     total: shown?.total ?? 0,
     files: shown?.items ?? [],
     selection,
