@@ -7,6 +7,7 @@ import { relatedQuestionRestRoutes } from "./chat/rest/related-questions.rest";
 import { sessionRestRoutes } from "./chat/rest/sessions.rest";
 import { speechRestRoutes } from "./chat/rest/speech.rest";
 import { ttsRestRoutes } from "./chat/rest/tts.rest";
+import { filesRestRoutes } from "./files/files.rest";
 import { flowRestRoutes } from "./flows/rest";
 import { knowledgeRestRoutes } from "./knowledge/knowledge.rest";
 import { modelsRestRoutes } from "./models/models.rest";
@@ -14,4 +15,4 @@ import { retrievalRestRoutes } from "./retrieval/retrieval.rest";
 import type { RestRoute } from "./rest/rest-route";
 
 /** Every REST endpoint, by domain. Later domains add their route lists here. */
-export const restRoutes: RestRoute[] = [...authRestRoutes, ...modelsRestRoutes, ...knowledgeRestRoutes, ...retrievalRestRoutes, ...chatRestRoutes, ...sessionRestRoutes, ...completionRestRoutes, ...openAiRestRoutes, ...relatedQuestionRestRoutes, ...askRestRoutes, ...speechRestRoutes, ...ttsRestRoutes, ...flowRestRoutes];
+export const restRoutes: RestRoute[] = [...authRestRoutes, ...modelsRestRoutes, ...knowledgeRestRoutes, ...retrievalRestRoutes, ...chatRestRoutes, ...sessionRestRoutes, ...completionRestRoutes, ...openAiRestRoutes, ...relatedQuestionRestRoutes, ...askRestRoutes, ...speechRestRoutes, ...ttsRestRoutes, ...flowRestRoutes, ...filesRestRoutes];

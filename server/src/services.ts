@@ -47,6 +47,7 @@ export function createServices(platform: Platform): Services {
   const retrieval = new RetrievalService(platform, knowledgeBases, models);
   const conversations = new ConversationService(platform, { models, retrieval, assistants });
   const files = new FileService(platform, { knowledgeBases, documents, storedBytes });
+  const fileImports = new S3ImportService(platform, files);
   const flows = new FlowService(platform);
   const flowShares = new FlowShareService(platform, flows, apiTokens);
   const flowRuns = new FlowRunService(platform, { platform, models, retrieval, flows, runTurn, runnerOf: (visitor) => flowShares.runnerOf(visitor) });
@@ -69,13 +70,14 @@ export function createServices(platform: Platform): Services {
     flowRuns,
     flowShares,
     files,
-    fileImports: new S3ImportService(platform, files),
+    fileImports,
     parsers,
     previews: new Previews((bytes, fileName) => parsers.preview(bytes, fileName)),
     close: async () => {
       await parsers.close();
       await conversations.close();
       await flowRuns.close();
+      await fileImports.close();
       await models.flushUsage();
     },
     async principalFor(authorization) {

@@ -62,7 +62,17 @@ export async function uploadDocuments(knowledgeBaseId: string, files: File[], on
   return (await postForm<{ id: string; name: string }[]>("/v1/document/upload", body, onProgress)) ?? [];
 }
 
-/** The bytes behind one of the server's download routes, sent with the session's bearer credential. */
+/** Where a document's stored bytes are downloaded from (`GET /v1/document/get/{id}`). */
+export function documentDownloadUrl(documentId: string): string {
+  return `/v1/document/get/${encodeURIComponent(documentId)}`;
+}
+
+/** The stored bytes of a document. */
+export function fetchDocumentBlob(documentId: string): Promise<Blob> {
+  return fetchBlob(documentDownloadUrl(documentId));
+}
+
+/** A file's bytes from this server, fetched with the session's bearer credential. */
 export async function fetchBlob(url: string): Promise<Blob> {
   let response: Response;
   try {
@@ -83,14 +93,14 @@ export async function fetchBlob(url: string): Promise<Blob> {
   return response.blob();
 }
 
-/** The stored bytes of a document (`GET /v1/document/get/{id}`). */
-export function fetchDocumentBlob(documentId: string): Promise<Blob> {
-  return fetchBlob(`/v1/document/get/${encodeURIComponent(documentId)}`);
+/** Saves a document under its name through a temporary blob URL. */
+export function downloadDocument(documentId: string, name: string): Promise<void> {
+  return downloadFile(documentDownloadUrl(documentId), name);
 }
 
-/** Saves bytes under a name through a temporary blob URL. */
-export function saveBlob(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob);
+/** Saves a file of this server (fetched with the session's credential) under `name`. */
+export async function downloadFile(downloadUrl: string, name: string): Promise<void> {
+  const url = URL.createObjectURL(await fetchBlob(downloadUrl));
   const anchor = document.createElement("a");
   anchor.href = url;
   anchor.download = name;
@@ -98,11 +108,6 @@ export function saveBlob(blob: Blob, name: string): void {
   anchor.click();
   anchor.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-/** Saves a document under its name. */
-export async function downloadDocument(documentId: string, name: string): Promise<void> {
-  saveBlob(await fetchDocumentBlob(documentId), name);
 }
 
 /** The sentence for a failed transfer: the §8 text of its HTTP status, else the server's message, else `fallbackKey`. */

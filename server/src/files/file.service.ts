@@ -1,4 +1,4 @@
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import { In, IsNull, type EntityManager, type Repository } from "typeorm";
 import { documentTypeOf, fileExtension } from "../ingestion/file-types";
 import { DocumentService } from "../knowledge/document.service";
@@ -55,6 +55,8 @@ const folderNotFound = () => NotFound("errors.file.folderNotFound");
 const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === "23505";
 
 interface LinkRow {
+  id: string;
+  created_at: Date;
   file_id: string;
   document_id: string;
   document_name: string;
@@ -120,7 +122,7 @@ export class FileService {
     const knowledgeBaseFolder = folder.id === root.id && KNOWLEDGE_BASE_FOLDER.includes(search.toLowerCase()) ? await this.views.rootEntry(principal, root.id) : null;
     const extra = knowledgeBaseFolder ? 1 : 0;
     const offset = (page - 1) * pageSize;
-    const order = { name: "lower(name)", size: "size", updatedAt: "updated_at" }[sort];
+    const order = { name: "lower(name)", size: "size", updatedAt: "updated_at", createdAt: "created_at" }[sort];
     const where = `parent_id = $1${search ? ` AND name ILIKE $2` : ""}`;
     const params: unknown[] = [folder.id, ...(search ? [`%${escapeLike(search)}%`] : [])];
     const [{ count }]: { count: string }[] = await this.platform.db.query(`SELECT count(*) AS count FROM file WHERE ${where}`, params);
@@ -146,6 +148,16 @@ export class FileService {
     if (view) return this.views.entry(principal, view, (await this.root(principal)).id);
     const [entry] = await this.present(principal, [await this.node(principal, id, "read")]);
     return entry;
+  }
+
+  /** The folders from the root down to a file or folder, itself last (the breadcrumbs of an entry). */
+  async lineage(principal: SignedIn, id: string): Promise<FileEntry[]> {
+    const root = await this.root(principal);
+    const view = viewIdOf(id);
+    if (view) return [...(await this.present(principal, [root])), ...(await this.views.path(principal, view, root.id))];
+    await this.node(principal, id, "read");
+    // A team member may read a shared file without its folders: those stay unnamed.
+    return (await this.present(principal, await this.ancestors(id))).filter((entry) => entry.can.read);
   }
 
   /** The sub-folders of a folder, by name, for the destination picker; no parent: the root itself. Views are no destination. */
@@ -188,6 +200,16 @@ export class FileService {
     const folder = this.repository.create({ id: newId(), tenantId: parent.tenantId, parentId: parent.id, createdBy: principal.user.id, name: checked, kind: "folder", suffix: "", type: "folder", size: 0, storageKey: null, sourceType: "" });
     await this.insertNamed(() => this.repository.insert(folder), checked, "errors.file.folderNameTaken");
     return this.entry(principal, folder.id);
+  }
+
+  /** An empty file of no stored bytes (RAGFlow's "virtual" file), under a name free in its folder. */
+  async createEmpty(principal: SignedIn, parentId: string | null, name: string): Promise<FileEntry> {
+    const parent = await this.targetFolder(principal, parentId);
+    const checked = this.checkedNameIn(parent, name);
+    await this.refuseTakenName(parent.id, checked, "errors.file.nameTaken");
+    const file = this.repository.create({ id: newId(), tenantId: parent.tenantId, parentId: parent.id, createdBy: principal.user.id, name: checked, kind: "file", suffix: fileExtension(checked), type: "virtual", size: 0, storageKey: null, sourceType: "" });
+    await this.insertNamed(() => this.repository.insert(file), checked, "errors.file.nameTaken");
+    return this.entry(principal, file.id);
   }
 
   /** Renames a file (its extension stays, as a document's does) or a folder; the name stays free among its siblings. */
@@ -347,8 +369,8 @@ export class FileService {
     }
     if (view) throw Invalid([{ field: "id", messageKey: "errors.file.folderNoDownload" }]);
     const node = await this.node(principal, id, "read");
-    if (node.kind !== "file" || !node.storageKey) throw Invalid([{ field: "id", messageKey: "errors.file.folderNoDownload" }]);
-    return { name: node.name, size: node.size, body: await this.platform.storage.get(node.storageKey) };
+    if (node.kind !== "file") throw Invalid([{ field: "id", messageKey: "errors.file.folderNoDownload" }]);
+    return { name: node.name, size: node.size, body: node.storageKey ? await this.platform.storage.get(node.storageKey) : Readable.from([]) };
   }
 
   // ── Deleting ─────────────────────────────────────────────────────────────────────────────────────────────────
@@ -396,9 +418,10 @@ export class FileService {
 
   /**
    * Makes each file (a folder: every file below it that a knowledge base can take) a document of each knowledge base,
-   * sharing the file's bytes, and starts parsing them as an upload's. A file already linked to one keeps that link.
+   * sharing the file's bytes, and starts parsing them as an upload's. A file already linked to one keeps that link;
+   * with `replace` (RAGFlow's convert), the files' earlier links and their documents go first.
    */
-  async link(principal: SignedIn, fileIds: string[], knowledgeBaseIds: string[]): Promise<FileEntry[]> {
+  async link(principal: SignedIn, fileIds: string[], knowledgeBaseIds: string[], options: { replace?: boolean } = {}): Promise<FileEntry[]> {
     const unique = [...new Set(fileIds)];
     if (unique.some((id) => viewIdOf(id))) throw readOnly();
     if (unique.length === 0 || knowledgeBaseIds.length === 0) throw Invalid([{ field: knowledgeBaseIds.length === 0 ? "knowledgeBaseIds" : "fileIds", messageKey: "errors.file.linkNothing" }]);
@@ -411,7 +434,11 @@ export class FileService {
     const files = [...new Map([...chosen, ...below].filter((n) => n.kind === "file" && n.storageKey && !DocumentService.refusalOf(n.name)).map((n) => [n.id, n])).values()];
     // A folder's files are used as the folder is: each must be usable by the principal too.
     await this.nodes(principal, files.map((f) => f.id), "use");
-    const existing = await this.links.findBy({ fileId: In(files.map((f) => f.id)) });
+    let existing = await this.links.findBy({ fileId: In(files.map((f) => f.id)) });
+    if (options.replace && existing.length > 0) {
+      await this.parts.documents.delete(principal, existing.map((l) => l.documentId));
+      existing = [];
+    }
     const made: string[] = [];
     for (const kb of kbs) {
       const missing = files.filter((f) => !existing.some((l) => l.fileId === f.id && l.knowledgeBaseId === kb.id));
@@ -477,7 +504,7 @@ export class FileService {
   private async linkRows(fileIds: string[]): Promise<LinkRow[]> {
     if (fileIds.length === 0) return [];
     return this.platform.db.query(
-      `SELECT fd.file_id, fd.document_id, d.name AS document_name, kb.id AS kb_id, kb.name AS kb_name, kb.tenant_id, kb.created_by, kb.permission
+      `SELECT fd.id, fd.created_at, fd.file_id, fd.document_id, d.name AS document_name, kb.id AS kb_id, kb.name AS kb_name, kb.tenant_id, kb.created_by, kb.permission
        FROM file_document fd JOIN knowledge_base kb ON kb.id = fd.knowledge_base_id JOIN document d ON d.id = fd.document_id
        WHERE fd.file_id = ANY($1) ORDER BY fd.created_at, kb.name`,
       [fileIds],
@@ -506,11 +533,14 @@ export class FileService {
         parentId: node.parentId,
         createdAt: node.createdAt,
         updatedAt: node.updatedAt,
+        tenantId: node.tenantId,
+        createdBy: node.createdBy,
+        type: node.type,
         readOnly: false,
         sourceType: node.sourceType,
         hasChildFolders: parentsWithFolders.has(node.id) || (!node.parentId && node.tenantId === principal.tenantId),
         documentId: null,
-        knowledgeBases: visible.map((l): FileKnowledgeBaseLink => ({ id: l.kb_id, name: l.kb_name, documentId: l.document_id })),
+        knowledgeBases: visible.map((l): FileKnowledgeBaseLink => ({ id: l.kb_id, name: l.kb_name, documentId: l.document_id, linkId: l.id, linkedAt: l.created_at })),
         can: { read: can(principal, "read", resource), use: can(principal, "use", resource), manage: can(principal, "manage", resource), delete: can(principal, "delete", resource) },
       };
     });

@@ -12,6 +12,7 @@ export enum FileSort {
   name = "name",
   size = "size",
   updatedAt = "updatedAt",
+  createdAt = "createdAt",
 }
 registerEnumType(FileSort, { name: "FileSort", description: "Folders always come before files; within each, this order." });
 
@@ -47,6 +48,10 @@ export class FileKnowledgeBaseLink {
 
   @Field(() => ID)
   documentId: string;
+
+  /** The link's own id and time, for the REST facade (RAGFlow's file2document rows). */
+  linkId: string;
+  linkedAt: Date;
 }
 
 @ObjectType({ description: "A folder or a file of the file manager. Entries under .knowledgebase/ are read-only views of documents uploaded straight into a knowledge base." })
@@ -92,6 +97,11 @@ export class FileEntry {
 
   @Field(() => FileActions)
   can: FileActions;
+
+  /** What only the REST facade shows (RAGFlow's file rows): the tenant, who made it, and RAGFlow's file type. */
+  tenantId: string;
+  createdBy: string;
+  type: string;
 }
 
 @ObjectType()

@@ -67,7 +67,7 @@ export class KnowledgeBaseViews {
     const kbs = await this.ownKnowledgeBases(principal);
     if (kbs.length === 0) return null;
     const newest = kbs.reduce((a, b) => (a.updatedAt > b.updatedAt ? a : b));
-    return this.folderEntry(ROOT_ID, KNOWLEDGE_BASE_FOLDER, rootFolderId, kbs[0].createdAt, newest.updatedAt, kbs.length > 0);
+    return this.folderEntry(ROOT_ID, KNOWLEDGE_BASE_FOLDER, rootFolderId, kbs[0], newest.updatedAt, true);
   }
 
   async entry(principal: SignedIn, id: ViewId, rootFolderId: string): Promise<FileEntry> {
@@ -98,7 +98,7 @@ export class KnowledgeBaseViews {
     if (id.kind === "root") {
       const search = query.search.toLowerCase();
       const all = (await this.ownKnowledgeBases(principal)).map((kb) => this.knowledgeBaseEntry(kb)).filter((e) => e.name.toLowerCase().includes(search));
-      const key = (e: FileEntry) => (query.sort === FileSort.name ? e.name.toLowerCase() : query.sort === FileSort.size ? e.size : e.updatedAt.getTime());
+      const key = (e: FileEntry) => (query.sort === FileSort.name ? e.name.toLowerCase() : query.sort === FileSort.size ? e.size : query.sort === FileSort.createdAt ? e.createdAt.getTime() : e.updatedAt.getTime());
       all.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0) * (query.desc ? -1 : 1));
       return { folder, total: all.length, items: all.slice((query.page - 1) * query.pageSize, query.page * query.pageSize) };
     }
@@ -120,10 +120,11 @@ export class KnowledgeBaseViews {
   }
 
   private knowledgeBaseEntry(kb: KnowledgeBase): FileEntry {
-    return this.folderEntry(FOLDER_PREFIX + kb.id, kb.name, ROOT_ID, kb.createdAt, kb.updatedAt, false);
+    return this.folderEntry(FOLDER_PREFIX + kb.id, kb.name, ROOT_ID, kb, kb.updatedAt, false);
   }
 
-  private folderEntry(id: string, name: string, parentId: string, createdAt: Date, updatedAt: Date, hasChildFolders: boolean): FileEntry {
+  /** A view folder; `kb` the knowledge base it shows (for .knowledgebase itself: the tenant's first). */
+  private folderEntry(id: string, name: string, parentId: string, kb: KnowledgeBase, updatedAt: Date, hasChildFolders: boolean): FileEntry {
     return {
       id,
       name,
@@ -131,8 +132,11 @@ export class KnowledgeBaseViews {
       suffix: "",
       size: 0,
       parentId,
-      createdAt,
+      createdAt: kb.createdAt,
       updatedAt,
+      tenantId: kb.tenantId,
+      createdBy: kb.createdBy,
+      type: "folder",
       readOnly: true,
       sourceType: "knowledgebase",
       hasChildFolders,
@@ -153,6 +157,9 @@ function documentEntry(document: Document): FileEntry {
     parentId: FOLDER_PREFIX + document.knowledgeBaseId,
     createdAt: document.createdAt,
     updatedAt: document.updatedAt,
+    tenantId: document.tenantId,
+    createdBy: document.createdBy,
+    type: document.type,
     readOnly: true,
     sourceType: "knowledgebase",
     hasChildFolders: false,

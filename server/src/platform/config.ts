@@ -33,6 +33,8 @@ export interface Config {
   registrationMaxUsers: number;
   /** Lets web crawls reach private, loopback and link-local addresses (off: a crawl cannot probe the internal network). */
   crawlPrivateAddresses: boolean;
+  /** Lets imports into the file manager reach S3 endpoints on private, loopback and link-local addresses (off, as for crawls). */
+  s3ImportPrivateAddresses: boolean;
   /** Lets model base URLs be on loopback and private networks (local Ollama, vLLM, …); hosted deployments turn it off. */
   modelPrivateAddresses: boolean;
   /** Lets agent-flow tools (HTTP, crawler, search, SQL) reach private, loopback and link-local addresses (off, as for crawls). */
@@ -253,6 +255,8 @@ export function loadConfig(env: Env = process.env): Config {
     registrationMaxUsers: reader.integer("REGISTRATION_MAX_USERS", 0, 0, 10_000_000),
     crawlPrivateAddresses: reader.boolean("CRAWL_PRIVATE_ADDRESSES", false),
     modelPrivateAddresses: reader.boolean("MODEL_PRIVATE_ADDRESSES", true),
+    // Off like CRAWL_PRIVATE_ADDRESSES: a bucket's endpoint is typed by a user; a self-hosted MinIO on the LAN needs it on.
+    s3ImportPrivateAddresses: reader.boolean("S3_IMPORT_PRIVATE_ADDRESSES", false),
     // Off like CRAWL_PRIVATE_ADDRESSES: a flow's HTTP tool must not probe the internal network.
     flowPrivateAddresses: reader.boolean("FLOW_PRIVATE_ADDRESSES", false),
     // Enough to step back through an afternoon of autosaves without a flow's history outgrowing the flow.

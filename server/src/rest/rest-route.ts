@@ -43,6 +43,11 @@ export interface RestRoute {
   rawBody?: boolean;
   /** RAGFlow's words for the DomainErrors that escape the handler; keys it does not name answer in English. */
   errors?: RestErrorTable;
+  /**
+   * Refusals of an API-key route in `json_result` (code, message and data: null), as RAGFlow's file manager answers
+   * (contract §12), instead of the service API's usual `{code, message}`. Login routes always answer so.
+   */
+  jsonResultErrors?: boolean;
   handle(context: RestContext): Promise<unknown>;
 }
 

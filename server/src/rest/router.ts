@@ -87,7 +87,7 @@ function refuseAuthentication(route: RestRoute, req: Request, res: Response, pri
 function reportError(route: RestRoute, res: Response, error: unknown): void {
   if (error instanceof DomainError) {
     const { code, message } = wordedError(route.errors, error);
-    res.json(route.auth === "login" || route.auth === "loginOrShare" ? jsonResult(code, message) : failure(code, message));
+    res.json(route.auth === "login" || route.auth === "loginOrShare" || route.jsonResultErrors ? jsonResult(code, message) : failure(code, message));
     return;
   }
   if (error instanceof PythonException) {

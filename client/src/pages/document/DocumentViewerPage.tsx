@@ -1,4 +1,4 @@
-import { Badge, Box, Button, Center, Flex, HStack, Image, Spinner, Stack, Text } from "@chakra-ui/react";
+import { Badge, Box, Button, Center, Flex, HStack, Spinner, Stack, Text } from "@chakra-ui/react";
 import { useQuery } from "@apollo/client/react";
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -7,63 +7,19 @@ import { Link as RouterLink, useLocation, useParams, useSearchParams } from "rea
 import { PublicShell } from "../../components/PublicShell";
 import { describeError, errorCodeOf } from "../../errors";
 import { useFormatters } from "../../format";
-import { ChunksDocument, CitedChunkDocument, DocumentDocument, type CitedChunkQuery, type DocumentRowFragment } from "../../graphql/gql/graphql";
-import { describeTransferError, downloadDocument, fetchDocumentBlob, formatBytes } from "../../documents/documentTransfer";
+import { FilePreview } from "../../components/preview/FilePreview";
+import { useFileUrl } from "../../components/preview/useFileUrl";
+import { ChunksDocument, CitedChunkDocument, DocumentDocument, DocumentPreviewDocument, type CitedChunkQuery, type DocumentRowFragment, type FilePreviewFragment } from "../../graphql/gql/graphql";
+import { describeTransferError, documentDownloadUrl, downloadDocument, formatBytes } from "../../documents/documentTransfer";
 import { RUN_COLORS, RUN_KEYS } from "../../documents/runStatus";
 import { useAuthToken } from "../../session/authStore";
 import { loginPathFor } from "../../session/returnTo";
 import { locatePassage } from "./citedPassage";
 
 // pdf.js comes only with a cited PDF page.
-const PdfCitation = lazy(() => import("./PdfCitation"));
+const PdfPages = lazy(() => import("../../components/preview/PdfPages"));
 
 type CitedChunk = CitedChunkQuery["chunk"];
-
-const IMAGE_SUFFIXES = ["png", "jpg", "jpeg", "gif", "webp", "bmp", "svg", "ico"];
-const TEXT_SUFFIXES = [
-  "txt", "md", "mdx", "markdown", "csv", "tsv", "json", "jsonl", "xml", "yaml", "yml", "toml", "ini", "log", "html", "htm",
-  "py", "js", "jsx", "ts", "tsx", "java", "c", "h", "cpp", "hpp", "cs", "go", "rs", "rb", "php", "sh", "sql", "css", "scss", "kt", "swift", "lua", "r", "scala",
-];
-
-type Kind = "pdf" | "image" | "text" | "chunks";
-
-function kindOf(document: DocumentRowFragment): Kind {
-  if (document.size === 0) return "chunks";
-  if (document.suffix === "pdf") return "pdf";
-  if (IMAGE_SUFFIXES.includes(document.suffix)) return "image";
-  if (TEXT_SUFFIXES.includes(document.suffix)) return "text";
-  return "chunks";
-}
-
-type Preview = { state: "loading" } | { state: "failed"; reason: string } | { state: "url"; url: string } | { state: "text"; text: string };
-
-/** The file's bytes as the preview of its kind: a blob URL for PDFs and pictures, the decoded text otherwise. */
-function useFilePreview(document: DocumentRowFragment | undefined, kind: Kind | null): Preview {
-  const { t, i18n } = useTranslation();
-  const [preview, setPreview] = useState<Preview>({ state: "loading" });
-  useEffect(() => {
-    if (!document || !kind || kind === "chunks") return;
-    let url: string | null = null;
-    let cancelled = false;
-    setPreview({ state: "loading" });
-    fetchDocumentBlob(document.id).then(
-      async (blob) => {
-        if (cancelled) return;
-        if (kind === "text") return setPreview({ state: "text", text: await blob.text() });
-        // The stored bytes carry no trustworthy type; the browser needs it to show a PDF or an SVG inline.
-        const type = kind === "pdf" ? "application/pdf" : document.suffix === "svg" ? "image/svg+xml" : blob.type;
-        url = URL.createObjectURL(new Blob([blob], { type }));
-        setPreview({ state: "url", url });
-      },
-      (error: unknown) => !cancelled && setPreview({ state: "failed", reason: describeTransferError(error, (key) => t(key), (key) => i18n.exists(key), "errors.fileError") }),
-    );
-    return () => {
-      cancelled = true;
-      if (url) URL.revokeObjectURL(url);
-    };
-  }, [document, kind, t, i18n]);
-  return preview;
-}
 
 /** Brings the cited place into view once it is on the page. */
 function useScrollIntoView<T extends HTMLElement>(ready: boolean) {
@@ -150,12 +106,73 @@ function ParsedChunks({ documentId, citedId }: { documentId: string; citedId: st
   );
 }
 
+const spinner = (
+  <Center py="24">
+    <Spinner color="brand.solid" />
+  </Center>
+);
+
+type CitedBox = CitedChunk["positions"][number];
+
+/**
+ * A PDF: the pages a citation points at drawn by pdf.js with its boxes marked, or the whole document in the
+ * browser's own viewer (search, zoom, print) at the page asked for.
+ */
+function PdfDocument({ document, page, citedBoxes }: { document: DocumentRowFragment; page: number; citedBoxes: CitedBox[] }) {
+  const { t } = useTranslation();
+  const file = useFileUrl(documentDownloadUrl(document.id), document.name);
+  const [pdfView, setPdfView] = useState<"cited" | "whole">("cited");
+  if (file.state === "loading") return spinner;
+  if (file.state === "failed")
+    return (
+      <Center py="16" color="fg.error" role="alert">
+        {file.reason}
+      </Center>
+    );
+  return (
+    <>
+      {citedBoxes.length > 0 && (
+        <HStack gap="2" p="3" borderBottomWidth="1px">
+          {(["cited", "whole"] as const).map((view) => (
+            <Button key={view} size="sm" variant={pdfView === view ? "solid" : "outline"} colorPalette={pdfView === view ? "brand" : "gray"} onClick={() => setPdfView(view)} data-testid={`viewer-pdf-${view}-tab`}>
+              {view === "cited" ? t("documentViewer.citedPassage") : t("documentViewer.wholeDocument")}
+            </Button>
+          ))}
+        </HStack>
+      )}
+      {citedBoxes.length > 0 && pdfView === "cited" ? (
+        <Suspense fallback={spinner}>
+          <PdfPages url={file.url} positions={citedBoxes} />
+        </Suspense>
+      ) : (
+        <iframe title={document.name} src={`${file.url}${page > 0 ? `#page=${page}` : ""}`} style={{ width: "100%", height: "80vh", border: 0, display: "block" }} data-testid="viewer-pdf" />
+      )}
+    </>
+  );
+}
+
+/** The file rendered (components/preview), or, for a citation in a text, the text with the cited passage marked. */
+function RenderedFile({ document, preview, citedChunk, page }: { document: DocumentRowFragment; preview: FilePreviewFragment; citedChunk: CitedChunk | null; page: number }) {
+  if (preview.kind === "pdf") return <PdfDocument document={document} page={page} citedBoxes={citedChunk?.positions ?? []} />;
+  const text = preview.kind === "text" ? preview.text : preview.kind === "markdown" ? preview.markdown : null;
+  if (citedChunk && text != null) return <HighlightedText text={text} passage={citedChunk.content} />;
+  return (
+    <>
+      {citedChunk && <CitedPassageNote content={citedChunk.content} />}
+      <FilePreview preview={preview} downloadUrl={documentDownloadUrl(document.id)} />
+    </>
+  );
+}
+
 function Viewer({ document }: { document: DocumentRowFragment }) {
   const { t, i18n } = useTranslation();
   const format = useFormatters();
   const [params] = useSearchParams();
-  const kind = kindOf(document);
-  const preview = useFilePreview(document, kind);
+  // an empty document (chunks added by hand) has no file to show
+  const hasFile = document.size > 0;
+  const [view, setView] = useState<"preview" | "chunks">(hasFile ? "preview" : "chunks");
+  const rendered = useQuery(DocumentPreviewDocument, { variables: { id: document.id }, skip: !hasFile });
+  const preview = rendered.data?.documentPreview ?? null;
   const [downloadError, setDownloadError] = useState<string | null>(null);
   // A citation opens the viewer at its place: ?chunk=<id> marks the chunk, ?page=<n> (or the chunk's page) for PDFs.
   const chunkId = params.get("chunk");
@@ -163,8 +180,6 @@ function Viewer({ document }: { document: DocumentRowFragment }) {
   const citedChunk: CitedChunk | null = cited.data?.chunk.documentId === document.id ? cited.data.chunk : null;
   const citationGone = !!chunkId && !cited.loading && !citedChunk;
   const page = Number(params.get("page")) || citedChunk?.page || citedChunk?.positions[0]?.page || 0;
-  const [pdfView, setPdfView] = useState<"cited" | "whole">("cited");
-  const citedBoxes = citedChunk?.positions ?? [];
 
   async function download() {
     setDownloadError(null);
@@ -208,58 +223,35 @@ function Viewer({ document }: { document: DocumentRowFragment }) {
         </Text>
       )}
 
-      {kind === "pdf" && citedBoxes.length > 0 && preview.state === "url" && (
-        <HStack gap="2">
-          {(["cited", "whole"] as const).map((view) => (
-            <Button key={view} size="sm" variant={pdfView === view ? "solid" : "outline"} colorPalette={pdfView === view ? "brand" : "gray"} onClick={() => setPdfView(view)} data-testid={`viewer-pdf-${view}-tab`}>
-              {view === "cited" ? t("documentViewer.citedPassage") : t("documentViewer.wholeDocument")}
+      {hasFile && (
+        <HStack gap="1" role="tablist" aria-label={t("preview.view.label")}>
+          {(["preview", "chunks"] as const).map((each) => (
+            <Button key={each} size="sm" role="tab" aria-selected={view === each} variant={view === each ? "subtle" : "ghost"} colorPalette={view === each ? "brand" : "gray"} onClick={() => setView(each)} data-testid={`viewer-view-${each}`}>
+              {t(`preview.view.${each}`)}
             </Button>
           ))}
         </HStack>
       )}
 
-      <Box bg="bg.panel" borderWidth="1px" rounded="l3" overflow="hidden" data-testid="viewer-preview" data-kind={kind}>
-        {kind === "chunks" ? (
+      <Box bg="bg.panel" borderWidth="1px" rounded="l3" overflow="hidden" data-testid="viewer-preview" data-kind={view === "chunks" ? "chunks" : preview?.kind}>
+        {view === "chunks" ? (
           <Stack p={{ base: "4", md: "6" }} gap="4">
-            <Text fontSize="sm" color="fg.muted">
-              {t("documentViewer.parsedText")}
-            </Text>
             <ParsedChunks documentId={document.id} citedId={citedChunk?.id ?? null} />
           </Stack>
-        ) : preview.state === "loading" ? (
-          <Center py="24">
-            <Spinner color="brand.solid" />
-          </Center>
-        ) : preview.state === "failed" ? (
+        ) : preview ? (
+          <RenderedFile document={document} preview={preview} citedChunk={citedChunk} page={page} />
+        ) : rendered.error ? (
           <Center py="16" color="fg.error" role="alert">
-            {preview.reason}
+            {describeError(rendered.error, i18n)}
           </Center>
-        ) : preview.state === "text" ? (
-          <HighlightedText text={preview.text} passage={citedChunk?.content ?? null} />
-        ) : kind === "pdf" && citedBoxes.length > 0 && pdfView === "cited" ? (
-          <Suspense
-            fallback={
-              <Center py="24">
-                <Spinner color="brand.solid" />
-              </Center>
-            }
-          >
-            <PdfCitation url={preview.url} positions={citedBoxes} />
-          </Suspense>
-        ) : kind === "pdf" ? (
-          <iframe title={document.name} src={`${preview.url}${page > 0 ? `#page=${page}` : ""}`} style={{ width: "100%", height: "80vh", border: 0, display: "block" }} data-testid="viewer-pdf" />
         ) : (
-          <>
-            {citedChunk && <CitedPassageNote content={citedChunk.content} />}
-            <Center p="4" bg="bg.subtle">
-              <Image src={preview.url} alt={document.name} maxHeight="80vh" objectFit="contain" data-testid="viewer-image" />
-            </Center>
-          </>
+          spinner
         )}
       </Box>
     </Stack>
   );
 }
+
 
 export default function DocumentViewerPage() {
   const { t, i18n } = useTranslation();

@@ -1,4 +1,4 @@
-import { fetchBlob, postForm, saveBlob } from "../../documents/documentTransfer";
+import { postForm } from "../../documents/documentTransfer";
 import { uploadPathOf } from "./folderUpload";
 import type { PickedFile } from "../../documents/uploadSelection";
 
@@ -19,8 +19,4 @@ export function uploadFiles(folderId: string | null, files: (File & PickedFile)[
   if (folderId) body.append("parentId", folderId);
   for (const file of files) body.append("file", file, uploadPathOf(file));
   return postForm(fileRoutes.upload, body, onProgress);
-}
-
-export async function downloadFile(fileId: string, name: string): Promise<void> {
-  saveBlob(await fetchBlob(fileRoutes.download(fileId)), name);
 }

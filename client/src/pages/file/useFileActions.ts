@@ -2,7 +2,7 @@ import { useApolloClient, useMutation } from "@apollo/client/react";
 import { useEffect, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { notify } from "../../components/toaster";
-import { describeTransferError } from "../../documents/documentTransfer";
+import { describeTransferError, downloadFile } from "../../documents/documentTransfer";
 import { describeError, errorCodeOf, fieldProblemsOf, hasNoProblems, messageKeyOf, messageParamsOf, type FieldProblems } from "../../errors";
 import {
   CreateFolderDocument,
@@ -16,7 +16,7 @@ import {
   type FileLinkFieldsFragment,
   type FileRowFragment,
 } from "../../graphql/gql/graphql";
-import { downloadFile } from "./fileTransfer";
+import { fileRoutes } from "./fileTransfer";
 import { isFolder, offeredBy } from "./fileActions";
 import { permissionCacheOf, type PermissionCache } from "./permissionCache";
 import type { FileList } from "./useFileList";
@@ -142,7 +142,7 @@ export function useFileActions(list: FileList, userId: string | undefined) {
     },
     async download(file: FileRowFragment) {
       try {
-        await downloadFile(file.id, file.name);
+        await downloadFile(fileRoutes.download(file.id), file.name);
       } catch (failure) {
         notify.error(describeTransferError(failure, (key) => t(key), (key) => i18n.exists(key), "errors.fileError"));
       }

@@ -121,7 +121,7 @@ async function download({ services, principal, params, res }: AuthenticatedRestC
   const document = await documentOr(services, principal, params.datasetId, params.documentId, `The dataset not own the document ${params.documentId}.`);
   const bytes = await documentBytes(services, principal, document);
   if (!bytes) throw refuse("This file is empty.");
-  sendStoredFile(res, document.name, bytes, "attachment");
+  await sendStoredFile(res, document.name, bytes, "attachment");
   return undefined;
 }
 

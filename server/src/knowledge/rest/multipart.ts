@@ -24,6 +24,8 @@ export interface UploadHooks<U extends StreamedUpload> {
   open(fields: MultipartFields): Promise<U>;
   /** Refuses the whole request for a file's name before any of its bytes are read, by throwing. */
   checkName?(name: string): void;
+  /** Keep the folders in a file part's name ("docs/a.pdf", a folder upload) instead of only its last part. */
+  preservePath?: boolean;
 }
 
 function fieldsOf(body: unknown): MultipartFields {
@@ -64,6 +66,7 @@ export async function receiveUpload<U extends StreamedUpload>(req: Request, res:
   };
   const parser = multer({
     storage: engine,
+    preservePath: hooks.preservePath ?? false,
     // Text fields are held in memory: the routes need a few short ones (kb_id).
     limits: { fields: 100, fieldSize: 64 * 1024 },
     // Browsers and RAGFlow's SDK send UTF-8 file names; busboy would read them as Latin-1.

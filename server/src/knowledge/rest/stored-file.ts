@@ -1,4 +1,6 @@
 import type { Response } from "express";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { fileExtension } from "../../ingestion/file-types";
 import { API_POLICY } from "../../rest/security-headers";
 
@@ -33,15 +35,20 @@ export function contentDisposition(kind: "attachment" | "inline", name: string):
 }
 
 /**
- * Sends a stored file's bytes: inline with its type when asked and the type is passive, else as an attachment of
- * application/octet-stream; always unsniffable and sandboxed, whatever the route's other headers say.
+ * Sends a stored file's bytes, whole or streamed: inline with its type when asked and the type is passive, else as an
+ * attachment of application/octet-stream; always unsniffable and sandboxed, whatever the route's other headers say.
  */
-export function sendStoredFile(res: Response, name: string, bytes: Buffer, wanted: "inline" | "attachment"): void {
+export async function sendStoredFile(res: Response, name: string, bytes: Buffer | Readable, wanted: "inline" | "attachment", size?: number): Promise<void> {
   const passive = PASSIVE_TYPES[fileExtension(name)];
   const inline = wanted === "inline" && passive !== undefined;
   res.type(inline ? passive : "application/octet-stream");
   res.setHeader("Content-Disposition", contentDisposition(inline ? "inline" : "attachment", name));
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.setHeader("Content-Security-Policy", API_POLICY);
-  res.send(bytes);
+  if (Buffer.isBuffer(bytes)) {
+    res.send(bytes);
+    return;
+  }
+  if (size !== undefined) res.setHeader("Content-Length", String(size));
+  await pipeline(bytes, res);
 }

@@ -74,7 +74,7 @@ export const knowledgeWebRoutes: RestRoute[] = [
   authenticatedRoute("GET", "/v1/document/get/:documentId", "login", async ({ services, principal, params, res }) => {
     const document = await services.documents.accessible(principal, params.documentId);
     const bytes = (await documentBytes(services, principal, document)) ?? Buffer.alloc(0);
-    sendStoredFile(res, document.name, bytes, "inline");
+    await sendStoredFile(res, document.name, bytes, "inline");
     return undefined;
   }),
 

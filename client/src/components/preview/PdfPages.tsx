@@ -1,7 +1,7 @@
 import { Box, Center, Spinner, Stack, Text } from "@chakra-ui/react";
 import { getDocument, GlobalWorkerOptions, type PDFDocumentProxy } from "pdfjs-dist";
 import workerUrl from "pdfjs-dist/build/pdf.worker.min.mjs?url";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState, type RefObject } from "react";
 import { useTranslation } from "react-i18next";
 
 GlobalWorkerOptions.workerSrc = workerUrl;
@@ -18,19 +18,40 @@ export interface PagePosition {
 /** Widest a page is drawn, in CSS pixels: a readable page on a wide screen. */
 const MAX_PAGE_WIDTH = 900;
 
+/** Pages of a whole document that are drawn; a longer one says so (its download has them all). */
+const MAX_PAGES = 300;
+
 interface PageProps {
   pdf: PDFDocumentProxy;
   pageNumber: number;
   boxes: PagePosition[];
   width: number;
   scrollTo: boolean;
+  /** Drawn only once it comes near the view: a long document is not drawn whole up front. */
+  lazy: boolean;
+  testId: string;
 }
 
-function CitedPage({ pdf, pageNumber, boxes, width, scrollTo }: PageProps) {
+/** Whether the element is within a screen or two of the view (always, once it has been). */
+function useNearView(element: RefObject<HTMLElement | null>, enabled: boolean): boolean {
+  const [near, setNear] = useState(!enabled);
+  useEffect(() => {
+    if (!enabled || near || !element.current) return;
+    const observer = new IntersectionObserver((entries) => entries.some((entry) => entry.isIntersecting) && setNear(true), { rootMargin: "1200px 0px" });
+    observer.observe(element.current);
+    return () => observer.disconnect();
+  }, [element, enabled, near]);
+  return near;
+}
+
+function PdfPage({ pdf, pageNumber, boxes, width, scrollTo, lazy, testId }: PageProps) {
   const canvas = useRef<HTMLCanvasElement>(null);
+  const frame = useRef<HTMLDivElement>(null);
+  const near = useNearView(frame, lazy);
   const [layout, setLayout] = useState<{ width: number; height: number; boxes: { left: number; top: number; width: number; height: number }[] } | null>(null);
 
   useEffect(() => {
+    if (!near) return;
     let cancelled = false;
     let task: { cancel(): void } | null = null;
     void pdf.getPage(pageNumber).then(async (page) => {
@@ -61,7 +82,7 @@ function CitedPage({ pdf, pageNumber, boxes, width, scrollTo }: PageProps) {
       cancelled = true;
       task?.cancel();
     };
-  }, [pdf, pageNumber, boxes, width]);
+  }, [pdf, pageNumber, boxes, width, near]);
 
   const firstBox = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -69,8 +90,9 @@ function CitedPage({ pdf, pageNumber, boxes, width, scrollTo }: PageProps) {
   }, [layout, scrollTo]);
 
   return (
-    <Box position="relative" mx="auto" width={`${width}px`} maxWidth="full" boxShadow="md" bg="white" data-testid="viewer-pdf-page" data-page={pageNumber}>
-      <canvas ref={canvas} style={{ display: "block", width: layout ? `${layout.width}px` : "100%", height: layout ? `${layout.height}px` : undefined }} />
+    <Box ref={frame} position="relative" mx="auto" width={`${width}px`} maxWidth="full" boxShadow="md" bg="white" data-testid={testId} data-page={pageNumber}>
+      {/* an A4 page's height until the page is drawn, so that the pages below sit about where they will */}
+      <canvas ref={canvas} style={{ display: "block", width: layout ? `${layout.width}px` : "100%", height: layout ? `${layout.height}px` : `${Math.round(width * 1.414)}px` }} />
       {layout?.boxes.map((box, index) => (
         <Box
           key={index}
@@ -89,8 +111,11 @@ function CitedPage({ pdf, pageNumber, boxes, width, scrollTo }: PageProps) {
   );
 }
 
-/** The pages a chunk was cut from, drawn by pdf.js, with its boxes marked. */
-export default function PdfCitation({ url, positions }: { url: string; positions: PagePosition[] }) {
+/**
+ * A PDF drawn by pdf.js: with `positions`, only the pages a chunk was cut from, its boxes marked (the document
+ * viewer's citation); without, every page, each drawn as it comes into view (the file's preview).
+ */
+export default function PdfPages({ url, positions }: { url: string; positions?: PagePosition[] }) {
   const { t } = useTranslation();
   const container = useRef<HTMLDivElement>(null);
   const [pdf, setPdf] = useState<PDFDocumentProxy | null>(null);
@@ -113,15 +138,16 @@ export default function PdfCitation({ url, positions }: { url: string; positions
     return () => observer.disconnect();
   }, []);
 
-  const pages = [...new Set(positions.map((position) => position.page))].sort((a, b) => a - b);
+  const cited = positions !== undefined;
+  const pages = cited ? [...new Set(positions.map((position) => position.page))].sort((a, b) => a - b) : Array.from({ length: Math.min(pdf?.numPages ?? 0, MAX_PAGES) }, (_, index) => index + 1);
   const boxesByPage = useMemo(() => {
     const byPage = new Map<number, PagePosition[]>();
-    for (const position of positions) byPage.set(position.page, [...(byPage.get(position.page) ?? []), position]);
+    for (const position of positions ?? []) byPage.set(position.page, [...(byPage.get(position.page) ?? []), position]);
     return byPage;
   }, [positions]);
 
   return (
-    <Box ref={container} p={{ base: "2", md: "6" }} bg="bg.muted" maxHeight="80vh" overflow="auto" data-testid="viewer-pdf-cited">
+    <Box ref={container} p={{ base: "2", md: "6" }} bg="bg.muted" maxHeight="80vh" overflow="auto" data-testid={cited ? "viewer-pdf-cited" : "preview-pdf"} data-pages={pdf?.numPages}>
       {failed ? (
         <Center py="16" color="fg.error" role="alert">
           {t("errors.fileError")}
@@ -137,9 +163,14 @@ export default function PdfCitation({ url, positions }: { url: string; positions
               <Text fontSize="xs" color="fg.muted" textAlign="center">
                 {t("retrievalTest.page", { page: pageNumber })}
               </Text>
-              <CitedPage pdf={pdf} pageNumber={pageNumber} boxes={boxesByPage.get(pageNumber) ?? []} width={width} scrollTo={index === 0} />
+              <PdfPage pdf={pdf} pageNumber={pageNumber} boxes={boxesByPage.get(pageNumber) ?? []} width={width} scrollTo={cited && index === 0} lazy={!cited} testId={cited ? "viewer-pdf-page" : "preview-pdf-page"} />
             </Stack>
           ))}
+          {!cited && pdf.numPages > MAX_PAGES && (
+            <Text fontSize="sm" color="fg.muted" textAlign="center" data-testid="preview-truncated">
+              {t("preview.truncated")}
+            </Text>
+          )}
         </Stack>
       )}
     </Box>
