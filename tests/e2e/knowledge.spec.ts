@@ -221,5 +221,27 @@ test("a user uploads three kinds of files, watches them parse live, curates the 
   await expect(viewer).toHaveURL(/\/document\/[^/?]+$/);
   await expect(viewer.getByTestId("viewer-name")).toHaveText("harbour-log.txt");
   await expect(viewer.getByTestId("viewer-status")).toHaveText("Success");
-  await expect(viewer.getByTestId("viewer-text")).toContainText(`The ${SEARCH_TERM} keeper signalled her in after dusk.`);
+  // The file as it reads, its lines numbered; its chunks one click away.
+  const preview = viewer.getByTestId("file-preview");
+  await expect(preview).toHaveAttribute("data-kind", "text");
+  await expect(preview.getByTestId("preview-text")).toContainText(`The ${SEARCH_TERM} keeper signalled her in after dusk.`);
+  await expect(preview.getByTestId("preview-line-numbers")).toContainText("1");
+  await viewer.getByTestId("viewer-view-chunks").click();
+  await expect(viewer.getByTestId("viewer-chunks")).toContainText("Harbour log");
+  await viewer.close();
+
+  // The DOCX and the Markdown file are rendered, not shown as their chunks or their source.
+  const dataset = `/knowledge/dataset?id=${new URL(page.url()).searchParams.get("id")}`;
+  for (const [name, kind, heading] of [["onboarding.docx", "html", "Onboarding guide"], ["handbook.md", "markdown", "Opening hours"]] as const) {
+    await page.goto(dataset);
+    await documentRow(page, name).getByTestId("document-chunks").click();
+    await expect(page.getByTestId("chunk-document")).toContainText(name);
+    const [rendered] = await Promise.all([page.waitForEvent("popup"), page.getByTestId("document-preview").click()]);
+    const file = rendered.getByTestId("file-preview");
+    await expect(file).toHaveAttribute("data-kind", kind);
+    await expect(file.getByRole("heading", { name: heading })).toBeVisible();
+    if (kind === "markdown") await expect(file).not.toContainText("## Opening hours");
+    await rendered.screenshot({ path: `/tmp/preview-knowledge-${kind}.png` });
+    await rendered.close();
+  }
 });

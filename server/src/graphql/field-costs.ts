@@ -19,6 +19,8 @@ export const FIELD_COSTS: Record<string, number> = {
   "Mutation.startFlowRun": 500,
   // One component, run at once: it may retrieve or call a model.
   "Mutation.debugFlowComponent": 500,
+  // Reads the file from the object store and converts it in a parse process (unless its preview is kept).
+  "Query.documentPreview": 100,
   // Reads every message of the period.
   "Query.chatStatistics": 200,
   // Reads a knowledge base's whole entity graph.

@@ -36,12 +36,13 @@ test("a preview past its time limit ends its process and previews as unsupported
   expect(reads).toBe(2);
 });
 
-test("a preview is kept per stored object and name, the most recently asked longest", async () => {
+test("a preview is kept per stored object and name, the most recently asked longest, up to a total size", async () => {
   const made: string[] = [];
+  // each preview holds 256 + 1000 characters: two fit in 3000
   const previews = new Previews(async (_bytes, fileName) => {
     made.push(fileName);
-    return { kind: PreviewKind.text, fileName, text: "x", truncated: false };
-  }, 2);
+    return { kind: PreviewKind.text, fileName, text: "x".repeat(1000), truncated: false };
+  }, 3000);
   const read = () => Promise.resolve(Buffer.from("x"));
   await previews.of("k1", "a.txt", read);
   await previews.of("k1", "a.txt", read);
