@@ -46,13 +46,14 @@ export function createServices(platform: Platform): Services {
   const shares = new ShareService(platform, assistants, apiTokens);
   const retrieval = new RetrievalService(platform, knowledgeBases, models);
   const conversations = new ConversationService(platform, { models, retrieval, assistants });
-  const files = new FileService(platform, { knowledgeBases, documents, storedBytes });
-  const fileImports = new S3ImportService(platform, files);
   const flows = new FlowService(platform);
   const flowShares = new FlowShareService(platform, flows, apiTokens);
   const flowRuns = new FlowRunService(platform, { platform, models, retrieval, flows, runTurn, runnerOf: (visitor) => flowShares.runnerOf(visitor) });
   const { timeoutSeconds, stepTimeoutSeconds, memoryMb } = platform.config.parsing;
   const parsers = new ParserSandbox({ documentMs: timeoutSeconds * 1000, stepMs: stepTimeoutSeconds * 1000, memoryBytes: memoryMb * 1024 * 1024 });
+  const previews = new Previews((bytes, fileName) => parsers.preview(bytes, fileName));
+  const files = new FileService(platform, { knowledgeBases, documents, storedBytes, previews });
+  const fileImports = new S3ImportService(platform, files);
   return {
     platform,
     auth,
@@ -72,7 +73,7 @@ export function createServices(platform: Platform): Services {
     files,
     fileImports,
     parsers,
-    previews: new Previews((bytes, fileName) => parsers.preview(bytes, fileName)),
+    previews,
     close: async () => {
       await parsers.close();
       await conversations.close();

@@ -3,6 +3,8 @@ import type { SubscribeResolverData } from "type-graphql";
 import { signedIn, type GraphQLContext } from "../graphql/context";
 import { FileDeletionImpact, FileEntry, FileImport, FilePage, FileSort, S3ObjectPage, S3SourceInput } from "./file.types";
 import type { FileImportEvent } from "./s3-import";
+import type { Preview } from "../ingestion/preview/preview";
+import { PreviewType } from "../ingestion/preview/preview.type";
 
 /** The file manager over GraphQL, for the /file page: thin over FileService and the S3 imports. */
 @Resolver(() => FileEntry)
@@ -23,6 +25,11 @@ export class FileResolver {
   @Query(() => FileEntry, { description: "One file or folder." })
   file(@Ctx() context: GraphQLContext, @Arg("id", () => ID) id: string): Promise<FileEntry> {
     return context.services.files.entry(signedIn(context), id);
+  }
+
+  @Query(() => PreviewType, { description: "A file rendered for reading (see PreviewKind); a .knowledgebase/ file: its document's." })
+  filePreview(@Ctx() context: GraphQLContext, @Arg("id", () => ID) id: string): Promise<Preview> {
+    return context.services.files.preview(signedIn(context), id);
   }
 
   @Query(() => [FileEntry], { description: "The sub-folders of a folder, for the destination picker (read lazily, level by level). No parentId: the root folder itself." })

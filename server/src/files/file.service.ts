@@ -1,6 +1,8 @@
 import { Readable } from "node:stream";
 import { In, IsNull, type EntityManager, type Repository } from "typeorm";
 import { documentTypeOf, fileExtension } from "../ingestion/file-types";
+import type { Preview } from "../ingestion/preview/preview";
+import type { Previews } from "../ingestion/preview/previews";
 import { DocumentService } from "../knowledge/document.service";
 import type { KnowledgeBaseService } from "../knowledge/knowledge-base.service";
 import type { ObjectHolders, StoredBytes } from "../knowledge/stored-bytes";
@@ -31,6 +33,7 @@ export interface FileServiceParts {
   knowledgeBases: KnowledgeBaseService;
   documents: DocumentService;
   storedBytes: StoredBytes;
+  previews: Previews;
 }
 
 /** RAGFlow's page size for file lists (contract §1.9), and a bound on what one page may ask. */
@@ -371,6 +374,23 @@ export class FileService {
     const node = await this.node(principal, id, "read");
     if (node.kind !== "file") throw Invalid([{ field: "id", messageKey: "errors.file.folderNoDownload" }]);
     return { name: node.name, size: node.size, body: node.storageKey ? await this.platform.storage.get(node.storageKey) : Readable.from([]) };
+  }
+
+  /** A file rendered for reading (a .knowledgebase/ file: its document), made once per stored object. */
+  async preview(principal: SignedIn, id: string): Promise<Preview> {
+    const view = viewIdOf(id);
+    if (view?.kind === "document") {
+      await this.views.entry(principal, view, (await this.root(principal)).id);
+      const document = await this.parts.documents.accessible(principal, view.documentId);
+      return this.parts.previews.of(document.storageKey, document.name, () => this.parts.documents.fileBytes(document));
+    }
+    if (view) throw Invalid([{ field: "id", messageKey: "errors.file.folderNoDownload" }]);
+    const node = await this.node(principal, id, "read");
+    if (node.kind !== "file") throw Invalid([{ field: "id", messageKey: "errors.file.folderNoDownload" }]);
+    const { storageKey } = node;
+    // A file made empty has no stored object; its preview is that of no bytes.
+    if (!storageKey) return this.parts.previews.of(`${node.tenantId}/files/${node.id}`, node.name, async () => Buffer.alloc(0));
+    return this.parts.previews.of(storageKey, node.name, () => this.platform.storage.getBuffer(storageKey));
   }
 
   // ── Deleting ─────────────────────────────────────────────────────────────────────────────────────────────────
