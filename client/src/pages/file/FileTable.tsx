@@ -42,7 +42,7 @@ export function FileTable({ files, selection, sort, onSort, handlers, actionsOf 
             </Table.ColumnHeader>
             <SortableHeader column="name" label={t("file.table.name")} sort={sort} onSort={onSort} />
             <SortableHeader column="size" label={t("file.table.size")} sort={sort} onSort={onSort} end />
-            <SortableHeader column="updatedAt" label={t("file.table.uploaded")} sort={sort} onSort={onSort} />
+            <SortableHeader column="createdAt" label={t("file.table.uploaded")} sort={sort} onSort={onSort} />
             <Table.ColumnHeader>{t("file.table.knowledgeBases")}</Table.ColumnHeader>
             <Table.ColumnHeader textAlign="end">{t("file.table.actions")}</Table.ColumnHeader>
           </Table.Row>

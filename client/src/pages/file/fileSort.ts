@@ -1,9 +1,6 @@
 import type { FileSort as ServerSort } from "../../graphql/gql/graphql";
 
-/**
- * The columns the file table sorts by, as the server names its orders (the server sorts; this only says which way a
- * click turns). The upload-date column sorts by `updatedAt`, the server's only date order.
- */
+/** The columns the file table sorts by, as the server names its orders (the server sorts; this only says which way a click turns). */
 export type SortColumn = `${ServerSort}`;
 
 export interface FileSort {
@@ -11,8 +8,8 @@ export interface FileSort {
   descending: boolean;
 }
 
-/** The server's default: the newest first. */
-export const DEFAULT_SORT: FileSort = { column: "updatedAt", descending: true };
+/** As RAGFlow: the newest uploads first. */
+export const DEFAULT_SORT: FileSort = { column: "createdAt", descending: true };
 
 /** A click on a column header: the same column turns the other way; a new one starts A→Z for names, largest or newest first otherwise. */
 export function sortAfterClick(current: FileSort, column: SortColumn): FileSort {
