@@ -253,4 +253,13 @@ describe("who may do what", () => {
     expect(await refusal(files.delete(asMember, [teamFile]))).toEqual({ kind: "FORBIDDEN", messageKey: "errors.file.forbidden" });
     expect(await refusal(files.entry(asMember, privateFile))).toEqual({ kind: "NOT_FOUND", messageKey: "errors.file.notFound" });
   });
+
+  it("lets a team member link a shared file into their own knowledge base, whose document outlives the owner's deletion with its bytes", async () => {
+    const membersKb = await createDataset(server, member, { name: "member's own" });
+    const [linked] = await files.link(asMember, [teamFile], [membersKb]);
+    const mine = linked.knowledgeBases.find((l) => l.id === membersKb)!;
+    const impact = await files.delete(asOwner, [teamFile]);
+    expect(impact.documents.map((d) => `${d.knowledgeBaseName}: ${d.removed}`).sort()).toEqual(["member's own: false", "team kb: true"]);
+    expect(await read((await server.services.documents.download(asMember, mine.documentId)).body)).toBe("t");
+  });
 });

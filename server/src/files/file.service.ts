@@ -400,11 +400,14 @@ export class FileService {
     return (await this.deletion(principal, ids)).impact;
   }
 
-  /** Deletes files and folders (recursively) and the documents they were linked as; answers what went. */
+  /**
+   * Deletes files and folders (recursively) and the documents they were linked as; answers what went. A document in a
+   * knowledge base the principal may not change (a team member linked the file into theirs) stays, holding the bytes.
+   */
   async delete(principal: SignedIn, ids: string[]): Promise<FileDeletionImpact> {
     const { impact, tops, subtree } = await this.deletion(principal, ids);
     // The documents first (each keeps the bytes the file still holds), then the rows, then the bytes nothing holds.
-    const documentIds = [...new Set(impact.documents.map((d) => d.documentId))];
+    const documentIds = [...new Set(impact.documents.filter((d) => d.removed).map((d) => d.documentId))];
     if (documentIds.length > 0) await this.parts.documents.delete(principal, documentIds);
     await this.repository.delete({ id: In(tops.map((n) => n.id)) });
     await this.parts.storedBytes.release(subtree.flatMap((n) => (n.storageKey ? [n.storageKey] : [])));
@@ -421,7 +424,7 @@ export class FileService {
     return {
       tops,
       subtree,
-      impact: { files: files.length, folders: subtree.length - files.length, documents: (await this.linkRows(files.map((f) => f.id))).map((row) => linkedDocument(row, files)) },
+      impact: { files: files.length, folders: subtree.length - files.length, documents: (await this.linkRows(files.map((f) => f.id))).map((row) => linkedDocument(principal, row, files)) },
     };
   }
 
@@ -497,8 +500,9 @@ export class FileService {
   }
 
   private async nodes(principal: SignedIn, ids: string[], action: Action): Promise<FileNode[]> {
-    const found = await this.byIds(ids);
-    if (found.length !== new Set(ids).size) throw notFound();
+    const unique = [...new Set(ids)];
+    const found = await this.byIds(unique);
+    if (found.length !== unique.length) throw notFound();
     const shared = await this.inTeamKnowledgeBase(found.map((n) => n.id));
     for (const node of found) authorize(principal, action, fileResource(node, shared.has(node.id)));
     return found;
@@ -543,7 +547,7 @@ export class FileService {
     return nodes.map((node) => {
       const own = links.filter((l) => l.file_id === node.id);
       const resource = fileResource(node, own.some((l) => l.permission === "team"));
-      const visible = own.filter((l) => can(principal, "read", { kind: "knowledgeBase", tenantId: l.tenant_id, createdBy: l.created_by, permission: l.permission }));
+      const visible = own.filter((l) => can(principal, "read", knowledgeBaseOf(l)));
       return {
         id: node.id,
         name: node.name,
@@ -558,7 +562,7 @@ export class FileService {
         type: node.type,
         readOnly: false,
         sourceType: node.sourceType,
-        hasChildFolders: parentsWithFolders.has(node.id) || (!node.parentId && node.tenantId === principal.tenantId),
+        hasChildFolders: parentsWithFolders.has(node.id),
         documentId: null,
         knowledgeBases: visible.map((l): FileKnowledgeBaseLink => ({ id: l.kb_id, name: l.kb_name, documentId: l.document_id, linkId: l.id, linkedAt: l.created_at })),
         can: { read: can(principal, "read", resource), use: can(principal, "use", resource), manage: can(principal, "manage", resource), delete: can(principal, "delete", resource) },
@@ -582,8 +586,12 @@ function fileResource(node: FileNode, inTeamKnowledgeBase: boolean): FileResourc
   return { kind: "file", tenantId: node.tenantId, createdBy: node.createdBy, inTeamKnowledgeBase: node.kind === "file" && inTeamKnowledgeBase };
 }
 
-function linkedDocument(row: LinkRow, files: FileNode[]): LinkedDocument {
+const knowledgeBaseOf = (row: LinkRow) => ({ kind: "knowledgeBase" as const, tenantId: row.tenant_id, createdBy: row.created_by, permission: row.permission });
+
+/** A document that goes with its file, unless it is in a knowledge base the principal may not change: that one stays. */
+function linkedDocument(principal: SignedIn, row: LinkRow, files: FileNode[]): LinkedDocument {
   return {
+    removed: can(principal, "manage", knowledgeBaseOf(row)),
     fileId: row.file_id,
     fileName: files.find((f) => f.id === row.file_id)?.name ?? "",
     documentId: row.document_id,

@@ -138,6 +138,9 @@ export class LinkedDocument {
 
   @Field()
   knowledgeBaseName: string;
+
+  @Field({ description: "False for a document of a knowledge base the user may not change (a team member linked the file there): it stays, with the bytes it shares." })
+  removed: boolean;
 }
 
 @ObjectType({ description: "What deleting some files and folders removes (before: a preview; after: what went)." })

@@ -29,6 +29,11 @@ export const FIELD_COSTS: Record<string, number> = {
   "Query.chunks": 20,
   // Queues parsing for each document, deleting their old chunks.
   "Mutation.runParsing": 50,
+  // The file manager: a call to a user's S3 service; documents made and queued for parsing; a folder deleted with all below it.
+  "Mutation.listS3Objects": 200,
+  "Mutation.importFromS3": 200,
+  "Mutation.linkFiles": 50,
+  "Mutation.deleteFiles": 50,
   // A deliberately slow password hash each.
   "Mutation.register": 50,
   "Mutation.login": 50,
