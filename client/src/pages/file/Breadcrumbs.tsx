@@ -1,6 +1,6 @@
-import { Breadcrumb, chakra, Text } from "@chakra-ui/react";
+import { Button, HStack, Icon, Text } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
-import { LuHouse } from "react-icons/lu";
+import { LuChevronRight, LuHouse } from "react-icons/lu";
 
 export interface FolderStep {
   id: string;
@@ -8,55 +8,35 @@ export interface FolderStep {
 }
 
 /** The way from the root to the open folder; each step but the last opens its folder. */
-export function Breadcrumbs({ path, onOpen }: { path: FolderStep[]; onOpen: (folderId: string | null) => void }) {
+export function Breadcrumbs({ path, onOpen }: { path: FolderStep[]; onOpen: (folderId: string) => void }) {
   const { t } = useTranslation();
-  // The root is the first step of the server's path; it is shown as "Files" rather than its name "/".
-  const [root, ...folders] = path;
   return (
-    <Breadcrumb.Root size="sm" data-testid="file-breadcrumbs" minWidth="0">
-      <Breadcrumb.List flexWrap="wrap">
-        <Breadcrumb.Item>
-          {folders.length === 0 ? (
-            <Breadcrumb.CurrentLink display="inline-flex" gap="1.5" alignItems="center">
-              <LuHouse /> {t("file.root")}
-            </Breadcrumb.CurrentLink>
-          ) : (
-            <Breadcrumb.Link asChild>
-              <chakra.button type="button" display="inline-flex" gap="1.5" alignItems="center" onClick={() => onOpen(root?.id ?? null)} data-testid="file-breadcrumb">
-                <LuHouse /> {t("file.root")}
-              </chakra.button>
-            </Breadcrumb.Link>
-          )}
-        </Breadcrumb.Item>
-        {folders.map((folder, index) => (
-          <BreadcrumbStep key={folder.id} folder={folder} last={index === folders.length - 1} onOpen={onOpen} />
-        ))}
-      </Breadcrumb.List>
-    </Breadcrumb.Root>
-  );
-}
-
-function BreadcrumbStep({ folder, last, onOpen }: { folder: FolderStep; last: boolean; onOpen: (folderId: string) => void }) {
-  return (
-    <>
-      <Breadcrumb.Separator />
-      <Breadcrumb.Item minWidth="0">
-        {last ? (
-          <Breadcrumb.CurrentLink data-testid="file-breadcrumb-current">
-            <Text truncate maxWidth="48" title={folder.name}>
-              {folder.name}
-            </Text>
-          </Breadcrumb.CurrentLink>
-        ) : (
-          <Breadcrumb.Link asChild>
-            <chakra.button type="button" onClick={() => onOpen(folder.id)} data-testid="file-breadcrumb">
-              <Text truncate maxWidth="40" title={folder.name}>
-                {folder.name}
-              </Text>
-            </chakra.button>
-          </Breadcrumb.Link>
-        )}
-      </Breadcrumb.Item>
-    </>
+    <HStack as="nav" aria-label={t("file.breadcrumbs")} gap="0.5" wrap="wrap" minWidth="0" flex="1" data-testid="file-breadcrumbs">
+      {path.map((step, index) => {
+        const last = index === path.length - 1;
+        // The root's name is "/": it is shown as "Files", with a house.
+        const label = index === 0 ? t("file.root") : step.name;
+        return (
+          <HStack key={step.id} gap="0.5" minWidth="0">
+            {index > 0 && <Icon as={LuChevronRight} boxSize="3.5" color="fg.subtle" flexShrink={0} />}
+            {last ? (
+              <HStack gap="1.5" px="2" py="1" fontWeight="semibold" minWidth="0" aria-current="page" data-testid="file-breadcrumb-current">
+                {index === 0 && <LuHouse />}
+                <Text truncate maxWidth="48" title={label}>
+                  {label}
+                </Text>
+              </HStack>
+            ) : (
+              <Button size="sm" variant="ghost" px="2" color="fg.muted" fontWeight="normal" onClick={() => onOpen(step.id)} data-testid="file-breadcrumb">
+                {index === 0 && <LuHouse />}
+                <Text truncate maxWidth="40" title={label}>
+                  {label}
+                </Text>
+              </Button>
+            )}
+          </HStack>
+        );
+      })}
+    </HStack>
   );
 }

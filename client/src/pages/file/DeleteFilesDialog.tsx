@@ -1,4 +1,4 @@
-import { Box, List, Spinner, Stack, Text } from "@chakra-ui/react";
+import { Box, Spinner, Stack, Text } from "@chakra-ui/react";
 import { useQuery } from "@apollo/client/react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDeleteDialog } from "../../components/ConfirmDeleteDialog";
@@ -31,13 +31,11 @@ export function DeleteFilesDialog({ files, onClose, onDelete }: DeleteFilesDialo
               <Text fontWeight="medium" color="fg.error" mb="1.5">
                 {t("file.delete.documents", { count: documents.length })}
               </Text>
-              <List.Root ps="5" gap="0.5" maxHeight="40" overflowY="auto" data-testid="file-delete-documents">
+              <Stack as="ul" gap="0.5" ps="4" maxHeight="40" overflowY="auto" listStyleType="disc" data-testid="file-delete-documents">
                 {documents.map((document) => (
-                  <List.Item key={document.documentId}>
-                    {t("file.delete.documentIn", { document: document.documentName, knowledgeBase: document.knowledgeBaseName })}
-                  </List.Item>
+                  <li key={document.documentId}>{t("file.delete.documentIn", { document: document.documentName, knowledgeBase: document.knowledgeBaseName })}</li>
                 ))}
-              </List.Root>
+              </Stack>
             </Box>
           )
         )}

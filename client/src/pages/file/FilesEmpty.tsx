@@ -1,6 +1,6 @@
-import { Box, Button, Center, HStack, List, Text } from "@chakra-ui/react";
+import { Box, Button, Center, HStack, Icon, Stack, Text } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
-import { LuFolderOpen, LuFolderPlus, LuSearchX, LuUpload } from "react-icons/lu";
+import { LuEye, LuFolderOpen, LuFolderPlus, LuLink, LuSearchX, LuUpload } from "react-icons/lu";
 
 interface FilesEmptyProps {
   /** "start": the user has no file at all; "folder": this folder is empty; "noMatch": the search found nothing. */
@@ -10,6 +10,12 @@ interface FilesEmptyProps {
   onUpload: () => void;
   onNewFolder: () => void;
 }
+
+const POINTS = [
+  [LuUpload, "file.empty.pointUpload"],
+  [LuLink, "file.empty.pointLink"],
+  [LuEye, "file.empty.pointPreview"],
+] as const;
 
 /** What stands in for an empty table: on a first visit, what the file manager is for and the two ways to begin. */
 export function FilesEmpty({ reason, canAdd, onUpload, onNewFolder }: FilesEmptyProps) {
@@ -27,11 +33,14 @@ export function FilesEmpty({ reason, canAdd, onUpload, onNewFolder }: FilesEmpty
           <Text fontSize="sm" color="fg.muted" maxWidth="lg">
             {t("file.empty.startBody")}
           </Text>
-          <List.Root fontSize="sm" color="fg.muted" textAlign="start" gap="1" ps="5">
-            <List.Item>{t("file.empty.pointUpload")}</List.Item>
-            <List.Item>{t("file.empty.pointLink")}</List.Item>
-            <List.Item>{t("file.empty.pointPreview")}</List.Item>
-          </List.Root>
+          <Stack gap="2" maxWidth="lg" fontSize="sm" color="fg.muted" textAlign="start" mt="1">
+            {POINTS.map(([icon, key]) => (
+              <HStack key={key} gap="2.5" align="flex-start">
+                <Icon as={icon} color="brand.fg" boxSize="4" mt="0.5" flexShrink={0} />
+                <Text>{t(key)}</Text>
+              </HStack>
+            ))}
+          </Stack>
         </>
       )}
       {reason !== "noMatch" && canAdd && (
