@@ -161,7 +161,7 @@ describe("links to knowledge bases", () => {
 
   const documentsOf = (knowledgeBaseId: string) => server.services.platform.db.getRepository(Document).findBy({ knowledgeBaseId });
 
-  it("makes a file a document of several knowledge bases sharing its bytes, parses it, and lists the links", async () => {
+  it("makes a file a document of several knowledge bases sharing its bytes, parses it, lists the links, and renames them with it", async () => {
     const [file] = await files.upload(asOwner, null, [{ path: "policy.md", data: Buffer.from("# Leave policy\nTwenty days a year.") }]);
     const [linked] = await files.link(asOwner, [file.id], [kb, other]);
     expect(linked.knowledgeBases.map((l) => l.name).sort()).toEqual(["archive", "handbook"]);
@@ -172,6 +172,9 @@ describe("links to knowledge bases", () => {
     // Linking again keeps the one link.
     await files.link(asOwner, [file.id], [kb]);
     expect(await documentsOf(kb)).toHaveLength(1);
+    // Renaming the file renames its documents, as RAGFlow does.
+    await files.rename(asOwner, file.id, "leave-policy.md");
+    expect((await documentsOf(other)).map((d) => d.name)).toEqual(["leave-policy.md"]);
   });
 
   it("unlinks by removing the document, and neither a deleted document nor an unlink deletes the file's bytes", async () => {

@@ -3,14 +3,14 @@ import { In, IsNull, type EntityManager, type Repository } from "typeorm";
 import { documentTypeOf, fileExtension } from "../ingestion/file-types";
 import type { Preview } from "../ingestion/preview/preview";
 import type { Previews } from "../ingestion/preview/previews";
-import { DocumentService } from "../knowledge/document.service";
+import { DocumentService, LINKED_FILE_SOURCE } from "../knowledge/document.service";
 import type { KnowledgeBaseService } from "../knowledge/knowledge-base.service";
 import type { ObjectHolders, StoredBytes } from "../knowledge/stored-bytes";
 import { UploadGate } from "../knowledge/upload-gate";
 import { authorize, can, type Action, type FileResource } from "../policies";
 import type { SignedIn } from "../policies/principal";
 import type { Platform } from "../platform";
-import { Conflict, Invalid, NotFound } from "../platform/errors";
+import { Conflict, DomainError, Invalid, NotFound } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { escapeLike } from "../platform/sql";
 import { FileLink } from "./file-link.entity";
@@ -226,7 +226,21 @@ export class FileService {
     if (checked === node.name) return this.entry(principal, id);
     if (checked.toLowerCase() !== node.name.toLowerCase()) await this.refuseTakenName(parent.id, checked, "errors.file.nameTaken");
     await this.insertNamed(() => this.repository.update({ id }, { name: checked }), checked, "errors.file.nameTaken");
+    if (node.kind === "file") await this.renameLinkedDocuments(principal, id, checked);
     return this.entry(principal, id);
+  }
+
+  /**
+   * A linked file's documents take its new name, as RAGFlow renames them: each in a knowledge base the principal may
+   * change, where no other document has that name (there it keeps its own).
+   */
+  private async renameLinkedDocuments(principal: SignedIn, fileId: string, name: string): Promise<void> {
+    for (const row of await this.linkRows([fileId])) {
+      if (!can(principal, "manage", knowledgeBaseOf(row))) continue;
+      await this.parts.documents.rename(principal, row.document_id, name).catch((error: unknown) => {
+        if (!(error instanceof DomainError && error.kind === "CONFLICT")) throw error;
+      });
+    }
   }
 
   /** Moves files and folders into a folder of the same tenant: never a folder into itself or below it, never onto a name there. */
@@ -308,8 +322,8 @@ export class FileService {
   /** What a tenant keeps, for the quota: its files, and the documents that are not linked files (those are counted once, as files). */
   private async storedBytes(tenantId: string): Promise<number> {
     const [row]: { total: string }[] = await this.platform.db.query(
-      `SELECT (SELECT COALESCE(SUM(size), 0) FROM file WHERE tenant_id = $1) + (SELECT COALESCE(SUM(size), 0) FROM document WHERE tenant_id = $1 AND source_type <> 'file') AS total`,
-      [tenantId],
+      `SELECT (SELECT COALESCE(SUM(size), 0) FROM file WHERE tenant_id = $1) + (SELECT COALESCE(SUM(size), 0) FROM document WHERE tenant_id = $1 AND source_type <> $2) AS total`,
+      [tenantId, LINKED_FILE_SOURCE],
     );
     return Number(row.total);
   }
