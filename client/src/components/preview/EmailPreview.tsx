@@ -36,7 +36,7 @@ export function EmailPreview({ email }: { email: Email }) {
         )}
       </Stack>
       {email.html ? (
-        <HtmlPreview html={email.html} testId="preview-email-body" />
+        <HtmlPreview html={email.html} inline testId="preview-email-body" />
       ) : email.text?.trim() ? (
         <Text whiteSpace="pre-wrap" wordBreak="break-word" fontSize="sm" lineHeight="1.7" data-testid="preview-email-body">
           {email.text}

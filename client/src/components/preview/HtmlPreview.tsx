@@ -19,7 +19,8 @@ export function sanitizedHtml(html: string): string {
   });
 }
 
-export function HtmlPreview({ html, testId = "preview-html" }: { html: string; testId?: string }) {
+/** A document's HTML reads in a centred column; an e-mail's body (`inline`) under its headers. */
+export function HtmlPreview({ html, inline = false, testId = "preview-html" }: { html: string; inline?: boolean; testId?: string }) {
   const clean = useMemo(() => sanitizedHtml(html), [html]);
-  return <Box css={documentStyles} maxWidth="3xl" mx="auto" dangerouslySetInnerHTML={{ __html: clean }} data-testid={testId} />;
+  return <Box css={documentStyles} maxWidth={inline ? undefined : "3xl"} mx={inline ? undefined : "auto"} dangerouslySetInnerHTML={{ __html: clean }} data-testid={testId} />;
 }

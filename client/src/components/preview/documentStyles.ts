@@ -23,6 +23,8 @@ export const documentStyles = {
   "& table": { borderCollapse: "collapse", display: "block", overflowX: "auto", maxWidth: "full" },
   "& th, & td": { borderWidth: "1px", borderColor: "border", paddingX: "2", paddingY: "1", textAlign: "start", verticalAlign: "top" },
   "& th": { bg: "bg.subtle", fontWeight: "semibold" },
+  // Word puts a paragraph in every cell
+  "& td > p, & th > p": { marginY: "0" },
   "& hr": { borderColor: "border", marginY: "4" },
   "& img": { maxWidth: "full", height: "auto", display: "inline-block" },
 } as const;

@@ -115,8 +115,8 @@ const spinner = (
 type CitedBox = CitedChunk["positions"][number];
 
 /**
- * A PDF: the pages a citation points at drawn by pdf.js with its boxes marked, or the whole document in the
- * browser's own viewer (search, zoom, print) at the page asked for.
+ * A PDF opened at a place: the pages a citation points at drawn by pdf.js with its boxes marked, or the whole
+ * document in the browser's own viewer (search, zoom, print) at the page asked for.
  */
 function PdfDocument({ document, page, citedBoxes }: { document: DocumentRowFragment; page: number; citedBoxes: CitedBox[] }) {
   const { t } = useTranslation();
@@ -153,7 +153,8 @@ function PdfDocument({ document, page, citedBoxes }: { document: DocumentRowFrag
 
 /** The file rendered (components/preview), or, for a citation in a text, the text with the cited passage marked. */
 function RenderedFile({ document, preview, citedChunk, page }: { document: DocumentRowFragment; preview: FilePreviewFragment; citedChunk: CitedChunk | null; page: number }) {
-  if (preview.kind === "pdf") return <PdfDocument document={document} page={page} citedBoxes={citedChunk?.positions ?? []} />;
+  // a citation or a page asked for opens the PDF at its place; otherwise it is read from the top like any file
+  if (preview.kind === "pdf" && (citedChunk || page > 0)) return <PdfDocument document={document} page={page} citedBoxes={citedChunk?.positions ?? []} />;
   const text = preview.kind === "text" ? preview.text : preview.kind === "markdown" ? preview.markdown : null;
   if (citedChunk && text != null) return <HighlightedText text={text} passage={citedChunk.content} />;
   return (

@@ -74,6 +74,8 @@ export class PreviewSlideType implements PreviewSlide {
  * A file rendered for reading, never its raw bytes: what the document viewer and the file manager's preview
  * drawer show. One object type with a kind and the fields that kind fills (the others are null), so that a
  * client asks for one fragment and switches on `kind`.
+ *
+ * A resolver answers `@Query(() => PreviewType)` with the plain `Preview` that `services.previews.of` gives.
  */
 @ObjectType("Preview", { description: "A file rendered for reading (see PreviewKind): only the fields of its kind are set." })
 export class PreviewType implements Preview {

@@ -78,7 +78,13 @@ async function parse(request: ParseRequest): Promise<void> {
 process.on("message", (request: ParseRequest | PreviewRequest) => {
   if (request.type === "preview") {
     // previewOf answers every file with a preview: only a crash or a limit of this process fails it
-    void previewOf(asBuffer(request.data), request.fileName).then((preview) => send({ type: "previewed", preview }));
+    previewOf(asBuffer(request.data), request.fileName).then(
+      (preview) => send({ type: "previewed", preview }),
+      (error: unknown) => {
+        console.error(`[preview] failed on ${request.fileName}:`, error);
+        send({ type: "failed" });
+      },
+    );
     return;
   }
   if (request.type !== "parse") return;
