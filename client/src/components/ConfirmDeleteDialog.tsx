@@ -1,5 +1,5 @@
 import { Button, CloseButton, Dialog, HStack, Icon, Portal, Text } from "@chakra-ui/react";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { LuTriangleAlert } from "react-icons/lu";
 
@@ -10,10 +10,12 @@ interface ConfirmDeleteDialogProps {
   onConfirm: () => Promise<void> | void;
   /** What is being deleted, shown under the question (a name or a hint). */
   subject?: string;
+  /** What else goes with it, shown under the subject (e.g. the knowledge-base documents of a deleted file). */
+  children?: ReactNode;
 }
 
 /** The one confirmation every deletion passes through (§2: "are you sure delete this item"). */
-export function ConfirmDeleteDialog({ open, onClose, onConfirm, subject }: ConfirmDeleteDialogProps) {
+export function ConfirmDeleteDialog({ open, onClose, onConfirm, subject, children }: ConfirmDeleteDialogProps) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
 
@@ -46,6 +48,7 @@ export function ConfirmDeleteDialog({ open, onClose, onConfirm, subject }: Confi
                   {subject}
                 </Text>
               )}
+              {children}
             </Dialog.Body>
             <Dialog.Footer>
               <Dialog.ActionTrigger asChild>

@@ -16,6 +16,8 @@ export interface TextField {
   check?: (value: string) => Problem | undefined;
   initial?: string;
   type?: string;
+  /** A hint under the field, e.g. what the server keeps as it is. */
+  helper?: string;
 }
 
 interface TextFieldsDialogProps {
@@ -87,7 +89,7 @@ export function TextFieldsDialog({ open, title, fields, submitLabel, testId, onC
             <Dialog.Body>
               <Stack gap="4">
                 {fields.map((field, index) => (
-                  <FormField key={field.name} label={field.label} required={field.required} error={problemText(i18n, problems[field.name])}>
+                  <FormField key={field.name} label={field.label} required={field.required} error={problemText(i18n, problems[field.name])} helper={field.helper}>
                     <Input
                       name={field.name}
                       type={field.type ?? "text"}

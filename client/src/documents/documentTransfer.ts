@@ -9,48 +9,57 @@ function authorization(): Record<string, string> {
   return credential ? { Authorization: `Bearer ${credential}` } : {};
 }
 
-/** A failed transfer: the HTTP status (0 when the network failed) and the server's message, if any. */
+/** A failed transfer: the HTTP status (0 when the network failed), the server's message and, when it sent one, its message key. */
 export class TransferError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly messageKey?: string,
+    readonly params?: Record<string, unknown>,
   ) {
     super(message);
   }
 }
 
-interface UploadAnswer {
+interface EnvelopeAnswer<T> {
   code: number;
   message?: string;
-  data?: { id: string; name: string }[];
+  messageKey?: string;
+  params?: Record<string, unknown>;
+  data?: T;
 }
 
 /**
- * Uploads files to a knowledge base (`POST /v1/document/upload`, fields `kb_id` and `file`). XMLHttpRequest
- * rather than fetch, because only it reports how much of the body has been sent.
+ * Posts a multipart form to one of the server's RAGFlow-style upload routes and resolves with the envelope's `data`.
+ * XMLHttpRequest rather than fetch, because only it reports how much of the body has been sent.
  */
-export function uploadDocuments(knowledgeBaseId: string, files: File[], onProgress: (fraction: number) => void): Promise<{ id: string; name: string }[]> {
-  const body = new FormData();
-  body.append("kb_id", knowledgeBaseId);
-  for (const file of files) body.append("file", file, file.name);
+export function postForm<T>(url: string, body: FormData, onProgress: (fraction: number) => void): Promise<T | undefined> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
-    request.open("POST", "/v1/document/upload");
+    request.open("POST", url);
     for (const [name, value] of Object.entries(authorization())) request.setRequestHeader(name, value);
     request.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
     request.onerror = () => reject(new TransferError(0, ""));
     request.onload = () => {
-      let answer: UploadAnswer | null = null;
+      let answer: EnvelopeAnswer<T> | null = null;
       try {
-        answer = JSON.parse(request.responseText) as UploadAnswer;
+        answer = JSON.parse(request.responseText) as EnvelopeAnswer<T>;
       } catch {
         answer = null;
       }
-      if (request.status >= 200 && request.status < 300 && answer && answer.code === 0) resolve(answer.data ?? []);
-      else reject(new TransferError(request.status, answer?.message ?? ""));
+      if (request.status >= 200 && request.status < 300 && answer && answer.code === 0) resolve(answer.data);
+      else reject(new TransferError(request.status, answer?.message ?? "", answer?.messageKey, answer?.params));
     };
     request.send(body);
   });
+}
+
+/** Uploads files to a knowledge base (`POST /v1/document/upload`, fields `kb_id` and `file`). */
+export async function uploadDocuments(knowledgeBaseId: string, files: File[], onProgress: (fraction: number) => void): Promise<{ id: string; name: string }[]> {
+  const body = new FormData();
+  body.append("kb_id", knowledgeBaseId);
+  for (const file of files) body.append("file", file, file.name);
+  return (await postForm<{ id: string; name: string }[]>("/v1/document/upload", body, onProgress)) ?? [];
 }
 
 /** Where a document's stored bytes are downloaded from (`GET /v1/document/get/{id}`). */
@@ -73,13 +82,13 @@ export async function fetchBlob(url: string): Promise<Blob> {
   }
   if (!response.ok) {
     const text = await response.text().catch(() => "");
-    let message = "";
+    let answer: Partial<EnvelopeAnswer<unknown>> = {};
     try {
-      message = (JSON.parse(text) as { message?: string }).message ?? "";
+      answer = JSON.parse(text) as EnvelopeAnswer<unknown>;
     } catch {
-      message = "";
+      answer = {};
     }
-    throw new TransferError(response.status, message);
+    throw new TransferError(response.status, answer.message ?? "", answer.messageKey, answer.params);
   }
   return response.blob();
 }

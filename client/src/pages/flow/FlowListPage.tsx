@@ -23,7 +23,7 @@ import { FlowCard, FlowRow } from "./list/FlowItems";
 import { FlowListEmpty, FlowSearchEmpty } from "./list/FlowListEmpty";
 import type { FlowAction } from "./list/FlowMenu";
 import { titleProblemsOf } from "./list/flowTitle";
-import { useDebouncedValue } from "./list/useDebouncedValue";
+import { useDebouncedValue } from "../../hooks/useDebouncedValue";
 import { useFlowImport } from "./list/useFlowImport";
 import { useGridLayout } from "./list/useGridLayout";
 

@@ -1,7 +1,7 @@
 import { useQuery } from "@apollo/client/react";
 import { useDeferredValue, useState } from "react";
 import { ChunksDocument } from "../../../graphql/gql/graphql";
-import { useSelection } from "../useSelection";
+import { useSelection } from "../../../hooks/useSelection";
 
 export const CHUNKS_PAGE_SIZE = 30;
 export type ChunkFilter = "all" | "enabled" | "disabled";

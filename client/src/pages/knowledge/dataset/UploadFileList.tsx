@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { LuFile, LuX } from "react-icons/lu";
 import { formatBytes, MAX_FILE_BYTES } from "../../../documents/documentTransfer";
 import { useFormatters } from "../../../format";
-import { fileKey } from "./uploadSelection";
+import { fileKey } from "../../../documents/uploadSelection";
 import type { Upload } from "./useUpload";
 
 /** The chosen files with their sizes (a file over the limit in red), each removable. */

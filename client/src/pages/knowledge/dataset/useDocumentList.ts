@@ -2,7 +2,7 @@ import { useQuery } from "@apollo/client/react";
 import { useDeferredValue, useState } from "react";
 import { DocumentsDocument } from "../../../graphql/gql/graphql";
 import { useDocumentProgress } from "./useDocumentProgress";
-import { useSelection } from "../useSelection";
+import { useSelection } from "../../../hooks/useSelection";
 
 export const DOCUMENTS_PAGE_SIZE = 20;
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { describeTransferError, uploadDocuments } from "../../../documents/documentTransfer";
-import { uploadLimitsOf, withAdded } from "./uploadSelection";
+import { uploadLimitsOf, withAdded } from "../../../documents/uploadSelection";
 
 export type UploadPhase = { state: "choosing" } | { state: "uploading"; fraction: number } | { state: "failed"; reason: string };
 
