@@ -3,6 +3,7 @@ import type { GraphQLSchema } from "graphql";
 import { buildSchema } from "type-graphql";
 import { ApiTokenResolver } from "./auth/api-token.resolver";
 import { AuthResolver } from "./auth/auth.resolver";
+import { TeamResolver } from "./auth/team.resolver";
 import { AssistantResolver } from "./chat/assistant.resolver";
 import { ChatMessageFieldsResolver, ConversationResolver } from "./chat/conversation.resolver";
 import { ChunkFieldsResolver, DocumentFieldsResolver, KnowledgeResolver } from "./knowledge/knowledge.resolver";
@@ -15,7 +16,7 @@ import { FlowShareResolver } from "./flows/flow-share.resolver";
 import { createMemoryPubSub, type PubSub } from "./platform/pubsub";
 
 /** Every resolver class; a domain adds its own here. */
-const resolvers = [AuthResolver, ApiTokenResolver, ModelsResolver, KnowledgeResolver, ChunkFieldsResolver, DocumentFieldsResolver, KbTaskResolver, RetrievalResolver, AssistantResolver, ConversationResolver, ChatMessageFieldsResolver, FlowResolver, FlowSessionResolver, FlowRunResolver, FlowShareResolver] as const;
+const resolvers = [AuthResolver, ApiTokenResolver, TeamResolver, ModelsResolver, KnowledgeResolver, ChunkFieldsResolver, DocumentFieldsResolver, KbTaskResolver, RetrievalResolver, AssistantResolver, ConversationResolver, ChatMessageFieldsResolver, FlowResolver, FlowSessionResolver, FlowRunResolver, FlowShareResolver] as const;
 
 /** The committed SDL at the top of the repository, which client code generation reads. */
 export const SCHEMA_FILE = path.resolve(__dirname, "../../schema.graphql");

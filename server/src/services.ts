@@ -1,5 +1,6 @@
 import { ApiTokenService } from "./auth/api-token.service";
 import { AuthService } from "./auth/auth.service";
+import { TeamService } from "./auth/team.service";
 import { AssistantService } from "./chat/assistant.service";
 import { ShareService } from "./chat/share.service";
 import { ConversationService } from "./chat/conversation.service";
@@ -48,6 +49,7 @@ export function createServices(platform: Platform): Services {
     platform,
     auth,
     apiTokens,
+    teams: new TeamService(platform, auth),
     models,
     knowledgeBases,
     documents,

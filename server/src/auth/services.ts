@@ -1,11 +1,13 @@
 import type { Principal } from "../policies/principal";
 import type { ApiTokenService } from "./api-token.service";
 import type { AuthService } from "./auth.service";
+import type { TeamService } from "./team.service";
 
 declare module "../platform/services" {
   interface Services {
     auth: AuthService;
     apiTokens: ApiTokenService;
+    teams: TeamService;
     /** Who sent a request, from its Authorization header: a session token, an API token or a share token. */
     principalFor(authorization: string | undefined | null): Promise<Principal>;
   }

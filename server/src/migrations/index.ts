@@ -15,6 +15,7 @@ import { BuiltinProducers1764450000001 } from "./1764450000001-builtin-producers
 import { SearchTermsVersion1764460000000 } from "./1764460000000-search-terms-version";
 import { Flows1764470000000 } from "./1764470000000-flows";
 import { FlowShares1764480000000 } from "./1764480000000-flow-shares";
+import { Teams1764490000001 } from "./1764490000001-teams";
 
 /** In order of their timestamps; TypeORM records which ran in the `migrations` table. */
 export const migrations = [
@@ -35,4 +36,5 @@ export const migrations = [
   SearchTermsVersion1764460000000,
   Flows1764470000000,
   FlowShares1764480000000,
+  Teams1764490000001,
 ];

@@ -65,6 +65,22 @@ export interface Config {
   graphqlBudget: GraphQLBudget;
   heavyWork: HeavyWorkLimits;
   flows: FlowRunLimits;
+  /** The address people open Cairn at, for links in e-mails: behind a proxy the server cannot know it; absent: http://localhost:PORT. */
+  publicUrl?: string;
+  /** Where team invitations are mailed from; absent: invitations show only in the app. */
+  smtp?: SmtpConfig;
+}
+
+/** An SMTP server: SMTP_URL (smtp[s]://user:password@host:port), or its parts. */
+export interface SmtpConfig {
+  url?: string;
+  host?: string;
+  port: number;
+  /** TLS from the first byte (port 465); otherwise STARTTLS when the server offers it. */
+  secure: boolean;
+  user?: string;
+  password?: string;
+  from: string;
 }
 
 /** Bounds on one conversation turn of an agent flow (flows/engine/limits.ts). */
@@ -222,6 +238,19 @@ function readS3(reader: EnvReader): S3Config | undefined {
   };
 }
 
+function readSmtp(reader: EnvReader): SmtpConfig | undefined {
+  const url = reader.url("SMTP_URL", ["smtp:", "smtps:"]);
+  const host = reader.optional("SMTP_HOST");
+  const port = reader.integer("SMTP_PORT", 587, 1, 65535);
+  const secure = reader.boolean("SMTP_SECURE", port === 465);
+  const user = reader.optional("SMTP_USER");
+  const password = reader.optional("SMTP_PASSWORD");
+  const from = reader.string("SMTP_FROM", "Cairn <no-reply@localhost>");
+  if (!url && !host) return undefined;
+  if (url && host) reader.problems.push("set SMTP_URL or SMTP_HOST, not both");
+  return { url, host, port, secure, user, password, from };
+}
+
 function readEmailDomains(reader: EnvReader): string[] {
   const domains = reader.list("REGISTRATION_EMAIL_DOMAINS").map((domain) => domain.replace(/^@/, ""));
   for (const domain of domains) {
@@ -315,6 +344,9 @@ export function loadConfig(env: Env = process.env): Config {
       // SEO Blog, the hungriest template, spends about 30,000 tokens a turn; a runaway loop of model calls stops well before it costs much.
       turnTokenBudget: reader.integer("FLOW_TURN_TOKEN_BUDGET", 200_000, 0, 100_000_000),
     },
+    publicUrl: reader.url("PUBLIC_URL", ["http:", "https:"])?.replace(/\/+$/, ""),
+    // Invitations reach people who are not looking at the app; without SMTP they wait in the app only.
+    smtp: readSmtp(reader),
   };
   if (config.secretKey && reader.optional("SECRET_KEY_FILE")) reader.problems.push("set SECRET_KEY or SECRET_KEY_FILE, not both");
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
