@@ -4,7 +4,7 @@ import { JoinedTeam, Team, TeamInvitationView, TeamMember } from "./team.types";
 
 @Resolver()
 export class TeamResolver {
-  @Query(() => Team, { description: "A team with its members and, for its owner and admins, its pending invitations; my own by default." })
+  @Query(() => Team, { description: "A team with its members and pending invitations; my own by default." })
   team(@Ctx() context: GraphQLContext, @Arg("tenantId", () => ID, { nullable: true }) tenantId?: string | null): Promise<Team> {
     const principal = signedIn(context);
     return context.services.teams.team(principal, tenantId ?? undefined);

@@ -84,7 +84,7 @@ export class TeamService {
     }));
   }
 
-  /** A team with its members and, for its owner and admins, its pending invitations; the principal's own by default. */
+  /** A team with its members and pending invitations; the principal's own by default. */
   async team(principal: SignedIn, tenantId = principal.tenantId): Promise<Team> {
     const me = await this.members.findOneBy({ tenantId, userId: principal.user.id });
     if (!me) throw NotFound("errors.team.notFound");

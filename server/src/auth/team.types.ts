@@ -50,7 +50,7 @@ export class TeamInvitationView {
   @Field({ description: "The e-mail: none (no SMTP configured), sent or failed." })
   mail: string;
 
-  @Field(() => String, { nullable: true, description: "Why the e-mail failed; shown to the team's owner and admins only." })
+  @Field(() => String, { nullable: true, description: "Why the e-mail failed, for the team's members; never shown to the invited." })
   mailError: string | null;
 }
 
@@ -68,7 +68,7 @@ export class Team {
   @Field(() => [TeamMember])
   members: TeamMember[];
 
-  @Field(() => [TeamInvitationView], { description: "Invitations still pending; empty for a normal member." })
+  @Field(() => [TeamInvitationView], { description: "Invitations still pending." })
   invitations: TeamInvitationView[];
 }
 

@@ -4,7 +4,7 @@ import { live, managedTenants, memberTenants, ownedTenants, type Policy } from "
 /**
  * One person's place in a team (a tenant): a member with a role, or an invitation (role "invite", RAGFlow's
  * `user_tenant.role`), whose `userId` is null while it waits for its address to sign up.
- * `read`: the team's members see each other; its owner and admins also see its invitations; everyone sees their own.
+ * `read`: the team's members see each other and who is invited; everyone sees their own invitations.
  * `use`: agreeing to an invitation, which only the invited person may.
  * `manage`: inviting (a new row of role "invite") and changing a role, before and after: the owner changes any
  * row, admins every row but the owner's, so that only the owner hands ownership on (and so changes the owner's row).
@@ -18,7 +18,6 @@ export interface TeamMembershipResource {
   role: TenantRole;
 }
 
-const MEMBERS: TenantRole[] = ["owner", "admin", "normal"];
 const ALL_BUT_OWNER: TenantRole[] = ["admin", "normal", "invite"];
 
 export const teamMembershipPolicy: Policy = {
@@ -27,7 +26,7 @@ export const teamMembershipPolicy: Policy = {
     const me = principal.user.id;
     switch (action) {
       case "read":
-        return live([{ tenantId: memberTenants(principal), role: MEMBERS }, { tenantId: managedTenants(principal) }, { userId: me }]);
+        return live([{ tenantId: memberTenants(principal) }, { userId: me }]);
       case "use":
         return [{ userId: me, role: "invite" }];
       case "manage":
