@@ -5,7 +5,6 @@ import { Conflict, FieldChecks, Invalid, NotFound } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { isLanguage, type Locale } from "../platform/messages";
 import type { Platform } from "../platform";
-import type { SignUpPolicy } from "./auth.service";
 import { smtpInvitationMailer, type InvitationMailer } from "./team-mail";
 import { TeamInvitation } from "./team-invitation.entity";
 import type { JoinedTeam, Team, TeamInvitationView, TeamMember } from "./team.types";
@@ -20,7 +19,7 @@ export type AssignableRole = (typeof ASSIGNABLE_ROLES)[number];
 
 /** Who may sign up, as sign-up decides it: an invitation to an address that never could would wait forever. */
 export interface TeamAccounts {
-  signUpPolicy(): Promise<SignUpPolicy>;
+  signUpPolicy(): Promise<{ open: boolean; emailDomains: string[] }>;
 }
 
 const membership = (tenantId: string, userId: string | null, role: TenantRole): TeamMembershipResource => ({ kind: "teamMembership", tenantId, userId, role });
