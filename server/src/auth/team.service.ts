@@ -97,7 +97,9 @@ export class TeamService {
       });
     const pending = (await this.invitations.find({ where: { tenantId }, order: { createdAt: "DESC" } })).filter((r) => can(principal, "read", invitationResource(r)));
     const name = (await this.tenantNames([tenantId])).get(tenantId) ?? "";
-    return { tenantId, name, myRole: me.role, members, invitations: await this.invitationViews(pending, true) };
+    // Why a mail failed (the SMTP server's words) is for those who may send it again.
+    const managing = pending.length > 0 && can(principal, "manage", invitationResource(pending[0]));
+    return { tenantId, name, myRole: me.role, members, invitations: await this.invitationViews(pending, managing) };
   }
 
   /** The teams the principal belongs to besides its own tenant, with each one's owner. */

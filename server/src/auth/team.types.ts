@@ -50,7 +50,7 @@ export class TeamInvitationView {
   @Field({ description: "The e-mail: none (no SMTP configured), sent or failed." })
   mail: string;
 
-  @Field(() => String, { nullable: true, description: "Why the e-mail failed, for the team's members; never shown to the invited." })
+  @Field(() => String, { nullable: true, description: "Why the e-mail failed, for the team's owner and admins, who may send it again." })
   mailError: string | null;
 }
 
