@@ -6,6 +6,7 @@ import { useFormatters } from "../../format";
 import type { TeamInvitationRowFragment, TeamMemberRowFragment } from "../../graphql/gql/graphql";
 import { useCurrentUser } from "../../session/useCurrentUser";
 import { LoadFailed } from "../LoadFailed";
+import { memberActions } from "./memberActions";
 import { ConfirmTeamAction, type PendingConfirmation } from "./ConfirmTeamAction";
 import { InviteDialog } from "./InviteDialog";
 import { useInvitationsToMe, useTeam, type TeamActions } from "./useTeam";
@@ -74,22 +75,11 @@ function Person({ nickname, email, avatar, you }: { nickname: string; email: str
   );
 }
 
-/** What my role lets me do to this member, as the server's team policy decides it (the server refuses anything else). */
-function memberActions(myRole: string, member: TeamMemberRowFragment, me: string | undefined) {
-  const managing = myRole === "owner" || myRole === "admin";
-  const isOwner = member.role === "owner";
-  return {
-    changeRole: managing && !isOwner,
-    transfer: myRole === "owner" && !isOwner,
-    remove: managing && !isOwner && member.userId !== me,
-  };
-}
-
 function MemberMenu({ member, myRole, actions, confirm }: { member: TeamMemberRowFragment; myRole: string; actions: TeamActions; confirm: (pending: PendingConfirmation) => void }) {
   const { t } = useTranslation();
   const user = useCurrentUser();
   const allowed = memberActions(myRole, member, user?.id);
-  if (!allowed.changeRole && !allowed.transfer && !allowed.remove) return null;
+  if (!Object.values(allowed).some(Boolean)) return null;
   return (
     <Menu.Root positioning={{ placement: "bottom-end" }}>
       <Menu.Trigger asChild>
@@ -100,12 +90,12 @@ function MemberMenu({ member, myRole, actions, confirm }: { member: TeamMemberRo
       <Portal>
         <Menu.Positioner>
           <Menu.Content>
-            {allowed.changeRole && member.role !== "admin" && (
+            {allowed.makeAdmin && (
               <Menu.Item value="admin" onClick={() => void actions.changeRole(member.userId, "admin")} data-testid="team-make-admin">
                 {t("team.makeAdmin")}
               </Menu.Item>
             )}
-            {allowed.changeRole && member.role !== "normal" && (
+            {allowed.makeNormal && (
               <Menu.Item value="normal" onClick={() => void actions.changeRole(member.userId, "normal")} data-testid="team-make-normal">
                 {t("team.makeNormal")}
               </Menu.Item>
