@@ -1,6 +1,7 @@
 import { ApiToken } from "./auth/api-token.entity";
 import { AuthSession } from "./auth/auth-session.entity";
 import { ThrottleCounter } from "./auth/throttle-counter.entity";
+import { TeamInvitation } from "./auth/team-invitation.entity";
 import { TenantMember } from "./auth/tenant-member.entity";
 import { Tenant } from "./auth/tenant.entity";
 import { User } from "./auth/user.entity";
@@ -18,4 +19,4 @@ import { FLOW_ENTITIES } from "./flows/entities";
 import { FILE_ENTITIES } from "./files/entities";
 
 /** Every TypeORM entity; the schema itself is created by the migrations in migrations/. */
-export const entities = [Tenant, User, TenantMember, AuthSession, Identity, ThrottleCounter, ApiToken, ModelEntry, KnowledgeBase, Document, Chunk, KbTask, ChatAssistant, ChatShare, Conversation, Message, ...FLOW_ENTITIES, ...FILE_ENTITIES];
+export const entities = [Tenant, User, TenantMember, TeamInvitation, AuthSession, Identity, ThrottleCounter, ApiToken, ModelEntry, KnowledgeBase, Document, Chunk, KbTask, ChatAssistant, ChatShare, Conversation, Message, ...FLOW_ENTITIES, ...FILE_ENTITIES];

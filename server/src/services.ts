@@ -1,6 +1,7 @@
 import { ApiTokenService } from "./auth/api-token.service";
 import { AuthService } from "./auth/auth.service";
 import { IdentitySignInService } from "./auth/identity/identity-sign-in";
+import { TeamService } from "./auth/team.service";
 import { AssistantService } from "./chat/assistant.service";
 import { ShareService } from "./chat/share.service";
 import { ConversationService } from "./chat/conversation.service";
@@ -60,6 +61,7 @@ export function createServices(platform: Platform): Services {
     auth,
     apiTokens,
     identitySignIn: new IdentitySignInService(platform, auth),
+    teams: new TeamService(platform, auth),
     models,
     knowledgeBases,
     documents,

@@ -14,6 +14,7 @@ import { isLanguage } from "../platform/messages";
 import { AVATAR_MAX_BYTES, AVATAR_PATTERN, COLOR_SCHEMAS, isTimezone } from "./profile-options";
 import { publishRevoked } from "./revocation";
 import { membershipsOf } from "./memberships";
+import { claimTeamInvitations } from "./team.service";
 import { TenantMember } from "./tenant-member.entity";
 import { Tenant } from "./tenant.entity";
 import { Throttle, type ThrottleKey, type ThrottleRule } from "./throttle";
@@ -157,6 +158,7 @@ export class AuthService {
         await tx.insert(Tenant, { id, name: `${nickname}‘s Kingdom` });
         await tx.insert(User, { id, email, nickname, passwordHash, language: input.language ?? "en" });
         await tx.insert(TenantMember, { tenantId: id, userId: id, role: "owner" });
+        await claimTeamInvitations(tx, id, email);
       });
     } catch (error) {
       // Two sign-ups with one address at the same moment: the unique index decides, the loser gets the same message.

@@ -1,9 +1,11 @@
 import { In, QueryFailedError, type Repository } from "typeorm";
-import { authorize, scope, scopeSql, type Action, type AssistantResource } from "../policies";
+import { authorize, can, scope, scopeSql, type Action, type AssistantResource } from "../policies";
+import { membershipsOf } from "../auth/memberships";
+import { User } from "../auth/user.entity";
 import type { Principal, SignedIn } from "../policies/principal";
 import { Document } from "../knowledge/document.entity";
 import { KnowledgeBase } from "../knowledge/knowledge-base.entity";
-import type { KnowledgeBaseService } from "../knowledge/knowledge-base.service";
+import { knowledgeBaseResource, type KnowledgeBaseService } from "../knowledge/knowledge-base.service";
 import type { ModelType } from "../models/model-types";
 import { parseModelId, type ModelsService } from "../models/models.service";
 import { documentsMatching, parseManualMetadataFilter, type MetadataCondition } from "../knowledge/metadata-condition";
@@ -97,6 +99,19 @@ export class AssistantService {
     const rows = await this.platform.db.getRepository(KnowledgeBase).findBy({ id: In(ids) });
     const byId = new Map(rows.map((kb) => [kb.id, kb]));
     return ids.map((id) => byId.get(id)).filter((kb): kb is KnowledgeBase => kb !== undefined);
+  }
+
+  /**
+   * The knowledge bases an answer may draw on: those that exist and that the assistant's maker may still use, so that
+   * a team's knowledge base stops answering once its maker leaves the team or the base stops being shared with it.
+   */
+  async usableKnowledgeBases(assistant: ChatAssistant): Promise<KnowledgeBase[]> {
+    const kbs = await this.knowledgeBases(assistant);
+    const maker = await this.platform.db.getRepository(User).findOneBy({ id: assistant.createdBy });
+    if (!maker) return [];
+    const memberships = await membershipsOf(this.platform.db, maker.id);
+    const runner: SignedIn = { kind: "apiToken", user: { id: maker.id, language: maker.language }, tenantId: assistant.tenantId, memberships, tokenId: assistant.id, expiresAt: null };
+    return kbs.filter((kb) => can(runner, "use", knowledgeBaseResource(kb)));
   }
 
   /**

@@ -124,9 +124,9 @@ export class ConversationService {
     return this.deps.assistants.usable(actor.principal, assistantId);
   }
 
-  /** The assistant's knowledge bases that still exist. */
+  /** The assistant's knowledge bases that still exist and that its maker may still use. */
   knowledgeBasesOf(assistant: ChatAssistant): Promise<KnowledgeBase[]> {
-    return this.deps.assistants.knowledgeBases(assistant);
+    return this.deps.assistants.usableKnowledgeBases(assistant);
   }
 
   private visitorOf(actor: ChatActor): string {

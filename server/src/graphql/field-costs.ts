@@ -38,4 +38,7 @@ export const FIELD_COSTS: Record<string, number> = {
   "Mutation.register": 50,
   "Mutation.login": 50,
   "Mutation.changePassword": 50,
+  // An e-mail through the SMTP server, which may take seconds.
+  "Mutation.inviteTeamMember": 50,
+  "Mutation.resendTeamInvitation": 50,
 };

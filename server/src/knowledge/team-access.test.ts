@@ -1,6 +1,7 @@
 import { TenantMember } from "../auth/tenant-member.entity";
 import type { TenantRole } from "../policies/principal";
 import { startTestServer, type TestServer } from "../testing/app";
+import { parsedDataset } from "../testing/knowledge-bases";
 import { apiUser, createDataset, type ApiUser } from "../testing/rest-support";
 
 /**
@@ -25,7 +26,7 @@ const gql = <T = Record<string, any>>(user: ApiUser, query: string, variables: R
 const errorCode = (response: { errors?: readonly { extensions?: Record<string, unknown> }[] }) => response.errors?.[0]?.extensions?.code;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ MODEL_CACHE_DIR: "/tmp/cairn-model-cache" });
   [owner, member, invited, stranger] = [await apiUser(server), await apiUser(server), await apiUser(server), await apiUser(server)];
   await join(member, "normal");
   await join(invited, "invite");
@@ -110,5 +111,30 @@ describe("over the REST API", () => {
   it("shows nothing to an invited user who has not agreed", async () => {
     expect((await rest(invited, "GET", "/api/v1/datasets")).body.data).toEqual([]);
     expect((await rest(invited, "GET", `/api/v1/datasets/${teamBase}/documents`)).body).toEqual({ code: 102, message: `You don't own the dataset ${teamBase}. ` });
+  });
+});
+
+describe("through an invitation", () => {
+  const rest = (user: ApiUser, method: string, path: string, body?: unknown) => server.rest(method, path, { token: user.key, body });
+  const ask = async (user: ApiUser, chatId: string) => {
+    const session = await rest(user, "POST", `/api/v1/chats/${chatId}/sessions`, {});
+    return (await rest(user, "POST", `/api/v1/chats/${chatId}/completions`, { question: "What causes tides?", session_id: session.body.data.id, stream: false })).body.data;
+  };
+
+  it("lets a member who agreed use the team's knowledge base in an assistant of their own, whose answers cite it until the member leaves", async () => {
+    const joiner = await apiUser(server);
+    const email = (await gql(joiner, `{ me { email } }`)).data!.me.email;
+    // No SMTP here: the invitation shows in the app only.
+    const sent = await gql(owner, `mutation($email: String!) { inviteTeamMember(email: $email) { id mail } }`, { email });
+    expect(sent.data!.inviteTeamMember.mail).toBe("none");
+    expect((await gql(joiner, `mutation($id: ID!) { agreeTeamInvitation(id: $id) }`, { id: sent.data!.inviteTeamMember.id })).errors).toBeUndefined();
+
+    const { datasetId: tides } = await parsedDataset(server, owner, { "tides.txt": "Tides are caused by the gravitational pull of the moon on the oceans." }, { body: { name: "tides", permission: "team" } });
+    const chat = await rest(joiner, "POST", "/api/v1/chats", { name: "my tides helper", dataset_ids: [tides] });
+    expect(chat.body.code).toBe(0);
+    expect((await ask(joiner, chat.body.data.id)).reference.doc_aggs).toEqual([expect.objectContaining({ doc_name: "tides.txt" })]);
+
+    expect((await gql(joiner, `mutation($tenantId: ID!) { leaveTeam(tenantId: $tenantId) }`, { tenantId: owner.tenantId })).errors).toBeUndefined();
+    expect((await ask(joiner, chat.body.data.id)).reference.doc_aggs ?? []).toEqual([]);
   });
 });

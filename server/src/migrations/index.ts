@@ -16,6 +16,7 @@ import { SearchTermsVersion1764460000000 } from "./1764460000000-search-terms-ve
 import { Flows1764470000000 } from "./1764470000000-flows";
 import { FlowShares1764480000000 } from "./1764480000000-flow-shares";
 import { Files1764490000000 } from "./1764490000000-files";
+import { Teams1764490000001 } from "./1764490000001-teams";
 import { Identities1764490000002 } from "./1764490000002-identities";
 
 /** In order of their timestamps; TypeORM records which ran in the `migrations` table. */
@@ -38,5 +39,6 @@ export const migrations = [
   Flows1764470000000,
   FlowShares1764480000000,
   Files1764490000000,
+  Teams1764490000001,
   Identities1764490000002,
 ];

@@ -69,11 +69,14 @@ export interface Config {
   flows: FlowRunLimits;
   /**
    * The address people reach Cairn at (https://cairn.example.com), from which the identity providers' redirect URIs
-   * are made; unset, each request's own origin is used (right when no proxy rewrites the host).
+   * and the links in invitation e-mails are made; unset, a redirect URI uses its request's own origin (right when no
+   * proxy rewrites the host) and an e-mail http://localhost:PORT.
    */
   publicUrl?: string;
   /** Third-party sign-in (auth/identity): a provider is offered when its client id and secret are set. */
   identityProviders: IdentityProvidersConfig;
+  /** Where team invitations are mailed from; absent: invitations show only in the app. */
+  smtp?: SmtpConfig;
 }
 
 /** The OAuth client each identity provider knows Cairn as, and where the provider is. */
@@ -84,6 +87,18 @@ export interface IdentityProvidersConfig {
   google?: { clientId: string; clientSecret: string; issuer: string };
   /** Any OpenID Connect provider (Keycloak, Okta, Entra ID, Authentik…), found from its issuer; `name` labels its button. */
   oidc?: { clientId: string; clientSecret: string; issuer: string; name: string };
+}
+
+/** An SMTP server: SMTP_URL (smtp[s]://user:password@host:port), or its parts. */
+export interface SmtpConfig {
+  url?: string;
+  host?: string;
+  port: number;
+  /** TLS from the first byte (port 465); otherwise STARTTLS when the server offers it. */
+  secure: boolean;
+  user?: string;
+  password?: string;
+  from: string;
 }
 
 /** Bounds on one conversation turn of an agent flow (flows/engine/limits.ts). */
@@ -241,6 +256,19 @@ function readS3(reader: EnvReader): S3Config | undefined {
   };
 }
 
+function readSmtp(reader: EnvReader): SmtpConfig | undefined {
+  const url = reader.url("SMTP_URL", ["smtp:", "smtps:"]);
+  const host = reader.optional("SMTP_HOST");
+  const port = reader.integer("SMTP_PORT", 587, 1, 65535);
+  const secure = reader.boolean("SMTP_SECURE", port === 465);
+  const user = reader.optional("SMTP_USER");
+  const password = reader.optional("SMTP_PASSWORD");
+  const from = reader.string("SMTP_FROM", "Cairn <no-reply@localhost>");
+  if (!url && !host) return undefined;
+  if (url && host) reader.problems.push("set SMTP_URL or SMTP_HOST, not both");
+  return { url, host, port, secure, user, password, from };
+}
+
 function readEmailDomains(reader: EnvReader): string[] {
   const domains = reader.list("REGISTRATION_EMAIL_DOMAINS").map((domain) => domain.replace(/^@/, ""));
   for (const domain of domains) {
@@ -363,6 +391,8 @@ export function loadConfig(env: Env = process.env): Config {
     // Behind a proxy that rewrites the host, the redirect URIs registered with the providers name the public address.
     publicUrl: reader.url("PUBLIC_URL", ["http:", "https:"])?.replace(/\/+$/, ""),
     identityProviders: readIdentityProviders(reader),
+    // Invitations reach people who are not looking at the app; without SMTP they wait in the app only.
+    smtp: readSmtp(reader),
   };
   if (config.secretKey && reader.optional("SECRET_KEY_FILE")) reader.problems.push("set SECRET_KEY or SECRET_KEY_FILE, not both");
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);

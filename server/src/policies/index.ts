@@ -11,6 +11,7 @@ import { flowSharePolicy, type FlowShareResource } from "./flow-share.policy";
 import { knowledgeBasePolicy, type KnowledgeBaseResource } from "./knowledge-base.policy";
 import { modelSettingsPolicy, type ModelSettingsResource } from "./model-settings.policy";
 import { sharePolicy, type ShareResource } from "./share.policy";
+import { teamMembershipPolicy, type TeamMembershipResource } from "./team-membership.policy";
 
 /**
  * Who may do what, in one place (CONVENTIONS §1): every service asks `authorize` before it acts on a resource and
@@ -19,7 +20,7 @@ import { sharePolicy, type ShareResource } from "./share.policy";
 
 export type { Action, Clause } from "./rules";
 export { ACTIONS } from "./rules";
-export type { ApiTokenResource, AssistantResource, ConversationResource, FileResource, FlowResource, FlowSessionResource, FlowShareResource, KnowledgeBaseResource, ModelSettingsResource, ShareResource };
+export type { ApiTokenResource, AssistantResource, ConversationResource, FileResource, FlowResource, FlowSessionResource, FlowShareResource, KnowledgeBaseResource, ModelSettingsResource, ShareResource, TeamMembershipResource };
 
 export type Resource =
   | KnowledgeBaseResource
@@ -31,7 +32,8 @@ export type Resource =
   | FlowResource
   | FlowSessionResource
   | FlowShareResource
-  | FileResource;
+  | FileResource
+  | TeamMembershipResource;
 export type ResourceKind = Resource["kind"];
 
 export const POLICIES: Record<ResourceKind, Policy> = {
@@ -45,6 +47,7 @@ export const POLICIES: Record<ResourceKind, Policy> = {
   flowSession: flowSessionPolicy,
   flowShare: flowSharePolicy,
   file: filePolicy,
+  teamMembership: teamMembershipPolicy,
 };
 
 export function can(principal: Principal, action: Action, resource: Resource): boolean {

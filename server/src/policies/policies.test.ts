@@ -1,11 +1,17 @@
 import { DomainError } from "../platform/errors";
 import { ACTIONS, authorize, can, scope, scopeSql, type Action, type Resource } from ".";
-import type { Membership, Principal } from "./principal";
+import type { Membership, Principal, TenantRole } from "./principal";
 
 /**
- * Every resource × action × role, against one tenant "t" whose owner is user "t" (a tenant's id is its owner's).
- * Each cell lists the actions allowed, as letters: r(ead) u(se) m(anage) d(elete).
+ * Every resource × action × role, against one tenant "t" whose owner is user "t" (a tenant's id is its owner's): its
+ * owner, an admin "a" and a normal member "n" of its team, "i" invited and not yet agreed, and a stranger "o" (a
+ * user of another tenant). Each cell lists the actions allowed, as letters: r(ead) u(se) m(anage) d(elete); every
+ * letter absent is a denial that the table asserts.
  */
+
+function membership(userId: string | null, role: TenantRole): Resource {
+  return { kind: "teamMembership", tenantId: "t", userId, role };
+}
 
 function member(id: string, ...teams: Membership[]): Principal {
   return { kind: "session", user: { id, language: "English" }, tenantId: id, memberships: [{ tenantId: id, role: "owner" }, ...teams], sessionId: `s-${id}`, expiresAt: new Date(Date.now() + 60_000) };
@@ -16,7 +22,7 @@ const ROLES = {
   admin: member("a", { tenantId: "t", role: "admin" }),
   normal: member("n", { tenantId: "t", role: "normal" }),
   invited: member("i", { tenantId: "t", role: "invite" }),
-  otherTenant: member("o"),
+  stranger: member("o"),
   share: { kind: "share", tenantId: "t", assistantId: "assistant", shareId: "link", visitorId: "visitor" },
   flowShare: { kind: "flowShare", tenantId: "t", flowId: "flow", shareId: "flowLink", visitorId: "visitor" },
   anonymous: { kind: "anonymous" },
@@ -24,7 +30,7 @@ const ROLES = {
 type Role = keyof typeof ROLES;
 type Expected = Record<Role, string>;
 
-const NONE: Expected = { owner: "", admin: "", normal: "", invited: "", otherTenant: "", share: "", flowShare: "", anonymous: "" };
+const NONE: Expected = { owner: "", admin: "", normal: "", invited: "", stranger: "", share: "", flowShare: "", anonymous: "" };
 const OWNER_ONLY: Expected = { ...NONE, owner: "rumd" };
 const TEAM_SHARED: Expected = { ...OWNER_ONLY, admin: "rumd", normal: "rum" };
 
@@ -55,6 +61,23 @@ const TABLE: [string, Resource, Expected][] = [
   ["a private file", { kind: "file", tenantId: "t", createdBy: "t", inTeamKnowledgeBase: false }, OWNER_ONLY],
   ["a file in a team knowledge base", { kind: "file", tenantId: "t", createdBy: "t", inTeamKnowledgeBase: true }, { ...TEAM_SHARED, normal: "ru" }],
   ["a file in a team knowledge base a normal member made", { kind: "file", tenantId: "t", createdBy: "n", inTeamKnowledgeBase: true }, { ...TEAM_SHARED, normal: "rumd" }],
+  ["the owner's membership", membership("t", "owner"), { ...NONE, owner: "rm", admin: "r", normal: "r" }],
+  ["an admin's membership", membership("a", "admin"), { ...NONE, owner: "rmd", admin: "rmd", normal: "r" }],
+  ["a normal member's membership", membership("n", "normal"), { ...NONE, owner: "rmd", admin: "rmd", normal: "rd" }],
+  ["another normal member's membership", membership("m", "normal"), { ...NONE, owner: "rmd", admin: "rmd", normal: "r" }],
+  ["the invitation of i", membership("i", "invite"), { ...NONE, owner: "rmd", admin: "rmd", normal: "r", invited: "rud" }],
+  ["an invitation waiting for an address to sign up", membership(null, "invite"), { ...NONE, owner: "rmd", admin: "rmd", normal: "r" }],
+  ["the stranger's place in its own team", { kind: "teamMembership", tenantId: "o", userId: "o", role: "owner" }, { ...NONE, stranger: "rm" }],
+];
+
+/**
+ * A document is answered by its knowledge base's policy (knowledge/document.service.ts): reading, retrieving from
+ * and changing it are those of its base, and deleting one is changing the base.
+ */
+const DOCUMENT_ACTION: Record<Action, Action> = { read: "read", use: "use", manage: "manage", delete: "manage" };
+const DOCUMENTS: [string, Resource, Expected][] = [
+  ["a document of a knowledge base only for me", { kind: "knowledgeBase", tenantId: "t", createdBy: "t", permission: "me" }, OWNER_ONLY],
+  ["a document of a knowledge base shared with the team", { kind: "knowledgeBase", tenantId: "t", createdBy: "t", permission: "team" }, { ...TEAM_SHARED, normal: "rumd" }],
 ];
 
 const LETTER: Record<Action, string> = { read: "r", use: "u", manage: "m", delete: "d" };
@@ -63,6 +86,13 @@ const allowed = (principal: Principal, resource: Resource) => ACTIONS.filter((ac
 describe.each(TABLE)("%s", (_name, resource, expected) => {
   it.each(Object.keys(ROLES) as Role[])("allows %s exactly what the table says", (role) => {
     expect(allowed(ROLES[role], resource)).toBe(expected[role]);
+  });
+});
+
+describe.each(DOCUMENTS)("%s", (_name, knowledgeBase, expected) => {
+  it.each(Object.keys(ROLES) as Role[])("allows %s exactly what the table says", (role) => {
+    const allowedOnDocument = ACTIONS.filter((action) => can(ROLES[role], DOCUMENT_ACTION[action], knowledgeBase)).map((a) => LETTER[a]).join("");
+    expect(allowedOnDocument).toBe(expected[role]);
   });
 });
 
@@ -75,7 +105,7 @@ describe("refusals", () => {
   });
 
   it("answers one who may not read it as if it did not exist", () => {
-    for (const principal of [ROLES.invited, ROLES.otherTenant, ROLES.share, ROLES.anonymous]) {
+    for (const principal of [ROLES.invited, ROLES.stranger, ROLES.share, ROLES.anonymous]) {
       let refusal: unknown;
       try {
         authorize(principal, "delete", teamBase);

@@ -53,6 +53,8 @@ function tenantsWhere(principal: Principal, roles: readonly TenantRole[]): strin
 export const memberTenants = (principal: Principal) => tenantsWhere(principal, MEMBER_ROLES);
 /** Tenants where the principal may change what others made. */
 export const managedTenants = (principal: Principal) => tenantsWhere(principal, MANAGER_ROLES);
+/** Tenants the principal owns: its own, and any whose ownership was handed to it. */
+export const ownedTenants = (principal: Principal) => tenantsWhere(principal, ["owner"]);
 
 /** The tenant the principal acts in, when it holds one of these roles there: its own things. */
 export function home(principal: Principal, roles: "member" | "manager"): string[] {

@@ -1,7 +1,8 @@
-import { Avatar, Box, Button, HStack, Menu, Portal, Text } from "@chakra-ui/react";
+import { Avatar, Badge, Box, Button, Float, HStack, Menu, Portal, Text } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
 import { LuChevronDown, LuLogOut, LuSettings, LuUsers } from "react-icons/lu";
 import { useNavigate } from "react-router-dom";
+import { useInvitationsToMe } from "../../components/team/useTeam";
 import { useCurrentUser } from "../../session/useCurrentUser";
 import { useSignOut } from "../../session/useSignOut";
 
@@ -10,6 +11,8 @@ export function UserMenu() {
   const user = useCurrentUser();
   const navigate = useNavigate();
   const signOut = useSignOut();
+  // Invitations to a team wait for an answer: the menu says so, wherever the user is.
+  const waiting = useInvitationsToMe().invitations.length;
 
   return (
     <Menu.Root positioning={{ placement: "bottom-end" }}>
@@ -18,6 +21,11 @@ export function UserMenu() {
           <Avatar.Root size="xs" colorPalette="brand">
             <Avatar.Fallback name={user?.nickname} />
             {user?.avatar && <Avatar.Image src={user.avatar} />}
+            {waiting > 0 && (
+              <Float placement="top-end" offset="0.5">
+                <Box boxSize="2.5" rounded="full" bg="red.solid" borderWidth="2px" borderColor="bg" data-testid="team-invitation-dot" aria-label={t("team.pendingBadge", { count: waiting })} />
+              </Float>
+            )}
           </Avatar.Root>
           <Text as="span" maxWidth="32" truncate display={{ base: "none", md: "inline" }} fontWeight="medium">
             {user?.nickname}
@@ -48,8 +56,13 @@ export function UserMenu() {
             <Menu.Item value="settings" onClick={() => navigate("/user-setting/profile")} data-testid="menu-settings">
               <LuSettings /> {t("nav.settings")}
             </Menu.Item>
-            <Menu.Item value="team" onClick={() => navigate("/team")}>
+            <Menu.Item value="team" onClick={() => navigate("/team")} data-testid="menu-team">
               <LuUsers /> {t("nav.team")}
+              {waiting > 0 && (
+                <Badge ms="auto" colorPalette="red" variant="solid" rounded="full" title={t("team.pendingBadge", { count: waiting })} data-testid="team-invitation-count">
+                  {waiting}
+                </Badge>
+              )}
             </Menu.Item>
             <Menu.Separator />
             <Menu.Item value="sign-out" onClick={() => void signOut()} color="fg.error" data-testid="menu-sign-out">

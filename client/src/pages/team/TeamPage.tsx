@@ -1,6 +1,13 @@
-import { LuUsers } from "react-icons/lu";
-import { ComingSoonPage } from "../../components/ComingSoonPage";
+import { useTranslation } from "react-i18next";
+import { PageHeader } from "../../components/PageHeader";
+import { TeamOverview } from "../../components/team/TeamOverview";
 
 export default function TeamPage() {
-  return <ComingSoonPage page="team" icon={LuUsers} />;
+  const { t } = useTranslation();
+  return (
+    <>
+      <PageHeader title={t("pages.team.title")} description={t("pages.team.summary")} />
+      <TeamOverview />
+    </>
+  );
 }

@@ -1,7 +1,7 @@
 import { Box, Grid, Heading, Icon, Stack, Text } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
 import type { IconType } from "react-icons";
-import { LuCpu, LuKeyRound, LuLock, LuMail, LuServerCog, LuUser } from "react-icons/lu";
+import { LuCpu, LuKeyRound, LuLock, LuMail, LuServerCog, LuUser, LuUsers } from "react-icons/lu";
 import { NavLink, Outlet, useLocation } from "react-router-dom";
 
 interface SettingsSection {
@@ -16,6 +16,7 @@ const SECTIONS: SettingsSection[] = [
   { page: "model", icon: LuCpu },
   { page: "system", icon: LuServerCog },
   { page: "api", icon: LuKeyRound },
+  { page: "team", icon: LuUsers },
   { page: "contact", icon: LuMail },
 ];
 
