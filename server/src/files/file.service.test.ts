@@ -8,7 +8,8 @@ import type { SignedIn } from "../policies/principal";
 import { DomainError } from "../platform/errors";
 import { startTestServer, type TestServer } from "../testing/app";
 import { apiUser, createDataset, uploadDocuments, type ApiUser } from "../testing/rest-support";
-import type { FileService } from "./file.service";
+import { FIELD_MAX_ROWS } from "../graphql/field-costs";
+import { MAX_PAGE_SIZE, type FileService } from "./file.service";
 import { FileSort } from "./file.types";
 
 /**
@@ -123,6 +124,10 @@ describe("the tree", () => {
     expect(names((await files.list(asOwner, { parentId: base.id, sort: FileSort.name, desc: false, page: 2, pageSize: 3 })).items)).toEqual(["c-medium.txt"]);
     const searched = await files.list(asOwner, { parentId: base.id, search: "MEDIUM" });
     expect({ total: searched.total, names: names(searched.items) }).toEqual({ total: 1, names: ["c-medium.txt"] });
+  });
+
+  it("never lists more than a page of MAX_PAGE_SIZE, the cap the GraphQL budget prices the listing at", () => {
+    expect(FIELD_MAX_ROWS["Query.files"]).toBe(MAX_PAGE_SIZE);
   });
 
   it("renames a file without changing its extension, and never onto a sibling's name", async () => {

@@ -38,7 +38,7 @@ export interface FileServiceParts {
 
 /** RAGFlow's page size for file lists (contract §1.9), and a bound on what one page may ask. */
 export const DEFAULT_PAGE_SIZE = 15;
-const MAX_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = 100;
 /** How often an upload makes its rows again after losing a name to a concurrent one. */
 const NAMING_ATTEMPTS = 10;
 const ROOT_NAME = "/";

@@ -35,7 +35,7 @@ import {
 } from "graphql";
 import type { GraphQLBudget } from "../platform/config";
 import { OverBudget, type DomainError } from "../platform/errors";
-import { FIELD_COSTS } from "./field-costs";
+import { FIELD_COSTS, FIELD_MAX_ROWS } from "./field-costs";
 
 /**
  * The one budget of a GraphQL operation, applied to HTTP (Apollo: parse options, validation rules and a
@@ -150,7 +150,7 @@ function argumentsOf(definition: GraphQLField<unknown, unknown>, field: FieldNod
 }
 
 /** How many rows a field's children are counted for; undefined when it takes no size argument. */
-function requestedRows(definition: GraphQLField<unknown, unknown>, args: Record<string, unknown>): number | undefined {
+function requestedRows(definition: GraphQLField<unknown, unknown>, args: Record<string, unknown>, maxRows = Infinity): number | undefined {
   for (const argument of definition.args) {
     const type = getNamedType(argument.type);
     const holder: [string, unknown][] = isInputObjectType(type)
@@ -158,8 +158,8 @@ function requestedRows(definition: GraphQLField<unknown, unknown>, args: Record<
       : [[argument.name, args[argument.name]]];
     for (const [name, value] of holder) {
       if (!SIZE_ARGUMENTS.includes(name)) continue;
-      if (typeof value !== "number") return DEFAULT_PAGE_SIZE;
-      return value <= 0 ? ALL_ROWS : value;
+      if (typeof value !== "number") return Math.min(DEFAULT_PAGE_SIZE, maxRows);
+      return Math.min(value <= 0 ? ALL_ROWS : value, maxRows);
     }
   }
   if (Array.isArray(args.ids)) return args.ids.length;
@@ -186,7 +186,7 @@ function selectionCost(
       cost += own ?? 0;
       continue;
     }
-    const rows = requestedRows(definition, argumentsOf(definition, field, variables));
+    const rows = requestedRows(definition, argumentsOf(definition, field, variables), FIELD_MAX_ROWS[`${parentType.name}.${definition.name}`]);
     const isList = isListType(getNullableType(definition.type));
     const multiplier = rows ?? (isList && !rowsCounted ? DEFAULT_LIST_SIZE : 1);
     cost += (own ?? 1) + multiplier * selectionCost(field.selectionSet, type, fragments, variables, rows !== undefined);

@@ -42,3 +42,11 @@ export const FIELD_COSTS: Record<string, number> = {
   "Mutation.inviteTeamMember": 50,
   "Mutation.resendTeamInvitation": 50,
 };
+
+/**
+ * Fields whose service caps its page whatever size is asked (page size 0 is otherwise priced as 1,000 rows). Each
+ * service checks in a test that its cap is the one written here.
+ */
+export const FIELD_MAX_ROWS: Record<string, number> = {
+  "Query.files": 100,
+};
