@@ -1,8 +1,9 @@
 import { Button, Checkbox, CloseButton, Dialog, Portal, Stack, Text } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
-import { DropZone } from "./DropZone";
-import { UploadFileList } from "./UploadFileList";
-import { UploadStatus } from "./UploadStatus";
+import { UploadDropZone } from "../../../components/upload/UploadDropZone";
+import { UploadFileList } from "../../../components/upload/UploadFileList";
+import { UploadStatus } from "../../../components/upload/UploadStatus";
+import { MAX_FILES_PER_UPLOAD } from "../../../documents/documentTransfer";
 import { useUpload } from "./useUpload";
 
 interface UploadDialogProps {
@@ -17,7 +18,13 @@ interface UploadDialogProps {
 export function UploadDialog({ open, knowledgeBaseId, onClose, onUploaded }: UploadDialogProps) {
   const { t } = useTranslation();
   const upload = useUpload({ open, knowledgeBaseId, onUploaded, onClose });
-  const { busy, files } = upload;
+  const { busy, files, tooMany, tooLarge } = upload;
+  // One reason at a time: too many files first.
+  const limitProblems = tooMany
+    ? [t("kb.upload.tooMany", { count: files.length, max: MAX_FILES_PER_UPLOAD })]
+    : tooLarge.length > 0
+      ? [t("kb.upload.tooLarge", { names: tooLarge.map((file) => file.name).join(", "), size: "10 MB" })]
+      : [];
 
   return (
     <Dialog.Root open={open} onOpenChange={(event) => !event.open && !busy && onClose()} placement="center" size="lg">
@@ -30,9 +37,19 @@ export function UploadDialog({ open, knowledgeBaseId, onClose, onUploaded }: Upl
             </Dialog.Header>
             <Dialog.Body>
               <Stack gap="4">
-                <DropZone upload={upload} />
-                <UploadFileList upload={upload} />
-                <UploadStatus upload={upload} />
+                <UploadDropZone
+                  busy={busy}
+                  onAdd={upload.add}
+                  texts={{ drop: t("kb.upload.drop"), limits: t("kb.upload.limits", { files: MAX_FILES_PER_UPLOAD, size: "10 MB" }) }}
+                  testIdPrefix="upload"
+                />
+                <UploadFileList files={files} busy={busy} onRemove={upload.remove} nameOf={(file) => file.name} removeLabel={(name) => t("kb.upload.remove", { name })} testIdPrefix="upload" />
+                <UploadStatus
+                  phase={upload.phase}
+                  limitProblems={limitProblems}
+                  uploadingText={t("kb.upload.uploading")}
+                  testIds={{ limit: "upload-limit-error", progress: "upload-progress", failed: "upload-failed" }}
+                />
                 <Checkbox.Root checked={upload.parse} onCheckedChange={(details) => upload.setParse(details.checked === true)} colorPalette="brand" disabled={busy}>
                   <Checkbox.HiddenInput />
                   <Checkbox.Control />
