@@ -3,7 +3,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { TenantMember } from "../auth/tenant-member.entity";
 import { Document } from "../knowledge/document.entity";
-import { MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD } from "../knowledge/document.service";
+import { MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD } from "../knowledge/staged-upload";
 import type { SignedIn } from "../policies/principal";
 import { DomainError } from "../platform/errors";
 import { startTestServer, type TestServer } from "../testing/app";

@@ -7,7 +7,7 @@ import S3rver from "s3rver";
 import WebSocket from "ws";
 import type { SignedIn } from "../policies/principal";
 import { DomainError } from "../platform/errors";
-import { MAX_FILE_BYTES } from "../knowledge/document.service";
+import { MAX_FILE_BYTES } from "../knowledge/staged-upload";
 import { startTestServer, type TestServer } from "../testing/app";
 import { apiUser, type ApiUser } from "../testing/rest-support";
 import { S3ImportService } from "./s3-import";
