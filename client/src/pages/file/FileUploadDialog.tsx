@@ -1,5 +1,5 @@
-import { Button, CloseButton, Dialog, Portal, Stack, Text } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
+import { UploadDialogFrame } from "../../components/upload/UploadDialogFrame";
 import { UploadDropZone } from "../../components/upload/UploadDropZone";
 import { UploadFileList } from "../../components/upload/UploadFileList";
 import { UploadStatus } from "../../components/upload/UploadStatus";
@@ -24,51 +24,26 @@ export function FileUploadDialog({ open, folderName, upload, onClose }: FileUplo
     tooMany && t("file.upload.tooMany", { count: files.length, max: MAX_FILES_PER_UPLOAD }),
     tooLarge.length > 0 && t("file.upload.tooLarge", { names: tooLarge.map(uploadPathOf).join(", "), size: "10 MB" }),
   ].filter((problem) => typeof problem === "string");
+  const summary =
+    files.length > 0
+      ? [t("file.upload.files", { count: files.length }), upload.folders.length > 0 ? t("file.upload.newFolders", { count: upload.folders.length }) : null].filter(Boolean).join(" · ")
+      : "";
   return (
-    <Dialog.Root open={open} onOpenChange={(event) => !event.open && !busy && onClose()} placement="center" size="lg">
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content data-testid="file-upload-dialog">
-            <Dialog.Header>
-              <Dialog.Title>{t("file.upload.title", { folder: folderName })}</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Stack gap="4">
-                <UploadDropZone
-                  busy={busy}
-                  onAdd={upload.add}
-                  texts={{ drop: t("file.upload.drop"), limits: t("file.upload.limits", { files: MAX_FILES_PER_UPLOAD, size: "10 MB" }) }}
-                  pickers={{ files: t("file.upload.chooseFiles"), folder: t("file.upload.chooseFolder") }}
-                  testIdPrefix="file-upload"
-                />
-                <UploadFileList files={files} busy={busy} onRemove={upload.remove} nameOf={uploadPathOf} removeLabel={(name) => t("file.upload.remove", { name })} testIdPrefix="file-upload" />
-                <UploadStatus
-                  phase={upload.phase}
-                  limitProblems={limitProblems}
-                  uploadingText={t("file.upload.uploading")}
-                  testIds={{ limit: "file-upload-limit", progress: "file-upload-progress", failed: "file-upload-failed" }}
-                />
-              </Stack>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Text fontSize="sm" color="fg.muted" me="auto" data-testid="file-upload-summary">
-                {files.length > 0 &&
-                  [t("file.upload.files", { count: files.length }), upload.folders.length > 0 ? t("file.upload.newFolders", { count: upload.folders.length }) : null].filter(Boolean).join(" · ")}
-              </Text>
-              <Button variant="outline" onClick={onClose} disabled={busy} data-testid="file-upload-cancel">
-                {t("common.cancel")}
-              </Button>
-              <Button colorPalette="brand" onClick={() => void upload.upload()} loading={busy} disabled={upload.blocked} data-testid="file-upload-submit">
-                {t("file.upload.submit")}
-              </Button>
-            </Dialog.Footer>
-            <Dialog.CloseTrigger asChild disabled={busy}>
-              <CloseButton size="sm" aria-label={t("common.close")} />
-            </Dialog.CloseTrigger>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <UploadDialogFrame open={open} title={t("file.upload.title", { folder: folderName })} upload={upload} summary={summary} submitLabel={t("file.upload.submit")} testIdPrefix="file-upload" onClose={onClose}>
+      <UploadDropZone
+        busy={busy}
+        onAdd={upload.add}
+        texts={{ drop: t("file.upload.drop"), limits: t("file.upload.limits", { files: MAX_FILES_PER_UPLOAD, size: "10 MB" }) }}
+        pickers={{ files: t("file.upload.chooseFiles"), folder: t("file.upload.chooseFolder") }}
+        testIdPrefix="file-upload"
+      />
+      <UploadFileList files={files} busy={busy} onRemove={upload.remove} nameOf={uploadPathOf} removeLabel={(name) => t("file.upload.remove", { name })} testIdPrefix="file-upload" />
+      <UploadStatus
+        phase={upload.phase}
+        limitProblems={limitProblems}
+        uploadingText={t("file.upload.uploading")}
+        testIds={{ limit: "file-upload-limit", progress: "file-upload-progress", failed: "file-upload-failed" }}
+      />
+    </UploadDialogFrame>
   );
 }
