@@ -3,10 +3,10 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { TenantMember } from "../auth/tenant-member.entity";
 import { Document } from "../knowledge/document.entity";
-import { MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD } from "../knowledge/document.service";
+import { MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD } from "../knowledge/staged-upload";
 import type { SignedIn } from "../policies/principal";
-import { DomainError } from "../platform/errors";
 import { startTestServer, type TestServer } from "../testing/app";
+import { refusal } from "../testing/refusal";
 import { apiUser, createDataset, uploadDocuments, type ApiUser } from "../testing/rest-support";
 import { FIELD_MAX_ROWS } from "../graphql/field-costs";
 import { MAX_PAGE_SIZE, type FileService } from "./file.service";
@@ -27,17 +27,6 @@ let asMember: SignedIn;
 let asStranger: SignedIn;
 
 const principal = async (user: ApiUser) => (await server.services.principalFor(`Bearer ${user.token}`)) as SignedIn;
-
-/** The error a call fails with, for its kind and message key. */
-async function refusal(call: Promise<unknown>): Promise<{ kind: string; messageKey: string }> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof DomainError) return { kind: error.kind, messageKey: error.messageKey };
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
 
 async function read(stream: Readable): Promise<string> {
   const parts: Buffer[] = [];

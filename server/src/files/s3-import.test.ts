@@ -6,9 +6,9 @@ import { Client as MinioClient } from "minio";
 import S3rver from "s3rver";
 import WebSocket from "ws";
 import type { SignedIn } from "../policies/principal";
-import { DomainError } from "../platform/errors";
-import { MAX_FILE_BYTES } from "../knowledge/document.service";
+import { MAX_FILE_BYTES } from "../knowledge/staged-upload";
 import { startTestServer, type TestServer } from "../testing/app";
+import { refusal } from "../testing/refusal";
 import { apiUser, type ApiUser } from "../testing/rest-support";
 import { S3ImportService } from "./s3-import";
 import type { FileImport } from "./file.types";
@@ -30,16 +30,6 @@ let asUser: SignedIn;
 
 const source = (overrides: Record<string, string> = {}) => ({ endpoint, region: "us-east-1", bucket: BUCKET, prefix: "docs/", accessKey: "S3RVER", secretKey: SECRET, ...overrides });
 const gql = <T = Record<string, any>>(query: string, variables: Record<string, unknown> = {}) => server.graphql<T>(query, variables, user.token); // eslint-disable-line @typescript-eslint/no-explicit-any
-
-async function refusal(call: Promise<unknown>): Promise<{ kind: string; messageKey: string }> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof DomainError) return { kind: error.kind, messageKey: error.messageKey };
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
 
 /** Follows an import until it ends, through the service's progress stream. */
 async function finished(imports: S3ImportService, id: string): Promise<FileImport[]> {

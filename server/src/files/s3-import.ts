@@ -2,7 +2,7 @@ import http from "node:http";
 import https from "node:https";
 import { Client as MinioClient } from "minio";
 import type { Repository } from "typeorm";
-import { MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD } from "../knowledge/document.service";
+import { MAX_FILE_BYTES, MAX_FILES_PER_UPLOAD } from "../knowledge/staged-upload";
 import type { SignedIn } from "../policies/principal";
 import type { Platform } from "../platform";
 import { DomainError, FieldChecks, NotFound } from "../platform/errors";

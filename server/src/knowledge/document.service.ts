@@ -1,4 +1,4 @@
-import { Transform, type Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import { In, type Repository } from "typeorm";
 import type { Action } from "../policies";
 import type { SignedIn } from "../policies/principal";
@@ -19,13 +19,11 @@ import type { KnowledgeBaseService } from "./knowledge-base.service";
 import { changeMetadata, summarizeMetadata, type MetadataDelete, type MetadataKeySummary, type MetadataUpdate } from "./document-metadata";
 import { parseJobId, progressEventsOf, queuePositions } from "./parse-queue";
 import { chunkMethodDefaults, deepMerge, documentParserConfig, parserConfigViolations } from "./parser-config";
+import { putCounted, StagedUpload } from "./staged-upload";
 import { UploadGate, type UploadPass } from "./upload-gate";
 import type { StoredBytes } from "./stored-bytes";
 import { fetchPage } from "./web-crawl";
 
-/** §9: a file up to 10 MB and at most 128 files at once. */
-export const MAX_FILE_BYTES = 10 * 1024 * 1024;
-export const MAX_FILES_PER_UPLOAD = 128;
 export const MAX_NAME_BYTES = 255;
 /** A document made of a file of the file manager, sharing its bytes. */
 export const LINKED_FILE_SOURCE = "file";
@@ -84,31 +82,6 @@ export interface UploadRefusal {
   messageKey: string;
 }
 
-const tooLarge = () => new DomainError("PAYLOAD_TOO_LARGE", "httpStatus.413");
-
-/**
- * The body as it flows on, `count` seeing each piece first. When `count` throws, the stream fails with its error
- * and the rest of the body is read and dropped, so that a multipart parser behind it reaches the end of the request.
- */
-export function metered(body: Readable, count: (bytes: number) => void): Readable {
-  const meter = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      try {
-        count(chunk.length);
-        callback(null, chunk);
-      } catch (error) {
-        callback(error as Error);
-      }
-    },
-  });
-  body.on("error", (error) => meter.destroy(error));
-  meter.on("error", () => {
-    body.unpipe(meter);
-    body.resume();
-  });
-  return body.pipe(meter);
-}
-
 /** What an upload needs from the DocumentService, bound to its principal and knowledge base. */
 interface UploadStore {
   stage(name: string, body: Buffer | Readable): Promise<StagedFile>;
@@ -117,81 +90,38 @@ interface UploadStore {
 }
 
 /**
- * An upload under way (from DocumentService.startUpload). Files are stored one by one as they arrive and
- * become documents only at `finish`, so an upload is stored before it is acknowledged; an upload that fails or
- * is refused is `abandon`ed, which deletes whatever it had stored. Either ends its place among the uploads
- * under way, so every upload must end in one of the two.
+ * An upload into a knowledge base under way (from DocumentService.startUpload); its files become documents at
+ * `finish`. A file refused for its name or type is skipped with `partial` (RAGFlow's REST behaviour) and refuses the
+ * whole upload otherwise; too many files, a file past 10 MB or a full quota refuse the whole upload.
  */
-export class DocumentUpload {
-  private readonly staged: (StagedFile | undefined)[] = [];
+export class DocumentUpload extends StagedUpload<StagedFile, { documents: Document[]; refused: UploadRefusal[] }> {
   private readonly refused: UploadRefusal[] = [];
-  private readonly receiving: Promise<void>[] = [];
-  private open = true;
 
   constructor(
     private readonly store: UploadStore,
-    private readonly pass: UploadPass,
+    pass: UploadPass,
     private readonly partial: boolean,
-  ) {}
-
-  /**
-   * Stores one file as its bytes arrive. A file refused for its name or type is skipped with `partial` (RAGFlow's
-   * REST behaviour) and refuses the whole upload otherwise; too many files, a file past 10 MB or a full quota
-   * refuse the whole upload. A refusal of the whole upload throws; the caller then abandons it.
-   */
-  receive(name: string, body: Buffer | Readable): Promise<void> {
-    const task = this.receiveFile(this.receiving.length, name, body);
-    this.receiving.push(task);
-    return task;
+  ) {
+    super(pass);
   }
 
-  private async receiveFile(index: number, name: string, body: Buffer | Readable): Promise<void> {
-    if (!this.open) throw new Error("This upload has ended");
-    if (index >= MAX_FILES_PER_UPLOAD) throw tooLarge();
+  protected async stage(name: string, body: Buffer | Readable): Promise<StagedFile | undefined> {
     const refusal = DocumentService.refusalOf(name);
     if (refusal && !this.partial) throw Invalid([{ field: name, messageKey: refusal, params: { name } }]);
     if (refusal) {
       this.refused.push({ name, messageKey: refusal });
       if (!Buffer.isBuffer(body)) body.resume();
-      return;
+      return undefined;
     }
-    this.staged[index] = await this.store.stage(name, body);
+    return this.store.stage(name, body);
   }
 
-  /** Creates the documents of every file received, in the order they came. */
-  async finish(): Promise<{ documents: Document[]; refused: UploadRefusal[] }> {
-    this.close();
-    try {
-      await Promise.all(this.receiving);
-      return { documents: await this.store.createDocuments(this.stagedFiles()), refused: this.refused };
-    } catch (error) {
-      await Promise.allSettled(this.receiving);
-      await this.store.discard(this.stagedFiles());
-      throw error;
-    } finally {
-      this.pass.leave();
-    }
+  protected async complete(staged: StagedFile[]): Promise<{ documents: Document[]; refused: UploadRefusal[] }> {
+    return { documents: await this.store.createDocuments(staged), refused: this.refused };
   }
 
-  /** Deletes what the upload stored, once the files still arriving have settled. Harmless once the upload has ended. */
-  async abandon(): Promise<void> {
-    if (!this.open) return;
-    this.close();
-    try {
-      await Promise.allSettled(this.receiving);
-      await this.store.discard(this.stagedFiles());
-    } finally {
-      this.pass.leave();
-    }
-  }
-
-  private close(): void {
-    if (!this.open) throw new Error("This upload has ended");
-    this.open = false;
-  }
-
-  private stagedFiles(): StagedFile[] {
-    return this.staged.filter((file): file is StagedFile => file !== undefined);
+  protected discard(staged: StagedFile[]): Promise<void> {
+    return this.store.discard(staged);
   }
 }
 
@@ -351,19 +281,7 @@ export class DocumentService {
     const id = newId();
     const storageKey = `${kb.id}/${id}`;
     const storedBytes = this.uploadGate.quotaBytes === undefined ? 0 : await this.storedBytes(kb.tenantId);
-    let size = 0;
-    const count = (bytes: number) => {
-      if (size + bytes > MAX_FILE_BYTES) throw tooLarge();
-      pass.take(bytes, storedBytes);
-      size += bytes;
-    };
-    try {
-      if (Buffer.isBuffer(body)) count(body.length);
-      await this.platform.storage.put(storageKey, Buffer.isBuffer(body) ? body : metered(body, count));
-    } catch (error) {
-      pass.giveBack(size);
-      throw error;
-    }
+    const size = await putCounted(this.platform.storage, storageKey, body, pass, storedBytes);
     return { ...file, id, storageKey, size };
   }
 

@@ -1,18 +1,13 @@
-import { Box, Link } from "@chakra-ui/react";
+import { Box } from "@chakra-ui/react";
 import { createContext, useContext, useMemo, type ComponentProps } from "react";
-import Markdown, { defaultUrlTransform, type Components } from "react-markdown";
+import Markdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
 import type { ChatReferenceFieldsFragment } from "../../graphql/gql/graphql";
+import { safeLinks, safeUrls } from "../safeMarkdown";
 import { remarkCitations } from "./citations";
 import { CitationMarker } from "./CitationMarker";
 
-const SAFE_PROTOCOL = /^(https?:|mailto:)/i;
-
-/** Links only to the web or mail: react-markdown already drops javascript: and the like; relative paths would point into this app. */
-function safeUrl(url: string): string {
-  const cleaned = defaultUrlTransform(url);
-  return SAFE_PROTOCOL.test(cleaned) ? cleaned : "";
-}
+const safeUrl = safeUrls({ inPage: false });
 
 interface AnswerMarkdownProps {
   content: string;
@@ -36,22 +31,7 @@ function Citation(props: ComponentProps<"sup"> & { "data-citation"?: string }) {
  * every marker — closing an open citation when the answer re-renders (a streamed word, its reference arriving).
  */
 const components: Components = {
-  a: ({ href, children }) =>
-    href ? (
-      <Link href={href} target="_blank" rel="noopener noreferrer nofollow" color="brand.fg" textDecoration="underline">
-        {children}
-      </Link>
-    ) : (
-      <>{children}</>
-    ),
-  img: ({ alt, src }) =>
-    typeof src === "string" && src ? (
-      <Link href={src} target="_blank" rel="noopener noreferrer nofollow" color="brand.fg">
-        {alt || src}
-      </Link>
-    ) : (
-      <>{alt}</>
-    ),
+  ...safeLinks,
   sup: Citation,
 };
 

@@ -1,5 +1,5 @@
 import { Avatar, Badge, Box, Button, Center, Flex, HStack, IconButton, Menu, Portal, Skeleton, Stack, Table, Text } from "@chakra-ui/react";
-import { useState, type ReactNode } from "react";
+import { useState, type ComponentProps, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { LuEllipsis, LuMailCheck, LuUserPlus } from "react-icons/lu";
 import { useFormatters } from "../../format";
@@ -36,6 +36,41 @@ function Empty({ text, testId }: { text: string; testId: string }) {
     <Center py="8" px="6" color="fg.muted" fontSize="sm" data-testid={testId}>
       {text}
     </Center>
+  );
+}
+
+/** A panel's query while it loads (skeleton rows) or after it failed (with a retry); what it shows once it has data. */
+function Loaded({ query, rows, children }: { query: { data?: unknown; loading: boolean; error?: ComponentProps<typeof LoadFailed>["error"]; refetch: () => unknown }; rows: number; children: ReactNode }) {
+  if (query.loading && !query.data) {
+    return (
+      <Stack p="6" gap="3">
+        {Array.from({ length: rows }, (_, row) => (
+          <Skeleton key={row} height="6" />
+        ))}
+      </Stack>
+    );
+  }
+  if (query.error && !query.data) return <LoadFailed py="10" error={query.error} onRetry={() => void query.refetch()} />;
+  return children;
+}
+
+/** A table of a team panel; with actions, a last column for each row's buttons, at the end. */
+function TeamTable({ testId, columns, withActions, children }: { testId: string; columns: string[]; withActions: boolean; children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <Table.ScrollArea>
+      <Table.Root size="md" data-testid={testId}>
+        <Table.Header>
+          <Table.Row bg="bg.subtle">
+            {columns.map((column) => (
+              <Table.ColumnHeader key={column}>{column}</Table.ColumnHeader>
+            ))}
+            {withActions && <Table.ColumnHeader textAlign="end">{t("team.actions")}</Table.ColumnHeader>}
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>{children}</Table.Body>
+      </Table.Root>
+    </Table.ScrollArea>
   );
 }
 
@@ -132,55 +167,43 @@ function SentInvitations({ invitations, managing, actions }: { invitations: Team
   const format = useFormatters(user?.timezone);
   if (invitations.length === 0) return <Empty text={t("team.noPendingSent")} testId="team-sent-empty" />;
   return (
-    <Table.ScrollArea>
-      <Table.Root size="md" data-testid="team-sent-table">
-        <Table.Header>
-          <Table.Row bg="bg.subtle">
-            <Table.ColumnHeader>{t("team.email")}</Table.ColumnHeader>
-            <Table.ColumnHeader>{t("team.status")}</Table.ColumnHeader>
-            <Table.ColumnHeader>{t("team.sentAt")}</Table.ColumnHeader>
-            {managing && <Table.ColumnHeader textAlign="end">{t("team.actions")}</Table.ColumnHeader>}
-          </Table.Row>
-        </Table.Header>
-        <Table.Body>
-          {invitations.map((invitation) => (
-            <Table.Row key={invitation.id} data-testid="team-sent-row">
-              <Table.Cell>{invitation.email}</Table.Cell>
-              <Table.Cell>
-                <HStack gap="2" wrap="wrap">
-                  <Badge variant="subtle">{t(invitation.waitingForSignUp ? "team.waitingSignUp" : "team.waitingAnswer")}</Badge>
-                  {invitation.mail === "sent" && (
-                    <Badge variant="subtle" colorPalette="green">
-                      <LuMailCheck /> {t("team.mailSent")}
-                    </Badge>
-                  )}
-                  {invitation.mail === "failed" && (
-                    <Badge variant="subtle" colorPalette="red" title={invitation.mailError ?? undefined} data-testid="team-mail-failed">
-                      {t("team.mailFailed")}
-                    </Badge>
-                  )}
-                </HStack>
-              </Table.Cell>
-              <Table.Cell color="fg.muted">{format.dateTime(invitation.createdAt)}</Table.Cell>
-              {managing && (
-                <Table.Cell textAlign="end">
-                  <HStack gap="1" justify="end">
-                    {invitation.mail === "failed" && (
-                      <Button size="xs" variant="ghost" onClick={() => void actions.resend(invitation.id)} data-testid="team-resend">
-                        {t("team.resend")}
-                      </Button>
-                    )}
-                    <Button size="xs" variant="ghost" colorPalette="red" onClick={() => void actions.cancel(invitation.id)} data-testid="team-cancel-invitation">
-                      {t("team.cancelInvitation")}
-                    </Button>
-                  </HStack>
-                </Table.Cell>
+    <TeamTable testId="team-sent-table" columns={[t("team.email"), t("team.status"), t("team.sentAt")]} withActions={managing}>
+      {invitations.map((invitation) => (
+        <Table.Row key={invitation.id} data-testid="team-sent-row">
+          <Table.Cell>{invitation.email}</Table.Cell>
+          <Table.Cell>
+            <HStack gap="2" wrap="wrap">
+              <Badge variant="subtle">{t(invitation.waitingForSignUp ? "team.waitingSignUp" : "team.waitingAnswer")}</Badge>
+              {invitation.mail === "sent" && (
+                <Badge variant="subtle" colorPalette="green">
+                  <LuMailCheck /> {t("team.mailSent")}
+                </Badge>
               )}
-            </Table.Row>
-          ))}
-        </Table.Body>
-      </Table.Root>
-    </Table.ScrollArea>
+              {invitation.mail === "failed" && (
+                <Badge variant="subtle" colorPalette="red" title={invitation.mailError ?? undefined} data-testid="team-mail-failed">
+                  {t("team.mailFailed")}
+                </Badge>
+              )}
+            </HStack>
+          </Table.Cell>
+          <Table.Cell color="fg.muted">{format.dateTime(invitation.createdAt)}</Table.Cell>
+          {managing && (
+            <Table.Cell textAlign="end">
+              <HStack gap="1" justify="end">
+                {invitation.mail === "failed" && (
+                  <Button size="xs" variant="ghost" onClick={() => void actions.resend(invitation.id)} data-testid="team-resend">
+                    {t("team.resend")}
+                  </Button>
+                )}
+                <Button size="xs" variant="ghost" colorPalette="red" onClick={() => void actions.cancel(invitation.id)} data-testid="team-cancel-invitation">
+                  {t("team.cancelInvitation")}
+                </Button>
+              </HStack>
+            </Table.Cell>
+          )}
+        </Table.Row>
+      ))}
+    </TeamTable>
   );
 }
 
@@ -189,8 +212,7 @@ function MyTeam({ actions, confirm }: { actions: TeamActions; confirm: (pending:
   const user = useCurrentUser();
   const format = useFormatters(user?.timezone);
   const [inviting, setInviting] = useState(false);
-  const { data, loading, error, refetch } = actions.team;
-  const team = data?.team;
+  const team = actions.team.data?.team;
   const managing = team?.myRole === "owner" || team?.myRole === "admin";
 
   return (
@@ -207,43 +229,24 @@ function MyTeam({ actions, confirm }: { actions: TeamActions; confirm: (pending:
           )
         }
       >
-        {loading && !data ? (
-          <Stack p="6" gap="3">
-            <Skeleton height="6" />
-            <Skeleton height="6" />
-          </Stack>
-        ) : error && !data ? (
-          <LoadFailed py="10" error={error} onRetry={() => void refetch()} />
-        ) : (
-          <Table.ScrollArea>
-            <Table.Root size="md" data-testid="team-member-table">
-              <Table.Header>
-                <Table.Row bg="bg.subtle">
-                  <Table.ColumnHeader>{t("team.name")}</Table.ColumnHeader>
-                  <Table.ColumnHeader>{t("team.role")}</Table.ColumnHeader>
-                  <Table.ColumnHeader>{t("team.joined")}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{t("team.actions")}</Table.ColumnHeader>
-                </Table.Row>
-              </Table.Header>
-              <Table.Body>
-                {team?.members.map((member) => (
-                  <Table.Row key={member.userId} data-testid="team-member-row" data-email={member.email}>
-                    <Table.Cell>
-                      <Person nickname={member.nickname} email={member.email} avatar={member.avatar} you={member.userId === user?.id} />
-                    </Table.Cell>
-                    <Table.Cell>
-                      <RoleBadge role={member.role} />
-                    </Table.Cell>
-                    <Table.Cell color="fg.muted">{format.dateTime(member.joinedAt)}</Table.Cell>
-                    <Table.Cell textAlign="end">
-                      <MemberMenu member={member} myRole={team.myRole} actions={actions} confirm={confirm} />
-                    </Table.Cell>
-                  </Table.Row>
-                ))}
-              </Table.Body>
-            </Table.Root>
-          </Table.ScrollArea>
-        )}
+        <Loaded query={actions.team} rows={2}>
+          <TeamTable testId="team-member-table" columns={[t("team.name"), t("team.role"), t("team.joined")]} withActions>
+            {team?.members.map((member) => (
+              <Table.Row key={member.userId} data-testid="team-member-row" data-email={member.email}>
+                <Table.Cell>
+                  <Person nickname={member.nickname} email={member.email} avatar={member.avatar} you={member.userId === user?.id} />
+                </Table.Cell>
+                <Table.Cell>
+                  <RoleBadge role={member.role} />
+                </Table.Cell>
+                <Table.Cell color="fg.muted">{format.dateTime(member.joinedAt)}</Table.Cell>
+                <Table.Cell textAlign="end">
+                  <MemberMenu member={member} myRole={team.myRole} actions={actions} confirm={confirm} />
+                </Table.Cell>
+              </Table.Row>
+            ))}
+          </TeamTable>
+        </Loaded>
       </Panel>
       {team && (
         <Panel title={t("team.pendingSent")} testId="team-sent">
@@ -302,60 +305,42 @@ function JoinedTeams({ actions, confirm }: { actions: TeamActions; confirm: (pen
   const { t } = useTranslation();
   const user = useCurrentUser();
   const format = useFormatters(user?.timezone);
-  const { data, loading, error, refetch } = actions.joined;
-  const teams = data?.joinedTeams ?? [];
+  const teams = actions.joined.data?.joinedTeams ?? [];
   return (
     <Panel title={t("team.joinedTeams")} testId="team-joined">
-      {loading && !data ? (
-        <Stack p="6">
-          <Skeleton height="6" />
-        </Stack>
-      ) : error && !data ? (
-        <LoadFailed py="10" error={error} onRetry={() => void refetch()} />
-      ) : teams.length === 0 ? (
-        <Empty text={t("team.noJoinedTeams")} testId="team-joined-empty" />
-      ) : (
-        <Table.ScrollArea>
-          <Table.Root size="md" data-testid="team-joined-table">
-            <Table.Header>
-              <Table.Row bg="bg.subtle">
-                <Table.ColumnHeader>{t("team.name")}</Table.ColumnHeader>
-                <Table.ColumnHeader>{t("team.owner")}</Table.ColumnHeader>
-                <Table.ColumnHeader>{t("team.role")}</Table.ColumnHeader>
-                <Table.ColumnHeader>{t("team.joined")}</Table.ColumnHeader>
-                <Table.ColumnHeader textAlign="end">{t("team.actions")}</Table.ColumnHeader>
+      <Loaded query={actions.joined} rows={1}>
+        {teams.length === 0 ? (
+          <Empty text={t("team.noJoinedTeams")} testId="team-joined-empty" />
+        ) : (
+          <TeamTable testId="team-joined-table" columns={[t("team.name"), t("team.owner"), t("team.role"), t("team.joined")]} withActions>
+            {teams.map((team) => (
+              <Table.Row key={team.tenantId} data-testid="team-joined-row">
+                <Table.Cell fontWeight="medium">{team.name}</Table.Cell>
+                <Table.Cell>
+                  <Person nickname={team.ownerNickname} email={team.ownerEmail} />
+                </Table.Cell>
+                <Table.Cell>
+                  <RoleBadge role={team.role} />
+                </Table.Cell>
+                <Table.Cell color="fg.muted">{format.dateTime(team.joinedAt)}</Table.Cell>
+                <Table.Cell textAlign="end">
+                  {team.role !== "owner" && (
+                    <Button
+                      size="xs"
+                      variant="ghost"
+                      colorPalette="red"
+                      onClick={() => confirm({ question: t("team.leaveConfirm", { name: team.name }), action: t("team.leave"), run: () => actions.leave(team.tenantId) })}
+                      data-testid="team-leave"
+                    >
+                      {t("team.leave")}
+                    </Button>
+                  )}
+                </Table.Cell>
               </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {teams.map((team) => (
-                <Table.Row key={team.tenantId} data-testid="team-joined-row">
-                  <Table.Cell fontWeight="medium">{team.name}</Table.Cell>
-                  <Table.Cell>
-                    <Person nickname={team.ownerNickname} email={team.ownerEmail} />
-                  </Table.Cell>
-                  <Table.Cell>
-                    <RoleBadge role={team.role} />
-                  </Table.Cell>
-                  <Table.Cell color="fg.muted">{format.dateTime(team.joinedAt)}</Table.Cell>
-                  <Table.Cell textAlign="end">
-                    {team.role !== "owner" && (
-                      <Button
-                        size="xs"
-                        variant="ghost"
-                        colorPalette="red"
-                        onClick={() => confirm({ question: t("team.leaveConfirm", { name: team.name }), action: t("team.leave"), run: () => actions.leave(team.tenantId) })}
-                        data-testid="team-leave"
-                      >
-                        {t("team.leave")}
-                      </Button>
-                    )}
-                  </Table.Cell>
-                </Table.Row>
-              ))}
-            </Table.Body>
-          </Table.Root>
-        </Table.ScrollArea>
-      )}
+            ))}
+          </TeamTable>
+        )}
+      </Loaded>
     </Panel>
   );
 }

@@ -1,7 +1,8 @@
-import { Button, CloseButton, Dialog, Portal, Stack, Text } from "@chakra-ui/react";
+import { Text } from "@chakra-ui/react";
 import { useQuery } from "@apollo/client/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { ActionDialog } from "../../components/ActionDialog";
 import { KnowledgeBasePicker } from "../../components/KnowledgeBasePicker";
 import { LoadFailed } from "../../components/LoadFailed";
 import { FileLinkChoicesDocument, type FileRowFragment } from "../../graphql/gql/graphql";
@@ -22,34 +23,13 @@ export function LinkDialog({ files, onClose, onLink, describeFailure }: LinkDial
   const open = files !== null;
   const choices = useQuery(FileLinkChoicesDocument, { skip: !open, fetchPolicy: "cache-and-network" });
   const [chosen, setChosen] = useState<string[]>([]);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
   const [missing, setMissing] = useState(false);
 
   useEffect(() => {
     if (!open) return;
     setChosen([]);
-    setFailure(null);
     setMissing(false);
   }, [open]);
-
-  async function link() {
-    if (!files) return;
-    if (chosen.length === 0) {
-      setMissing(true);
-      return;
-    }
-    setBusy(true);
-    setFailure(null);
-    try {
-      await onLink(files, chosen);
-      onClose();
-    } catch (error) {
-      setFailure(describeFailure(error));
-    } finally {
-      setBusy(false);
-    }
-  }
 
   const withFolder = files?.some(isFolder) ?? false;
   // Linking adds links: the knowledge bases every chosen file is in already are not offered again.
@@ -57,64 +37,48 @@ export function LinkDialog({ files, onClose, onLink, describeFailure }: LinkDial
   const linkedToAll = new Set((first ?? []).filter((id) => others.every((ids) => ids.includes(id))));
   const already = files?.length === 1 && !withFolder ? files[0].knowledgeBases.map((link) => link.name) : [];
   return (
-    <Dialog.Root open={open} onOpenChange={(event) => !event.open && !busy && onClose()} placement="center">
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content data-testid="file-link-dialog">
-            <Dialog.Header>
-              <Dialog.Title>{files?.length === 1 ? t("file.link.titleOne", { name: files[0].name }) : t("file.link.title", { count: files?.length ?? 0 })}</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Stack gap="3">
-                <Text fontSize="sm" color="fg.muted">
-                  {withFolder ? t("file.link.explainFolder") : t("file.link.explain")}
-                </Text>
-                {choices.error && !choices.data ? (
-                  <LoadFailed py="6" error={choices.error} onRetry={() => void choices.refetch()} />
-                ) : (
-                  <KnowledgeBasePicker
-                    choices={(choices.data?.knowledgeBases.items ?? []).filter((kb) => withFolder || !linkedToAll.has(kb.id))}
-                    value={chosen}
-                    onChange={(ids) => {
-                      setChosen(ids);
-                      setMissing(false);
-                    }}
-                    invalid={missing}
-                    testId="file-link-kb"
-                  />
-                )}
-                {missing && (
-                  <Text color="fg.error" fontSize="sm" data-testid="file-link-missing">
-                    {t("file.link.chooseOne")}
-                  </Text>
-                )}
-                {already.length > 0 && (
-                  <Text fontSize="sm" color="fg.muted" data-testid="file-link-already">
-                    {t("file.link.already", { names: already.join(", ") })}
-                  </Text>
-                )}
-                {failure && (
-                  <Text role="alert" color="fg.error" fontSize="sm" data-testid="file-link-failure">
-                    {failure}
-                  </Text>
-                )}
-              </Stack>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Button variant="outline" onClick={onClose} disabled={busy}>
-                {t("common.cancel")}
-              </Button>
-              <Button colorPalette="brand" loading={busy} onClick={() => void link()} data-testid="file-link-submit">
-                {t("file.link.submit")}
-              </Button>
-            </Dialog.Footer>
-            <Dialog.CloseTrigger asChild disabled={busy}>
-              <CloseButton size="sm" aria-label={t("common.close")} />
-            </Dialog.CloseTrigger>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <ActionDialog
+      open={open}
+      title={files?.length === 1 ? t("file.link.titleOne", { name: files[0].name }) : t("file.link.title", { count: files?.length ?? 0 })}
+      submitLabel={t("file.link.submit")}
+      testIdPrefix="file-link"
+      onClose={onClose}
+      check={() => {
+        setMissing(chosen.length === 0);
+        return chosen.length > 0;
+      }}
+      onSubmit={async () => {
+        if (files) await onLink(files, chosen);
+      }}
+      describeFailure={describeFailure}
+    >
+      <Text fontSize="sm" color="fg.muted">
+        {withFolder ? t("file.link.explainFolder") : t("file.link.explain")}
+      </Text>
+      {choices.error && !choices.data ? (
+        <LoadFailed py="6" error={choices.error} onRetry={() => void choices.refetch()} />
+      ) : (
+        <KnowledgeBasePicker
+          choices={(choices.data?.knowledgeBases.items ?? []).filter((kb) => withFolder || !linkedToAll.has(kb.id))}
+          value={chosen}
+          onChange={(ids) => {
+            setChosen(ids);
+            setMissing(false);
+          }}
+          invalid={missing}
+          testId="file-link-kb"
+        />
+      )}
+      {missing && (
+        <Text color="fg.error" fontSize="sm" data-testid="file-link-missing">
+          {t("file.link.chooseOne")}
+        </Text>
+      )}
+      {already.length > 0 && (
+        <Text fontSize="sm" color="fg.muted" data-testid="file-link-already">
+          {t("file.link.already", { names: already.join(", ") })}
+        </Text>
+      )}
+    </ActionDialog>
   );
 }

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { englishMessage } from "../../platform/messages";
 import { sharedTestServer, type HttpTestServer } from "../../testing/app";
-import { MAX_FILE_BYTES } from "../document.service";
+import { MAX_FILE_BYTES } from "../staged-upload";
 import { apiUser, createDataset, multipart, uploadDocuments, waitForParsing, type ApiUser } from "../../testing/rest-support";
 
 let server: HttpTestServer;

@@ -5,7 +5,7 @@ import { Transform, type Readable } from "node:stream";
 import { englishMessage, LOCALES_DIR } from "../../platform/messages";
 import type { StoredObject } from "../../platform/storage";
 import { startTestServer, type TestServer } from "../../testing/app";
-import { MAX_FILE_BYTES } from "../document.service";
+import { MAX_FILE_BYTES } from "../staged-upload";
 import { apiUser, createDataset, multipart, uploadDocuments, type ApiUser } from "../../testing/rest-support";
 
 /** Uploads stream into the object store as they arrive, are bounded in number, and respect a tenant's quota. */

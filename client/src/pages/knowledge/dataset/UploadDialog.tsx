@@ -1,8 +1,10 @@
-import { Button, Checkbox, CloseButton, Dialog, Portal, Stack, Text } from "@chakra-ui/react";
+import { Checkbox } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
-import { DropZone } from "./DropZone";
-import { UploadFileList } from "./UploadFileList";
-import { UploadStatus } from "./UploadStatus";
+import { UploadDialogFrame } from "../../../components/upload/UploadDialogFrame";
+import { UploadDropZone } from "../../../components/upload/UploadDropZone";
+import { UploadFileList } from "../../../components/upload/UploadFileList";
+import { UploadStatus } from "../../../components/upload/UploadStatus";
+import { MAX_FILES_PER_UPLOAD } from "../../../documents/documentTransfer";
 import { useUpload } from "./useUpload";
 
 interface UploadDialogProps {
@@ -17,46 +19,34 @@ interface UploadDialogProps {
 export function UploadDialog({ open, knowledgeBaseId, onClose, onUploaded }: UploadDialogProps) {
   const { t } = useTranslation();
   const upload = useUpload({ open, knowledgeBaseId, onUploaded, onClose });
-  const { busy, files } = upload;
+  const { busy, files, tooMany, tooLarge } = upload;
+  // One reason at a time: too many files first.
+  const limitProblems = tooMany
+    ? [t("kb.upload.tooMany", { count: files.length, max: MAX_FILES_PER_UPLOAD })]
+    : tooLarge.length > 0
+      ? [t("kb.upload.tooLarge", { names: tooLarge.map((file) => file.name).join(", "), size: "10 MB" })]
+      : [];
 
   return (
-    <Dialog.Root open={open} onOpenChange={(event) => !event.open && !busy && onClose()} placement="center" size="lg">
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content data-testid="upload-dialog">
-            <Dialog.Header>
-              <Dialog.Title>{t("kb.upload.title")}</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Stack gap="4">
-                <DropZone upload={upload} />
-                <UploadFileList upload={upload} />
-                <UploadStatus upload={upload} />
-                <Checkbox.Root checked={upload.parse} onCheckedChange={(details) => upload.setParse(details.checked === true)} colorPalette="brand" disabled={busy}>
-                  <Checkbox.HiddenInput />
-                  <Checkbox.Control />
-                  <Checkbox.Label>{t("kb.upload.parseOnUpload")}</Checkbox.Label>
-                </Checkbox.Root>
-              </Stack>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Text fontSize="sm" color="fg.muted" me="auto">
-                {files.length > 0 && t("kb.upload.selected", { count: files.length })}
-              </Text>
-              <Button variant="outline" onClick={onClose} disabled={busy}>
-                {t("common.cancel")}
-              </Button>
-              <Button colorPalette="brand" onClick={() => void upload.upload()} loading={busy} disabled={upload.blocked} data-testid="upload-submit">
-                {t("kb.upload.submit")}
-              </Button>
-            </Dialog.Footer>
-            <Dialog.CloseTrigger asChild disabled={busy}>
-              <CloseButton size="sm" aria-label={t("common.close")} />
-            </Dialog.CloseTrigger>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <UploadDialogFrame open={open} title={t("kb.upload.title")} upload={upload} summary={files.length > 0 ? t("kb.upload.selected", { count: files.length }) : ""} submitLabel={t("kb.upload.submit")} testIdPrefix="upload" onClose={onClose}>
+      <UploadDropZone
+        busy={busy}
+        onAdd={upload.add}
+        texts={{ drop: t("kb.upload.drop"), limits: t("kb.upload.limits", { files: MAX_FILES_PER_UPLOAD, size: "10 MB" }) }}
+        testIdPrefix="upload"
+      />
+      <UploadFileList files={files} busy={busy} onRemove={upload.remove} nameOf={(file) => file.name} removeLabel={(name) => t("kb.upload.remove", { name })} testIdPrefix="upload" />
+      <UploadStatus
+        phase={upload.phase}
+        limitProblems={limitProblems}
+        uploadingText={t("kb.upload.uploading")}
+        testIds={{ limit: "upload-limit-error", progress: "upload-progress", failed: "upload-failed" }}
+      />
+      <Checkbox.Root checked={upload.parse} onCheckedChange={(details) => upload.setParse(details.checked === true)} colorPalette="brand" disabled={busy}>
+        <Checkbox.HiddenInput />
+        <Checkbox.Control />
+        <Checkbox.Label>{t("kb.upload.parseOnUpload")}</Checkbox.Label>
+      </Checkbox.Root>
+    </UploadDialogFrame>
   );
 }
