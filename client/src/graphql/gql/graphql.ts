@@ -49,7 +49,8 @@ export type AssistantInput = {
 
 export type ChangePasswordInput = {
   confirmPassword: string;
-  currentPassword: string;
+  /** Required, unless the account has no password yet (made by an identity provider): then it sets the first one. */
+  currentPassword?: string | null | undefined;
   newPassword: string;
   /** Also delete every API key this user created. */
   revokeApiKeys?: boolean;
