@@ -1,12 +1,12 @@
 import { Button, Checkbox, Heading, HStack, Stack, Text } from "@chakra-ui/react";
-import { useMutation } from "@apollo/client/react";
+import { useApolloClient, useMutation } from "@apollo/client/react";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { FormField } from "../../components/FormField";
 import { PasswordInput } from "../../components/PasswordInput";
 import { notify } from "../../components/toaster";
 import { describeError, fieldProblemsOf, hasNoProblems, problemText, type FieldProblems } from "../../errors";
-import { ChangePasswordDocument } from "../../graphql/gql/graphql";
+import { ChangePasswordDocument, MeDocument } from "../../graphql/gql/graphql";
 import { useCurrentUser } from "../../session/useCurrentUser";
 import { checkPasswords, EMPTY_PASSWORD_DRAFT, passwordInputOf, type PasswordDraft } from "./password/passwordDraft";
 import { SettingsCard } from "./SettingsCard";
@@ -17,6 +17,7 @@ export default function PasswordPage() {
   const [problems, setProblems] = useState<FieldProblems>({});
   const [revokeApiKeys, setRevokeApiKeys] = useState(false);
   const [changePassword, { loading }] = useMutation(ChangePasswordDocument);
+  const client = useApolloClient();
   const user = useCurrentUser();
   // An account made by an identity provider has no password yet: it sets a first one, with no current one to give.
   const firstPassword = user?.hasPassword === false;
@@ -48,6 +49,8 @@ export default function PasswordPage() {
       const fieldProblems = fieldProblemsOf(error);
       if (hasNoProblems(fieldProblems)) notify.error(describeError(error, i18n));
       else setProblems(fieldProblems);
+      // A password was set meanwhile (another session): reload, so that the current-password field and its message show.
+      if (firstPassword && fieldProblems.currentPassword) await client.refetchQueries({ include: [MeDocument] });
     }
   }
 
