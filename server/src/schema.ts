@@ -2,7 +2,7 @@ import path from "node:path";
 import type { GraphQLSchema } from "graphql";
 import { buildSchema } from "type-graphql";
 import { ApiTokenResolver } from "./auth/api-token.resolver";
-import { AuthResolver } from "./auth/auth.resolver";
+import { AuthResolver, UserFieldsResolver } from "./auth/auth.resolver";
 import { IdentityResolver } from "./auth/identity/identity.resolver";
 import { TeamResolver } from "./auth/team.resolver";
 import { AssistantResolver } from "./chat/assistant.resolver";
@@ -18,7 +18,7 @@ import { FileResolver } from "./files/file.resolver";
 import { createMemoryPubSub, type PubSub } from "./platform/pubsub";
 
 /** Every resolver class; a domain adds its own here. */
-const resolvers = [AuthResolver, IdentityResolver, ApiTokenResolver, TeamResolver, ModelsResolver, KnowledgeResolver, ChunkFieldsResolver, DocumentFieldsResolver, KbTaskResolver, RetrievalResolver, AssistantResolver, ConversationResolver, ChatMessageFieldsResolver, FlowResolver, FlowVersionResolver, FlowSessionResolver, FlowRunResolver, FlowShareResolver, FileResolver] as const;
+const resolvers = [AuthResolver, UserFieldsResolver, IdentityResolver, ApiTokenResolver, TeamResolver, ModelsResolver, KnowledgeResolver, ChunkFieldsResolver, DocumentFieldsResolver, KbTaskResolver, RetrievalResolver, AssistantResolver, ConversationResolver, ChatMessageFieldsResolver, FlowResolver, FlowVersionResolver, FlowSessionResolver, FlowRunResolver, FlowShareResolver, FileResolver] as const;
 
 /** The committed SDL at the top of the repository, which client code generation reads. */
 export const SCHEMA_FILE = path.resolve(__dirname, "../../schema.graphql");

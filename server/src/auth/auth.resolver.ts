@@ -1,5 +1,5 @@
-import { MaxLength } from "class-validator";
-import { Arg, Ctx, Field, InputType, Mutation, ObjectType, Query, Resolver } from "type-graphql";
+import { IsOptional, MaxLength } from "class-validator";
+import { Arg, Ctx, Field, FieldResolver, InputType, Mutation, ObjectType, Query, Resolver, Root } from "type-graphql";
 import { signedIn, type GraphQLContext } from "../graphql/context";
 import { User } from "./user.entity";
 
@@ -37,9 +37,10 @@ class LoginInput {
 
 @InputType()
 class ChangePasswordInput {
-  @Field()
+  @Field(() => String, { nullable: true, description: "Required, unless the account has no password yet (made by an identity provider): then it sets the first one." })
+  @IsOptional()
   @MaxLength(256)
-  currentPassword: string;
+  currentPassword?: string | null;
 
   @Field()
   @MaxLength(256)
@@ -123,7 +124,7 @@ export class AuthResolver {
     return true;
   }
 
-  @Mutation(() => Boolean, { description: "Changes the password and signs out every other session; an API key cannot." })
+  @Mutation(() => Boolean, { description: "Changes (or, for an account without one, sets) the password and signs out every other session; an API key cannot." })
   async changePassword(@Arg("input") input: ChangePasswordInput, @Ctx() context: GraphQLContext): Promise<boolean> {
     await context.services.auth.changePassword(signedIn(context), input);
     return true;
@@ -132,5 +133,13 @@ export class AuthResolver {
   @Mutation(() => User)
   updateProfile(@Arg("input") input: ProfileInput, @Ctx() context: GraphQLContext): Promise<User> {
     return context.services.auth.updateProfile(signedIn(context), input);
+  }
+}
+
+@Resolver(() => User)
+export class UserFieldsResolver {
+  @FieldResolver(() => Boolean, { description: "False for an account made by an identity provider until a password is set: changePassword then needs no current password." })
+  hasPassword(@Root() user: User): boolean {
+    return user.passwordHash !== null;
   }
 }

@@ -1,4 +1,4 @@
-import { LessThan, Not } from "typeorm";
+import { IsNull, LessThan, Not } from "typeorm";
 import type { ApiTokenService } from "./api-token.service";
 import type { Config } from "../platform/config";
 import { Conflict, DomainError, FieldChecks, Forbidden, Unauthenticated } from "../platform/errors";
@@ -40,7 +40,8 @@ export interface LoginInput {
 }
 
 export interface ChangePasswordInput {
-  currentPassword: string;
+  /** Not asked of an account that has no password yet (see changePassword). */
+  currentPassword?: string | null;
   newPassword: string;
   confirmPassword: string;
   /** Also delete every API key the user created (the password may have leaked with them). */
@@ -257,22 +258,28 @@ export class AuthService {
     publishRevoked(this.platform.pubsub, [{ kind: "session", id: principal.sessionId }]);
   }
 
-  /** Changes the password and signs out every other session of the user; deletes the user's API keys when asked. */
+  /**
+   * Changes the password and signs out every other session of the user; deletes the user's API keys when asked.
+   * An account made by an identity provider has no password yet: its first one is set without a current one.
+   */
   async changePassword(principal: SignedIn, input: ChangePasswordInput): Promise<void> {
     authorizeAccountAction(principal, "changePassword");
+    const user = await this.users.findOneByOrFail({ id: principal.user.id });
+    const firstPassword = user.passwordHash === null;
     new FieldChecks()
-      .check(!!input.currentPassword, "currentPassword", "errors.currentPasswordRequired")
+      .check(firstPassword || !!input.currentPassword, "currentPassword", "errors.currentPasswordRequired")
       .check(!!input.newPassword, "newPassword", "errors.newPasswordRequired")
       .check((input.newPassword ?? "").length >= PASSWORD_MIN_LENGTH, "newPassword", "errors.passwordTooShort")
       .check(!!input.confirmPassword, "confirmPassword", "errors.confirmPasswordRequired")
       .check(input.confirmPassword === input.newPassword, "confirmPassword", "errors.passwordMismatch")
       .throwIfAny();
-    const user = await this.users.findOneByOrFail({ id: principal.user.id });
-    if (!user.passwordHash || !(await verifyPassword(input.currentPassword, user.passwordHash))) {
+    if (!firstPassword && !(await verifyPassword(input.currentPassword ?? "", user.passwordHash!))) {
       new FieldChecks().check(false, "currentPassword", "errors.currentPasswordWrong").throwIfAny();
     }
     const passwordHash = await hashPassword(input.newPassword);
-    await this.users.update({ id: user.id }, { passwordHash });
+    // A first password is set only while there is none: of two racing requests, the later one must prove the first's password.
+    const changed = await this.users.update(firstPassword ? { id: user.id, passwordHash: IsNull() } : { id: user.id }, { passwordHash });
+    if (changed.affected === 0) new FieldChecks().check(false, "currentPassword", "errors.currentPasswordRequired").throwIfAny();
     const ended = await this.sessions.find({ select: { id: true }, where: { userId: user.id, id: Not(principal.sessionId) } });
     if (ended.length > 0) {
       await this.sessions.delete(ended.map((s) => s.id));

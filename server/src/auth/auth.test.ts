@@ -1,4 +1,6 @@
+import { newId } from "../platform/ids";
 import { LOGIN, REGISTER, signUpAndIn, startTestServer, type TestServer } from "../testing/app";
+import { Identity } from "./identity/identity.entity";
 
 const ME = `query { me { id email nickname language colorSchema timezone avatar } }`;
 const LOGOUT = `mutation { logout }`;
@@ -204,5 +206,62 @@ describe("the profile", () => {
     const { token } = await signUpAndIn(server);
     const response = await server.graphql(UPDATE_PROFILE, { input: { email: "other@example.com" } }, token);
     expect(response.errors?.[0].extensions.code).toBe("BAD_USER_INPUT");
+  });
+});
+
+describe("setting a first password (an account made by an identity provider has none)", () => {
+  const HAS_PASSWORD = `query { me { hasPassword } }`;
+  const UNLINK = `mutation($id: ID!) { unlinkIdentity(id: $id) }`;
+  const newPassword = "a first secret of mine";
+
+  /** As identity-provider sign-in makes one: no password, one linked identity, and a session. */
+  async function providerMadeUser(): Promise<{ token: string; email: string; identityId: string }> {
+    const email = `sso-${newId()}@example.com`;
+    const user = await server.services.auth.register({ email, nickname: "Sso", password: null });
+    const identityId = newId();
+    await server.platform.db.getRepository(Identity).insert({ id: identityId, provider: "github", subject: identityId, userId: user.id, email });
+    const { token } = await server.services.auth.signInVouchedFor(user, false);
+    return { token, email, identityId };
+  }
+
+  /** A second session of the same account, as a sign-in elsewhere. */
+  async function anotherSession(email: string): Promise<string> {
+    const user = (await server.services.auth.findUserByEmail(email))!;
+    return (await server.services.auth.signInVouchedFor(user, false)).token;
+  }
+
+  it("sets it without a current password, signs out the other sessions, and then lets the identity be unlinked", async () => {
+    const { token, email, identityId } = await providerMadeUser();
+    const other = await anotherSession(email);
+    expect((await server.graphql(HAS_PASSWORD, {}, token)).data).toEqual({ me: { hasPassword: false } });
+    expect((await server.graphql(UNLINK, { id: identityId }, token)).errors?.[0].extensions.messageKey).toBe("errors.sso.lastSignInMethod");
+
+    const short = await server.graphql(CHANGE_PASSWORD, { input: { newPassword: "short", confirmPassword: "short" } }, token);
+    expect(fieldsOf(short)).toEqual({ newPassword: "errors.passwordTooShort" });
+    const set = await server.graphql(CHANGE_PASSWORD, { input: { newPassword, confirmPassword: newPassword } }, token);
+    expect(set.data).toEqual({ changePassword: true });
+
+    expect((await server.graphql(HAS_PASSWORD, {}, token)).data).toEqual({ me: { hasPassword: true } });
+    expect((await server.graphql(ME, {}, other)).errors?.[0].extensions.code).toBe("UNAUTHENTICATED");
+    expect((await server.graphql(LOGIN, { input: { email, password: newPassword } })).errors).toBeUndefined();
+    expect(await server.graphql(UNLINK, { id: identityId }, token)).toEqual({ data: { unlinkIdentity: true } });
+  });
+
+  it("asks for the current password once there is one", async () => {
+    const { token } = await providerMadeUser();
+    await server.graphql(CHANGE_PASSWORD, { input: { newPassword, confirmPassword: newPassword } }, token);
+    const again = await server.graphql(CHANGE_PASSWORD, { input: { newPassword: "taken over now", confirmPassword: "taken over now" } }, token);
+    expect(fieldsOf(again)).toEqual({ currentPassword: "errors.currentPasswordRequired" });
+    const { token: withPassword } = await signUpAndIn(server);
+    const skipped = await server.graphql(CHANGE_PASSWORD, { input: { currentPassword: null, newPassword, confirmPassword: newPassword } }, withPassword);
+    expect(fieldsOf(skipped)).toEqual({ currentPassword: "errors.currentPasswordRequired" });
+  });
+
+  it("is refused to an API key", async () => {
+    const { token } = await providerMadeUser();
+    const key = (await server.graphql<{ createApiToken: { token: string } }>(`mutation { createApiToken { token } }`, {}, token)).data!.createApiToken.token;
+    const byKey = await server.graphql(CHANGE_PASSWORD, { input: { newPassword, confirmPassword: newPassword } }, key);
+    expect(byKey.errors?.[0].extensions.messageKey).toBe("errors.apiKeyCannot.changePassword");
+    expect((await server.graphql(HAS_PASSWORD, {}, token)).data).toEqual({ me: { hasPassword: false } });
   });
 });
