@@ -100,7 +100,9 @@ function documentRow(page: Page, name: string) {
 }
 
 test("a user uploads three kinds of files, watches them parse live, curates the chunks and previews a document", async ({ page, request }) => {
-  // the longest journey of the suite: ~35 s alone, past a minute while the other worker's test parses too
+  // the longest journey of the suite: ~35 s alone, past a minute while the other worker's test parses too, and
+  // past two minutes on a loaded CI machine since its preview step renders a DOCX and Markdown
+  test.setTimeout(240_000);
   const email = uniqueEmail("knowledge");
   await registerThroughApi(request, email);
 

@@ -60,7 +60,7 @@ export async function accountWithKnowledgeBase(request: APIRequestContext, prefi
         token,
       );
       return documents.items.map((document) => document.run);
-    }, { timeout: 20_000 })
+    }, { timeout: 60_000 })
     .toEqual(["3", "3"]);
   return { email, token, kbId };
 }
