@@ -13,13 +13,14 @@ const FLOORS: string[][] = [
   ["platform"], // the ports: database, pub/sub, storage, queue, runs, configuration, errors, messages, outbound guard
   ["policies"], // who may do what: principals, roles, can/scope
   ["rest", "graphql"], // the two API toolkits, each unaware of the other
-  ["auth"], // users, tenants, sessions, API tokens
+  ["auth", "bin"], // users, tenants, sessions, API tokens; the recycle bin (each domain registers how its kinds are binned)
   ["models"], // model providers and the built-in models
   ["ingestion"], // parsers, chunk methods, enrichment: from a file to chunks, writing no table
   ["knowledge"], // knowledge bases, documents, chunks, parse runs, knowledge-base tasks
   ["retrieval", "files"], // search over chunks; the file manager (its files become knowledge-base documents)
   ["chat"], // assistants, conversations, answers
-  ["flows"], // agent flows: the engine, its components, runs, templates
+  ["flows", "search"], // agent flows: the engine, its components, runs, templates; search across knowledge bases
+  ["works", "demo"], // my space: everything a user made, in one list; the guided demo
   ["system"], // the echo job
   ["jobs"], // the list of job kinds
 ];
