@@ -25,8 +25,9 @@ export function fileBinKind(documents: DocumentService, storedBytes: StoredBytes
       const [parent]: { binned_in: string | null }[] = file.parent_id ? await manager.query(`SELECT binned_in FROM file WHERE id = $1`, [file.parent_id]) : [];
       if (parent?.binned_in) throw Conflict("errors.bin.folderInBin", { name: entry.detail.parentName ?? "" });
       const name = await freeName(entry.name, async (candidate) => (await manager.query(`SELECT 1 FROM file WHERE parent_id = $1 AND binned_in IS NULL AND lower(name) = lower($2)`, [file.parent_id, candidate])).length > 0, { keepExtension: true, maxLength: 255 });
-      await manager.query(`UPDATE file SET binned_in = NULL WHERE binned_in = $1`, [entry.id]);
+      // Renamed while still binned, so that the sibling-name index never sees two live rows of one name.
       await manager.query(`UPDATE file SET name = $2 WHERE id = $1`, [entry.itemId, name]);
+      await manager.query(`UPDATE file SET binned_in = NULL WHERE binned_in = $1`, [entry.id]);
       await restoreDocuments(manager, entry.id);
       return name;
     },
