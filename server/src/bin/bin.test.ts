@@ -176,6 +176,34 @@ describe("files", () => {
   });
 });
 
+describe("over GraphQL, and with the bin off", () => {
+  it("the web app's delete puts a knowledge base in the bin, which lists it with its days left, and restoring brings it back", async () => {
+    const created = await server.graphql<{ createKnowledgeBase: { id: string } }>(`mutation { createKnowledgeBase(input: { name: "Over GraphQL" }) { id } }`, {}, ownerToken);
+    const id = created.data!.createKnowledgeBase.id;
+    expect((await server.graphql(`mutation($id: ID!) { deleteKnowledgeBase(id: $id) }`, { id }, ownerToken)).data).toEqual({ deleteKnowledgeBase: true });
+    const listed = await server.graphql<{ recycleBin: { total: number; retentionDays: number; items: { id: string; itemId: string; kind: string; daysLeft: number; binnedBy: string }[] } }>(
+      `query { recycleBin(kind: knowledgeBase, search: "over graph") { total retentionDays items { id itemId kind daysLeft binnedBy } } }`,
+      {},
+      ownerToken,
+    );
+    const days = server.services.platform.config.recycleBinDays;
+    expect(listed.data!.recycleBin).toMatchObject({ total: 1, retentionDays: days, items: [{ itemId: id, kind: "knowledgeBase", daysLeft: days - 1 }] });
+    const restored = await server.graphql<{ restoreFromBin: { itemId: string; name: string }[] }>(`mutation($ids: [ID!]!) { restoreFromBin(ids: $ids) { itemId name previousName } }`, { ids: [listed.data!.recycleBin.items[0].id] }, ownerToken);
+    expect(restored.data!.restoreFromBin).toEqual([{ itemId: id, name: "Over GraphQL", previousName: null }]);
+    expect((await server.graphql(`mutation($ids: [ID!]!) { purgeFromBin(ids: $ids) }`, { ids: [listed.data!.recycleBin.items[0].id] }, ownerToken)).errors?.[0].extensions.code).toBe("NOT_FOUND");
+  });
+
+  it("with RECYCLE_BIN_DAYS=0 a delete destroys at once and leaves nothing in the bin", async () => {
+    const { platform } = server.services;
+    const off = new BinService({ ...platform, config: { ...platform.config, recycleBinDays: 0 } });
+    off.register(WorkKind.flow, flowBinKind);
+    const flow = await server.services.flows.create(owner, { title: `gone-${Date.now()}` });
+    const [entry] = await off.put(owner, WorkKind.flow, [{ id: flow.id, tenantId: flow.tenantId, name: flow.title }]);
+    expect(await platform.db.query(`SELECT id FROM flow WHERE id = $1`, [flow.id])).toEqual([]);
+    expect(await platform.db.query(`SELECT id FROM bin_entry WHERE id = $1`, [entry.id])).toEqual([]);
+  });
+});
+
 describe("who sees the bin, emptying it, the purge and a restart", () => {
   it("another user sees nothing of it and can restore nothing", async () => {
     const flow = await server.services.flows.create(owner, { title: `private-${Date.now()}` });
@@ -186,13 +214,15 @@ describe("who sees the bin, emptying it, the purge and a restart", () => {
     await expect(server.services.bin.purge(stranger, [entry.id])).rejects.toMatchObject({ kind: "NOT_FOUND" });
   });
 
-  it("an entry binned before a restart is restored after it", async () => {
+  it("an entry binned before a restart is restored after it, and follows the retention the restarted server is given", async () => {
     const flow = await server.services.flows.create(owner, { title: `restart-${Date.now()}` });
     await server.services.flows.delete(owner, flow.id);
     await server.close();
-    server = await startTestServer({ DATA_DIR: dataDir });
+    server = await startTestServer({ DATA_DIR: dataDir, RECYCLE_BIN_DAYS: "7" });
     owner = await principalOf(ownerToken);
-    await server.services.bin.restore(owner, [(await entryOf(WorkKind.flow, flow.id)).id]);
+    const entry = await entryOf(WorkKind.flow, flow.id);
+    expect(entry.purgeAt.getTime() - entry.binnedAt.getTime()).toBe(7 * 24 * 60 * 60 * 1000);
+    await server.services.bin.restore(owner, [entry.id]);
     expect((await server.services.flows.get(owner, flow.id)).title).toBe(flow.title);
   });
 
