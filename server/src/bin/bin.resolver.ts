@@ -31,7 +31,7 @@ export class BinItem {
   @Field({ description: "When it is deleted forever." })
   purgeAt: Date;
 
-  @Field(() => Int, { description: "Whole days left before it is deleted forever (0: today)." })
+  @Field(() => Int, { description: "Days left before it is deleted forever, counted up (0: it is due)." })
   daysLeft: number;
 
   @Field(() => Int, { description: "How many other items went into the bin with it (a folder's files, a file's documents)." })
@@ -79,7 +79,8 @@ function present({ entry, binnedByName }: BinListing, now: Date): BinItem {
     binnedBy: binnedByName,
     binnedAt: entry.binnedAt,
     purgeAt: entry.purgeAt,
-    daysLeft: Math.max(0, Math.floor((entry.purgeAt.getTime() - now.getTime()) / DAY_MS)),
+    // Counted up, as a user counts: just deleted with 30 days' retention is "30 days left".
+    daysLeft: Math.max(0, Math.ceil((entry.purgeAt.getTime() - now.getTime()) / DAY_MS)),
     alsoBinned: Object.values(counts).reduce((sum, n) => sum + n, 0),
   };
 }

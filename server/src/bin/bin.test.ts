@@ -187,7 +187,7 @@ describe("over GraphQL, and with the bin off", () => {
       ownerToken,
     );
     const days = server.services.platform.config.recycleBinDays;
-    expect(listed.data!.recycleBin).toMatchObject({ total: 1, retentionDays: days, items: [{ itemId: id, kind: "knowledgeBase", daysLeft: days - 1 }] });
+    expect(listed.data!.recycleBin).toMatchObject({ total: 1, retentionDays: days, items: [{ itemId: id, kind: "knowledgeBase", daysLeft: days }] });
     const restored = await server.graphql<{ restoreFromBin: { itemId: string; name: string }[] }>(`mutation($ids: [ID!]!) { restoreFromBin(ids: $ids) { itemId name previousName } }`, { ids: [listed.data!.recycleBin.items[0].id] }, ownerToken);
     expect(restored.data!.restoreFromBin).toEqual([{ itemId: id, name: "Over GraphQL", previousName: null }]);
     expect((await server.graphql(`mutation($ids: [ID!]!) { purgeFromBin(ids: $ids) }`, { ids: [listed.data!.recycleBin.items[0].id] }, ownerToken)).errors?.[0].extensions.code).toBe("NOT_FOUND");
