@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from "@apollo/client/react";
-import { Badge, Box, Button, Center, Checkbox, HStack, Icon, Input, InputGroup, NativeSelect, Skeleton, Stack, Table, Text } from "@chakra-ui/react";
+import { Badge, Box, Button, Center, Checkbox, HStack, Icon, IconButton, Input, InputGroup, NativeSelect, Skeleton, Stack, Table, Text } from "@chakra-ui/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { IconType } from "react-icons";
@@ -156,12 +156,13 @@ export default function RecycleBinPage() {
                   </Badge>
                 </Table.Cell>
                 <Table.Cell textAlign="end" whiteSpace="nowrap">
-                  <Button size="xs" variant="ghost" onClick={() => void restore([item])} data-testid="bin-restore-one">
-                    <LuUndo2 /> {t("bin.restore")}
-                  </Button>
-                  <Button size="xs" variant="ghost" colorPalette="red" onClick={() => setConfirming({ what: "purge", rows: [item] })} data-testid="bin-purge-one">
-                    <LuTrash2 /> {t("bin.deleteForever")}
-                  </Button>
+                  {/* Icons only, so that the table fits 1024 px; the labels are their names and titles. */}
+                  <IconButton size="xs" variant="ghost" aria-label={t("bin.restore")} title={t("bin.restore")} onClick={() => void restore([item])} data-testid="bin-restore-one">
+                    <LuUndo2 />
+                  </IconButton>
+                  <IconButton size="xs" variant="ghost" colorPalette="red" aria-label={t("bin.deleteForever")} title={t("bin.deleteForever")} onClick={() => setConfirming({ what: "purge", rows: [item] })} data-testid="bin-purge-one">
+                    <LuTrash2 />
+                  </IconButton>
                 </Table.Cell>
               </Table.Row>
             ))}
