@@ -1,4 +1,4 @@
-import { Ctx, Field, Mutation, ObjectType, Query, Resolver } from "type-graphql";
+import { Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
 import { ChatAssistant } from "../chat/assistant.entity";
 import { Flow } from "../flows/flow.entity";
 import { Document } from "../knowledge/document.entity";
@@ -22,6 +22,9 @@ class DemoStatus implements DemoState {
 
   @Field(() => [String], { description: "Questions the samples answer (in English, the samples' language)." })
   questions: string[];
+
+  @Field(() => Int, { description: "How many sample documents the demo ships." })
+  sampleCount: number;
 }
 
 /** The guided demo over GraphQL: thin over DemoService. */

@@ -34,6 +34,8 @@ export interface DemoState {
   assistant: ChatAssistant | null;
   flow: Flow | null;
   questions: readonly string[];
+  /** How many sample documents the demo ships: the parsing step is done when that many are. */
+  sampleCount: number;
 }
 
 export interface DemoDependencies {
@@ -83,13 +85,14 @@ export class DemoService {
   /** The user's demo as it stands, making nothing. */
   async status(principal: SignedIn): Promise<DemoState> {
     const knowledgeBase = await this.findKnowledgeBase(principal);
-    if (!knowledgeBase) return { knowledgeBase: null, documents: [], assistant: null, flow: null, questions: SAMPLE_QUESTIONS };
+    if (!knowledgeBase) return { knowledgeBase: null, documents: [], assistant: null, flow: null, questions: SAMPLE_QUESTIONS, sampleCount: SAMPLE_FILES.length };
     return {
       knowledgeBase,
       documents: await this.sampleDocuments(principal, knowledgeBase),
       assistant: await this.findAssistant(principal, knowledgeBase),
       flow: await this.findFlow(principal, knowledgeBase),
       questions: SAMPLE_QUESTIONS,
+      sampleCount: SAMPLE_FILES.length,
     };
   }
 
@@ -123,7 +126,7 @@ export class DemoService {
     const flow = (await this.findFlow(principal, created)) ?? (await this.createFlow(principal, created));
     const knowledgeBase = await knowledgeBases.accessible(principal, created.id);
     const assistant = (await this.findAssistant(principal, knowledgeBase)) ?? (knowledgeBase.chunkCount > 0 ? await this.createAssistant(principal, knowledgeBase) : null);
-    return { knowledgeBase, documents: await this.sampleDocuments(principal, knowledgeBase), assistant, flow, questions: SAMPLE_QUESTIONS };
+    return { knowledgeBase, documents: await this.sampleDocuments(principal, knowledgeBase), assistant, flow, questions: SAMPLE_QUESTIONS, sampleCount: SAMPLE_FILES.length };
   }
 
   private findKnowledgeBase(principal: SignedIn): Promise<KnowledgeBase | null> {
