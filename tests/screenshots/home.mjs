@@ -118,7 +118,9 @@ try {
 
   await page.goto(`/flow/${demo.flow.id}`);
   await expect(page.locator(".react-flow__node")).not.toHaveCount(0, { timeout: 30_000 });
-  await page.waitForTimeout(500); // the canvas fits its view with an animation
+  // The whole graph, its setup note included; the canvas fits its view with a short animation.
+  await page.locator(".react-flow__controls-fitview").click();
+  await page.waitForTimeout(800);
   await capture("flow");
 } finally {
   await browser.close();

@@ -78,7 +78,14 @@ export default function HomePage() {
             <Text color="fg.muted">{t("home.screens.lead")}</Text>
           </Stack>
           {SCREENS.map((screen, index) => (
-            <Grid key={screen} templateColumns={{ base: "1fr", md: "minmax(0, 1fr) minmax(0, 2.2fr)" }} gap={{ base: "4", md: "8" }} alignItems="center" data-testid="home-screen">
+            <Grid
+              key={screen}
+              templateColumns={{ base: "1fr", md: index % 2 === 0 ? "minmax(0, 1fr) minmax(0, 2.2fr)" : "minmax(0, 2.2fr) minmax(0, 1fr)" }}
+              gap={{ base: "4", md: "8" }}
+              alignItems="center"
+              data-testid="home-screen"
+            >
+              {/* Text and picture alternate sides on wide screens; on narrow ones the text always comes first. */}
               <Stack gap="2" order={{ base: 0, md: index % 2 === 0 ? 0 : 1 }}>
                 <Heading as="h3" size="lg">
                   {t(`home.screens.${screen}.title`)}
