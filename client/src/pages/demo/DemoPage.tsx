@@ -109,10 +109,12 @@ function DemoRunner() {
   const begun = demo?.knowledgeBase != null;
   const kbId = demo?.knowledgeBase?.id ?? "";
   const firstDocument = demo?.documents[0];
+  // Once begun, the button only comes back when something needs another try (a failed parse, a failed finish).
+  const offerStart = !begun || (!steps.complete && steps.parsing !== "running" && (startError !== null || !steps.needsFinishing));
   return (
     <>
       {!begun && <WhatItMakes />}
-      {!steps.complete && (
+      {offerStart && (
         <HStack gap="3">
           <Button colorPalette="brand" size="lg" onClick={() => void start()} loading={starting} data-testid="demo-start">
             <LuPlay /> {begun ? t("demo.resume") : t("demo.start")}
