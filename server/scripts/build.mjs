@@ -52,9 +52,12 @@ const isServerSource = (file) => file.endsWith(".ts") && !file.endsWith(".test.t
 
 const serverSources = () => filesUnder("server/src", isServerSource);
 
+/** Files the server reads beside its code (the demo's sample documents): copied into server/dist as they are. */
+const serverAssets = () => filesUnder("server/src/demo/samples");
+
 const parts = {
   server: {
-    inputs: () => [...serverSources(), "server/package.json", "server/scripts/build.mjs", "package-lock.json"],
+    inputs: () => [...serverSources(), ...serverAssets(), "server/package.json", "server/scripts/build.mjs", "package-lock.json"],
     output: "server/dist",
     produces: ["server/dist/main.js"],
     build: buildServer,
@@ -127,6 +130,11 @@ async function buildServer() {
     }
   };
   await Promise.all(Array.from({ length: 8 }, compileNext));
+  for (const file of serverAssets()) {
+    const target = path.join(dist, path.relative("server/src", file));
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.copyFileSync(path.join(root, file), target);
+  }
 }
 
 const stampOf = (part) => path.join(root, part.output, ".fingerprint");

@@ -16,6 +16,7 @@ import { FlowRunService } from "./flows/flow-run.service";
 import { FlowShareService } from "./flows/flow-share.service";
 import { FileService, fileObjectHolders } from "./files/file.service";
 import { S3ImportService } from "./files/s3-import";
+import { DemoService } from "./demo/demo.service";
 import { runTurn } from "./flows/engine";
 import { ANONYMOUS, bearerToken } from "./policies/principal";
 import { ChunkService } from "./knowledge/chunk.service";
@@ -39,6 +40,7 @@ import "./retrieval/services";
 import "./chat/services";
 import "./flows/services";
 import "./files/services";
+import "./demo/services";
 
 export type { Services };
 
@@ -92,6 +94,7 @@ export function createServices(platform: Platform): Services {
     files,
     fileImports,
     bin,
+    demo: new DemoService({ knowledgeBases, documents, assistants, flows }),
     parsers,
     previews,
     close: async () => {

@@ -2,8 +2,11 @@
 export const RETURN_TO_PARAM = "redirect";
 export const HOME_PATH = "/my";
 
-export function loginPathFor(returnTo: string): string {
-  return `/login?${new URLSearchParams({ [RETURN_TO_PARAM]: returnTo }).toString()}`;
+/** The query parameter of /login that opens it on the sign-up form (`mode=signUp`), for the public pages' "Sign up". */
+export const MODE_PARAM = "mode";
+
+export function loginPathFor(returnTo: string, mode?: "signUp"): string {
+  return `/login?${new URLSearchParams({ [RETURN_TO_PARAM]: returnTo, ...(mode ? { [MODE_PARAM]: mode } : {}) }).toString()}`;
 }
 
 /** Only a path inside this application is followed after sign-in, never another site ("//evil.example"). */

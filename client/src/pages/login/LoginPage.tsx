@@ -6,7 +6,7 @@ import { LanguageMenu } from "../../components/LanguageMenu";
 import { Logo } from "../../components/Logo";
 import { ThemeMenu } from "../../components/ThemeMenu";
 import { authStore } from "../../session/authStore";
-import { RETURN_TO_PARAM, safeReturnTo } from "../../session/returnTo";
+import { MODE_PARAM, RETURN_TO_PARAM, safeReturnTo } from "../../session/returnTo";
 import { BrandPanel } from "./BrandPanel";
 import { CredentialsForm } from "./CredentialsForm";
 import { ProviderButtons, ProviderSignInStatus } from "./ProviderButtons";
@@ -18,7 +18,7 @@ export default function LoginPage() {
   // Checked once: the token that appears while this page signs someone in must not cut the sign-in short.
   const [arrivedSignedIn] = useState(() => authStore.getToken() !== null);
   const returnTo = safeReturnTo(searchParams.get(RETURN_TO_PARAM));
-  const form = useLoginForm(returnTo);
+  const form = useLoginForm(returnTo, searchParams.get(MODE_PARAM) === "signUp" ? "signUp" : "signIn");
   const providerSignIn = useProviderSignIn(form.enter);
 
   // Someone already signed in has no business here; the address they were heading for is where they go.

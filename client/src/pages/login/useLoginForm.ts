@@ -11,12 +11,12 @@ import { authStore } from "../../session/authStore";
 import { checkCredentials, type Credentials, type LoginMode } from "./credentials";
 
 /** The sign-in / sign-up form: what is typed, its problems, and signing in or up, after which the user goes to `returnTo`. */
-export function useLoginForm(returnTo: string) {
+export function useLoginForm(returnTo: string, initialMode: LoginMode = "signIn") {
   const { i18n } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
   const client = useApolloClient();
-  const [mode, setMode] = useState<LoginMode>("signIn");
+  const [mode, setMode] = useState<LoginMode>(initialMode);
   const [credentials, setCredentials] = useState<Credentials>({ email: "", nickname: "", password: "" });
   const [remember, setRemember] = useState(true);
   const [problems, setProblems] = useState<FieldProblems>({});

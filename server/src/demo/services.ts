@@ -1,0 +1,7 @@
+import type { DemoService } from "./demo.service";
+
+declare module "../platform/services" {
+  interface Services {
+    demo: DemoService;
+  }
+}
