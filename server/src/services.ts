@@ -10,6 +10,7 @@ import { FlowRunService } from "./flows/flow-run.service";
 import { FlowShareService } from "./flows/flow-share.service";
 import { FileService, fileObjectHolders } from "./files/file.service";
 import { S3ImportService } from "./files/s3-import";
+import { SearchService } from "./search/search.service";
 import { runTurn } from "./flows/engine";
 import { ANONYMOUS, bearerToken } from "./policies/principal";
 import { ChunkService } from "./knowledge/chunk.service";
@@ -32,6 +33,7 @@ import "./retrieval/services";
 import "./chat/services";
 import "./flows/services";
 import "./files/services";
+import "./search/services";
 
 export type { Services };
 
@@ -76,6 +78,7 @@ export function createServices(platform: Platform): Services {
     flowShares,
     files,
     fileImports,
+    search: new SearchService(platform),
     parsers,
     previews,
     close: async () => {
