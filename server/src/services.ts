@@ -58,6 +58,7 @@ export function createServices(platform: Platform): Services {
   const previews = new Previews((bytes, fileName) => parsers.preview(bytes, fileName));
   const files = new FileService(platform, { knowledgeBases, documents, storedBytes, previews });
   const fileImports = new S3ImportService(platform, files);
+  const search = new SearchService(platform, { models, knowledgeBases, retrieval, assistants });
   return {
     platform,
     auth,
@@ -78,12 +79,13 @@ export function createServices(platform: Platform): Services {
     flowShares,
     files,
     fileImports,
-    search: new SearchService(platform),
+    search,
     parsers,
     previews,
     close: async () => {
       await parsers.close();
       await conversations.close();
+      await search.close();
       await flowRuns.close();
       await fileImports.close();
       await models.flushUsage();
