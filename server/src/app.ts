@@ -226,6 +226,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   if (interrupted > 0) console.log(`[chat] ${interrupted} answer(s) interrupted by the last shutdown marked failed`);
   const interruptedSearches = await services.search.closeInterruptedAnswers();
   if (interruptedSearches > 0) console.log(`[search] ${interruptedSearches} summary answer(s) interrupted by the last shutdown marked failed`);
+  await services.bin.startPurging();
   const interruptedRuns = await services.flowRuns.closeInterruptedRuns();
   if (interruptedRuns > 0) console.log(`[flows] ${interruptedRuns} flow run(s) interrupted by the last shutdown marked failed`);
 
