@@ -203,3 +203,44 @@ describe("a search kept in the history", () => {
     expect(await search.record(owner, id)).toMatchObject({ status: "failed", content: "half" });
   });
 });
+
+describe("over GraphQL", () => {
+  it("gives the page its chunks, kept search with citations, history and deletion; bad input is a translated BAD_USER_INPUT", async () => {
+    const token = ownerUser.token;
+    const chunks = await server.graphql<{ searchChunks: { total: number; hits: { highlight: string; knowledgeBaseName: string; chunk: { id: string } }[]; documents: { name: string; count: number }[] } }>(
+      `query($input: SearchChunksInput!) { searchChunks(input: $input) { total hits { highlight knowledgeBaseName chunk { id } } documents { name count } } }`,
+      { input: { question: "spring tides", knowledgeBaseIds: [tides.datasetId], pageSize: 1 } },
+      token,
+    );
+    expect(chunks.data?.searchChunks.hits[0].highlight).toMatch(/<em>spring<\/em> <em>tides<\/em>/);
+    expect(chunks.data?.searchChunks.hits).toHaveLength(1);
+
+    const started = await server.graphql<{ startSearch: { id: string; status: string } }>(`mutation($input: SearchInput!) { startSearch(input: $input) { id status } }`, { input: { question: "spring tides", knowledgeBaseIds: [tides.datasetId] } }, token);
+    const id = started.data!.startSearch.id;
+    await finalEvent(id);
+    const kept = await server.graphql<{ searchRecord: { answer: string; status: string; references: { documentName: string }[]; documents: { documentName: string }[] } }>(
+      `query($id: ID!) { searchRecord(id: $id) { answer status references { documentName } documents { documentName } } }`,
+      { id },
+      token,
+    );
+    expect(kept.data?.searchRecord).toMatchObject({ status: "done", references: expect.arrayContaining([{ documentName: "tides.txt" }]) });
+    expect(kept.data?.searchRecord.answer).toMatch(/spring tides/);
+    const history = await server.graphql<{ searchHistory: { total: number; items: { id: string }[] } }>(`query { searchHistory(pageSize: 1) { total items { id } } }`, {}, token);
+    expect(history.data?.searchHistory.items).toEqual([{ id }]);
+    expect((await server.graphql(`mutation($ids: [ID!]!) { deleteSearchRecords(ids: $ids) }`, { ids: [id] }, token)).data).toEqual({ deleteSearchRecords: true });
+
+    const bad = await server.graphql(`mutation($input: SearchInput!) { startSearch(input: $input) { id } }`, { input: { question: "", knowledgeBaseIds: [] } }, token);
+    expect(bad.errors?.[0].extensions).toMatchObject({ code: "BAD_USER_INPUT", messageKey: "errors.search.questionRequired" });
+  });
+});
+
+describe("a knowledge base in the recycle bin", () => {
+  it("is no longer searched, and its kept searches are still shown as they were", async () => {
+    const kept = await search.start(owner, { question: "sourdough", knowledgeBaseIds: [bread.datasetId] });
+    await finalEvent(kept.id);
+    await server.services.knowledgeBases.delete(owner, [bread.datasetId]);
+    expect((await refusal(search.chunks(owner, { question: "moon", knowledgeBaseIds: [bread.datasetId] }))).messageKey).toBe("errors.knowledge.notFound");
+    expect((await refusal(search.start(owner, { question: "moon", knowledgeBaseIds: [tides.datasetId, bread.datasetId] }))).kind).toBe("NOT_FOUND");
+    expect((await search.record(owner, kept.id)).content).toMatch(/sourdough/i);
+  });
+});
