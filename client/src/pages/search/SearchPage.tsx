@@ -36,7 +36,10 @@ export default function SearchPage() {
   const [historyOpen, setHistoryOpen] = useState(false);
   const [creating, setCreating] = useState(false);
   const [startSearch, starting] = useMutation(StartSearchDocument);
-  const answer = useSearchAnswer(recordId);
+  // While a new search is being kept, the previous one's answer is not shown; if keeping it fails, no answer is.
+  const [awaiting, setAwaiting] = useState(false);
+  const [startFailed, setStartFailed] = useState(false);
+  const answer = useSearchAnswer(awaiting || startFailed ? null : recordId);
 
   // The remembered knowledge bases, once the list says which still exist.
   useEffect(() => {
@@ -56,6 +59,12 @@ export default function SearchPage() {
     setTicked([]);
   }
 
+  // Back to the bare address (the browser's back button): the landing again.
+  useEffect(() => {
+    setStartFailed(false);
+    if (recordId === null && !awaiting) setActive(null);
+  }, [recordId]); // eslint-disable-line react-hooks/exhaustive-deps
+
   // A kept search opened by its address (history, my space, a reload) is shown with the question it was asked.
   const record = answer.record;
   useEffect(() => {
@@ -68,12 +77,16 @@ export default function SearchPage() {
   async function run(question: string, knowledgeBaseIds: string[]) {
     const search = { question: question.trim(), knowledgeBaseIds, documentIds: null };
     show(search);
-    setParams({}, { replace: false });
+    setAwaiting(true);
+    setStartFailed(false);
     try {
       const { data } = await startSearch({ variables: { input: search } });
       if (data) setParams({ record: data.startSearch.id });
     } catch (error) {
+      setStartFailed(true);
       notify.error(describeError(error, i18n));
+    } finally {
+      setAwaiting(false);
     }
   }
 
@@ -97,7 +110,6 @@ export default function SearchPage() {
     </Button>
   );
   const showing = active !== null || recordId !== null;
-  const startFailed = recordId === null && starting.error !== undefined;
 
   return (
     <Container maxWidth="6xl" py={showing ? "6" : "0"} px={{ base: "4", md: "6" }}>
@@ -138,7 +150,7 @@ export default function SearchPage() {
           {startFailed ? null : (
             <SearchAnswer
               record={record}
-              loading={answer.loading || (recordId === null && starting.loading)}
+              loading={answer.loading || awaiting}
               error={answer.error}
               onRetry={() => void answer.refetch()}
               onAsk={(question) => void run(question, active?.knowledgeBaseIds ?? chosen ?? [])}
