@@ -5,6 +5,8 @@ const QUESTION = "Who rings the bell at the lighthouse?";
 
 test("a user searches a parsed knowledge base: highlighted chunks with a document filter, a streamed cited summary, its mind map, related questions, merging, and a search reopened from the history", async ({ page, request }) => {
   const { email } = await accountWithKnowledgeBase(request, "search");
+  // The page is made for 1024 px and wider.
+  await page.setViewportSize({ width: 1024, height: 768 });
   await signIn(page, email);
   await page.goto("/search");
   await expect(page.getByTestId("search-landing")).toBeVisible();
@@ -78,10 +80,17 @@ test("a user searches a parsed knowledge base: highlighted chunks with a documen
   const items = page.getByTestId("search-history-item");
   await expect(items).toHaveCount(2);
   await expect(items.first()).toContainText(relatedQuestion);
+  await page.screenshot({ path: "/tmp/search-history.png" });
   await items.filter({ hasText: QUESTION }).getByTestId("search-history-open").click();
   await expect(page).toHaveURL(new RegExp(`record=${firstSearch}`));
   await expect(page.getByTestId("search-input")).toHaveValue(QUESTION);
   await expect(answer).toHaveAttribute("data-status", "done");
   await expect(answer.getByTestId("search-answer-content")).toContainText("lighthouse keeper rings the bell");
   await expect(hits).toHaveCount(2);
+
+  // In Chinese.
+  await page.goto(`/search?record=${firstSearch}&lng=zh`);
+  await expect(page.getByTestId("search-tab-summary")).toHaveText("总结");
+  await expect(answer).toHaveAttribute("data-status", "done");
+  await page.screenshot({ path: "/tmp/search-zh.png", fullPage: true });
 });

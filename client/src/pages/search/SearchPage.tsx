@@ -105,7 +105,7 @@ export default function SearchPage() {
   }
 
   const historyButton = (
-    <Button size="sm" variant="outline" onClick={() => setHistoryOpen(true)} data-testid="search-history-button">
+    <Button size="md" variant="outline" flexShrink={0} onClick={() => setHistoryOpen(true)} data-testid="search-history-button">
       <LuHistory /> {t("search.history.title")}
     </Button>
   );
@@ -143,7 +143,7 @@ export default function SearchPage() {
         </Center>
       ) : (
         <Stack gap="5">
-          <HStack gap="3" align="start">
+          <HStack gap="3" align="center">
             <SearchBox question={draft} onQuestion={setDraft} choices={choices} chosen={chosen ?? []} onChosen={choose} onSearch={() => void run(draft, chosen ?? [])} busy={starting.loading} prominent={false} />
             {historyButton}
           </HStack>
