@@ -17,6 +17,7 @@ import { FlowShareService } from "./flows/flow-share.service";
 import { FileService, fileObjectHolders } from "./files/file.service";
 import { S3ImportService } from "./files/s3-import";
 import { DemoService } from "./demo/demo.service";
+import { SearchService } from "./search/search.service";
 import { runTurn } from "./flows/engine";
 import { ANONYMOUS, bearerToken } from "./policies/principal";
 import { ChunkService } from "./knowledge/chunk.service";
@@ -41,6 +42,7 @@ import "./chat/services";
 import "./flows/services";
 import "./files/services";
 import "./demo/services";
+import "./search/services";
 
 export type { Services };
 
@@ -73,6 +75,7 @@ export function createServices(platform: Platform): Services {
   bin.register(WorkKind.flow, flowBinKind);
   bin.register(WorkKind.file, fileBinKind(documents, storedBytes));
   const fileImports = new S3ImportService(platform, files);
+  const search = new SearchService(platform, { models, knowledgeBases, retrieval, assistants });
   return {
     platform,
     auth,
@@ -95,12 +98,14 @@ export function createServices(platform: Platform): Services {
     fileImports,
     bin,
     demo: new DemoService({ knowledgeBases, documents, assistants, flows }),
+    search,
     parsers,
     previews,
     close: async () => {
       await bin.stopPurging();
       await parsers.close();
       await conversations.close();
+      await search.close();
       await flowRuns.close();
       await fileImports.close();
       await models.flushUsage();
