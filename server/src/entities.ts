@@ -11,6 +11,7 @@ import { ChatShare } from "./chat/share.entity";
 import { Conversation } from "./chat/conversation.entity";
 import { Message } from "./chat/message.entity";
 import { Chunk } from "./knowledge/chunk.entity";
+import { ChunkMerge } from "./knowledge/chunk-merge.entity";
 import { Document } from "./knowledge/document.entity";
 import { KbTask } from "./knowledge/kb-tasks/kb-task.entity";
 import { KnowledgeBase } from "./knowledge/knowledge-base.entity";
@@ -19,4 +20,4 @@ import { FLOW_ENTITIES } from "./flows/entities";
 import { FILE_ENTITIES } from "./files/entities";
 
 /** Every TypeORM entity; the schema itself is created by the migrations in migrations/. */
-export const entities = [Tenant, User, TenantMember, TeamInvitation, AuthSession, Identity, ThrottleCounter, ApiToken, ModelEntry, KnowledgeBase, Document, Chunk, KbTask, ChatAssistant, ChatShare, Conversation, Message, ...FLOW_ENTITIES, ...FILE_ENTITIES];
+export const entities = [Tenant, User, TenantMember, TeamInvitation, AuthSession, Identity, ThrottleCounter, ApiToken, ModelEntry, KnowledgeBase, Document, Chunk, ChunkMerge, KbTask, ChatAssistant, ChatShare, Conversation, Message, ...FLOW_ENTITIES, ...FILE_ENTITIES];

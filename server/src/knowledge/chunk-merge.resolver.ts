@@ -1,0 +1,109 @@
+import { Arg, Ctx, Field, FieldResolver, ID, InputType, Mutation, ObjectType, Query, Resolver, Root } from "type-graphql";
+import { signedIn, type GraphQLContext } from "../graphql/context";
+import { Chunk } from "./chunk.entity";
+import { ChunkMerge, MergeSourceAction, MergeTarget } from "./chunk-merge.entity";
+import type { MergeSource } from "./chunk-merge.service";
+import { Document } from "./document.entity";
+import { KnowledgeBase } from "./knowledge-base.entity";
+
+@ObjectType({ description: "A chunk chosen for a merge, with its document and knowledge base." })
+class MergeSourceChunk implements MergeSource {
+  @Field(() => Chunk)
+  chunk: Chunk;
+
+  @Field(() => Document)
+  document: Document;
+
+  @Field(() => KnowledgeBase)
+  knowledgeBase: KnowledgeBase;
+}
+
+@InputType({ description: "Chosen chunks merged into one chunk of a document, or into a new document of a knowledge base." })
+class MergeChunksInput {
+  @Field(() => [ID], { description: "In the order their texts are joined; two at least." })
+  chunkIds: string[];
+
+  @Field({ description: "The merged text, as edited." })
+  content: string;
+
+  @Field(() => MergeTarget)
+  target: MergeTarget;
+
+  @Field(() => ID, { nullable: true, description: "target chunk: the document the merged chunk goes into." })
+  documentId?: string;
+
+  @Field(() => ID, { nullable: true, description: "target document: the knowledge base of the new document." })
+  knowledgeBaseId?: string;
+
+  @Field({ nullable: true, description: "target document: its name (\".txt\" is added unless it ends in .txt or .md)." })
+  documentName?: string;
+
+  @Field(() => [String], { nullable: true, description: "target chunk: its keywords; the sources' together when not given." })
+  keywords?: string[];
+
+  @Field(() => [String], { nullable: true, description: "target chunk: its questions; the sources' together when not given." })
+  questions?: string[];
+
+  @Field(() => MergeSourceAction, { nullable: true, description: "What becomes of the chosen chunks; keep when not given." })
+  sourceAction?: MergeSourceAction;
+}
+
+@ObjectType()
+class MergeChunksResult {
+  @Field(() => ChunkMerge)
+  merge: ChunkMerge;
+
+  @Field(() => Chunk, { nullable: true, description: "The merged chunk (target chunk)." })
+  chunk: Chunk | null;
+
+  @Field(() => Document, { description: "The document holding the result: the merged chunk's, or the new one, being parsed." })
+  document: Document;
+}
+
+/** The ids whose merges one request asks for, answered by one query per kind once the rows of a list have all asked. */
+type Pending = { ids: string[]; merges: Promise<Map<string, ChunkMerge>> };
+const pending = { chunk: new WeakMap<GraphQLContext, Pending>(), document: new WeakMap<GraphQLContext, Pending>() };
+
+async function mergeOf(kind: keyof typeof pending, context: GraphQLContext, id: string): Promise<ChunkMerge | null> {
+  let batch = pending[kind].get(context);
+  if (!batch) {
+    const ids: string[] = [];
+    const merges = Promise.resolve().then(() => {
+      pending[kind].delete(context);
+      return kind === "chunk" ? context.services.chunkMerges.ofChunks(ids) : context.services.chunkMerges.ofDocuments(ids);
+    });
+    batch = { ids, merges };
+    pending[kind].set(context, batch);
+  }
+  batch.ids.push(id);
+  return (await batch.merges).get(id) ?? null;
+}
+
+@Resolver(() => Chunk)
+export class ChunkMergedFromResolver {
+  @FieldResolver(() => ChunkMerge, { nullable: true, description: "The merge that made this chunk, with its sources as they were; null for other chunks." })
+  mergedFrom(@Root() chunk: Chunk, @Ctx() context: GraphQLContext): Promise<ChunkMerge | null> {
+    return mergeOf("chunk", context, chunk.id);
+  }
+}
+
+@Resolver(() => Document)
+export class DocumentMergedFromResolver {
+  @FieldResolver(() => ChunkMerge, { nullable: true, description: "The merge that made this document, with its sources as they were; null for other documents." })
+  mergedFrom(@Root() document: Document, @Ctx() context: GraphQLContext): Promise<ChunkMerge | null> {
+    return mergeOf("document", context, document.id);
+  }
+}
+
+@Resolver()
+export class ChunkMergeResolver {
+  @Query(() => [MergeSourceChunk], { description: "Chunks chosen for a merge, in the order given; \"chunk not found\" for any the caller may not read." })
+  mergeSources(@Ctx() context: GraphQLContext, @Arg("chunkIds", () => [ID]) chunkIds: string[]): Promise<MergeSource[]> {
+    return context.services.chunkMerges.sources(signedIn(context), chunkIds);
+  }
+
+  @Mutation(() => MergeChunksResult, { description: "Merges chosen chunks into one chunk or a new document; the sources are recorded as they were." })
+  mergeChunks(@Ctx() context: GraphQLContext, @Arg("input") input: MergeChunksInput): Promise<MergeChunksResult> {
+    return context.services.chunkMerges.merge(signedIn(context), input);
+  }
+}
