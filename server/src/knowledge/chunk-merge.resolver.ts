@@ -1,4 +1,4 @@
-import { Arg, Ctx, Field, FieldResolver, ID, InputType, Mutation, ObjectType, Query, Resolver, Root } from "type-graphql";
+import { Arg, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, Root } from "type-graphql";
 import { signedIn, type GraphQLContext } from "../graphql/context";
 import { Chunk } from "./chunk.entity";
 import { ChunkMerge, MergeSourceAction, MergeTarget } from "./chunk-merge.entity";
@@ -60,6 +60,15 @@ class MergeChunksResult {
   document: Document;
 }
 
+@ObjectType()
+class MergeTextSize {
+  @Field(() => Int, { description: "Tokens, counted as chunk sizes are." })
+  tokens: number;
+
+  @Field(() => Int, { description: "The most a merged chunk may hold; longer text can be merged into a new document." })
+  maxChunkTokens: number;
+}
+
 /** The ids whose merges one request asks for, answered by one query per kind once the rows of a list have all asked. */
 type Pending = { ids: string[]; merges: Promise<Map<string, ChunkMerge>> };
 const pending = { chunk: new WeakMap<GraphQLContext, Pending>(), document: new WeakMap<GraphQLContext, Pending>() };
@@ -100,6 +109,12 @@ export class ChunkMergeResolver {
   @Query(() => [MergeSourceChunk], { description: "Chunks chosen for a merge, in the order given; \"chunk not found\" for any the caller may not read." })
   mergeSources(@Ctx() context: GraphQLContext, @Arg("chunkIds", () => [ID]) chunkIds: string[]): Promise<MergeSource[]> {
     return context.services.chunkMerges.sources(signedIn(context), chunkIds);
+  }
+
+  @Query(() => MergeTextSize, { description: "The size of a merged text as it is being edited." })
+  mergeTextSize(@Ctx() context: GraphQLContext, @Arg("text") text: string): MergeTextSize {
+    signedIn(context);
+    return context.services.chunkMerges.textSize(text);
   }
 
   @Mutation(() => MergeChunksResult, { description: "Merges chosen chunks into one chunk or a new document; the sources are recorded as they were." })

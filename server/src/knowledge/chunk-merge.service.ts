@@ -18,6 +18,8 @@ import type { KnowledgeBaseService } from "./knowledge-base.service";
 /** A merge is of two chunks at least; at most a page of search results' worth, which the merge page can still show and reorder. */
 export const MIN_MERGE_SOURCES = 2;
 export const MAX_MERGE_SOURCES = 100;
+/** A merged text is kept in the page's memory and sent whole: a million characters is a long book, and far less than an upload's 10 MB. */
+export const MAX_MERGED_TEXT_CHARS = 1_000_000;
 /** The extensions a merged document keeps; any other name gets ".txt", since the text is plain text. */
 const TEXT_EXTENSIONS = ["txt", "md"];
 
@@ -90,6 +92,12 @@ export class ChunkMergeService {
     return chunks.map((chunk) => ({ chunk, document: documents.get(chunk.documentId)!, knowledgeBase: knowledgeBases.get(chunk.knowledgeBaseId)! }));
   }
 
+  /** The tokens of a merged text, and the most one chunk may hold (MAX_MERGED_TEXT_CHARS bounds the counting). */
+  textSize(text: string): { tokens: number; maxChunkTokens: number } {
+    if (text.length > MAX_MERGED_TEXT_CHARS) throw new DomainError("PAYLOAD_TOO_LARGE", "errors.merge.textTooLong", { max: MAX_MERGED_TEXT_CHARS });
+    return { tokens: countTokens(text), maxChunkTokens: MAX_CHUNK_TOKENS };
+  }
+
   /** Merges: everything is checked before anything changes, so a refusal leaves the sources and targets as they were. */
   async merge(principal: SignedIn, input: MergeInput): Promise<MergeResult> {
     const ids = unique(input.chunkIds);
@@ -99,11 +107,12 @@ export class ChunkMergeService {
     checks.check(ids.length >= MIN_MERGE_SOURCES, "chunkIds", "errors.merge.tooFewChunks", { min: MIN_MERGE_SOURCES });
     checks.check(ids.length <= MAX_MERGE_SOURCES, "chunkIds", "errors.merge.tooManyChunks", { max: MAX_MERGE_SOURCES });
     checks.check(content.length > 0, "content", "errors.merge.textRequired");
+    checks.check(content.length <= MAX_MERGED_TEXT_CHARS, "content", "errors.merge.textTooLong", { max: MAX_MERGED_TEXT_CHARS });
     const name = input.documentName?.trim() ?? "";
     if (input.target === MergeTarget.chunk) {
       checks.check(Boolean(input.documentId), "documentId", "errors.merge.documentRequired");
       // One chunk holds no more than the largest chunk parsing makes (chunk_token_num's limit); longer text is a document.
-      const tokens = content.length > 0 ? countTokens(content) : 0;
+      const tokens = content.length > 0 && content.length <= MAX_MERGED_TEXT_CHARS ? countTokens(content) : 0;
       checks.check(tokens <= MAX_CHUNK_TOKENS, "content", "errors.merge.chunkTooLong", { tokens, max: MAX_CHUNK_TOKENS });
     } else {
       checks.check(Boolean(input.knowledgeBaseId), "knowledgeBaseId", "errors.merge.knowledgeBaseRequired");
