@@ -1,3 +1,5 @@
+import { MAX_CHUNK_TOKENS } from "../ingestion/chunkers/parser-params";
+import { countTokens } from "../models/tokens";
 import type { SignedIn } from "../policies/principal";
 import { DomainError } from "../platform/errors";
 import { signUpAndIn, startTestServer, type TestServer } from "../testing/app";
@@ -116,7 +118,7 @@ describe("merging into a new document", () => {
     const content = "Keepers and orchards.\n\nThe lighthouse keeper grows apples beside the tower.";
     const input: MergeInput = { chunkIds: [lamp.id, orchard.id], content, target: MergeTarget.document, knowledgeBaseId: kb.id, documentName: "Keeper notes" };
     const first = await server.services.chunkMerges.merge(owner, input);
-    const second = await server.services.chunkMerges.merge(owner, input);
+    const second = await server.services.chunkMerges.merge(owner, { ...input, content: "A second note of the keeper." });
     expect([first.document.name, second.document.name]).toEqual(["Keeper notes.txt", "Keeper notes(1).txt"]);
     expect(first.chunk).toBeNull();
     expect(first.merge).toMatchObject({ target: "document", targetDocumentId: first.document.id, targetChunkId: null });
@@ -207,5 +209,11 @@ describe("the merge page's sources", () => {
       { chunk: { id: lamp.id }, document: { name: "lighthouse.txt" }, knowledgeBase: { name: "Coast" } },
     ]);
     expect(await refusal(server.services.chunkMerges.sources(stranger, [lamp.id, bakery.id]))).toEqual({ kind: "NOT_FOUND", messageKey: "errors.knowledge.chunkNotFound" });
+  });
+
+  test("sizes the merged text as it is edited, in the tokens chunk sizes are counted in, with the most one chunk holds", async () => {
+    const text = "Rye loaves and apple trees.";
+    const answer = await server.graphql<{ mergeTextSize: { tokens: number; maxChunkTokens: number } }>(`query($text: String!) { mergeTextSize(text: $text) { tokens maxChunkTokens } }`, { text }, ownerToken);
+    expect(answer.data!.mergeTextSize).toEqual({ tokens: countTokens(text), maxChunkTokens: MAX_CHUNK_TOKENS });
   });
 });

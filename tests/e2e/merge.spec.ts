@@ -1,0 +1,59 @@
+import { expect, test } from "@playwright/test";
+import { accountWithKnowledgeBase, graphql, HANDBOOK, recordToasts, expectToastShown, signIn } from "./support";
+
+const TIMETABLE = "The ferry timetable hangs beside the harbour office door.";
+const MERGED = "Harbour office: it opens at eight, and the ferry timetable hangs beside its door.";
+
+test("two chunks of a parsed document are merged from its chunk page into one new chunk, shown there with its sources", async ({ page, request }) => {
+  const { email, token, kbId } = await accountWithKnowledgeBase(request, "merge");
+  const { documents } = await graphql<{ documents: { items: { id: string; name: string }[] } }>(request, "query($kb: ID!) { documents(knowledgeBaseId: $kb) { items { id name } } }", { kb: kbId }, token);
+  const handbook = documents.items.find((document) => document.name === "harbour-handbook.txt")!;
+  // The parsed handbook is one chunk: a second one, added by hand, makes two to merge.
+  await graphql(request, "mutation($doc: ID!, $content: String!) { addChunk(documentId: $doc, content: $content) { id } }", { doc: handbook.id, content: TIMETABLE }, token);
+
+  await signIn(page, email);
+  await page.goto(`/knowledge/dataset/chunk?id=${kbId}&doc=${handbook.id}`);
+  const cards = page.getByTestId("chunk-card");
+  await expect(cards).toHaveCount(2);
+  await recordToasts(page);
+  await page.getByTestId("chunk-bulk-merge").click();
+  await expectToastShown(page, "Please select chunk!");
+  for (const card of await cards.all()) await card.locator('[data-scope="checkbox"][data-part="control"]').click();
+  await page.getByTestId("chunk-bulk-merge").click();
+
+  // The merge page: both chunks in the page's order with their document, their texts joined, then swapped by the arrows.
+  await expect(page).toHaveURL(/\/search\/merge\?chunks=[^,]+,[^,]+$/);
+  const sources = page.getByTestId("merge-source");
+  await expect(sources).toHaveCount(2);
+  await expect(sources.first().getByTestId("merge-source-document")).toHaveText("harbour-handbook.txt · Harbour town");
+  const text = page.getByTestId("merge-text");
+  await expect(text).toHaveValue(`${HANDBOOK.trim()}\n\n${TIMETABLE}`);
+  await sources.last().getByTestId("merge-source-up").click();
+  await expect(text).toHaveValue(`${TIMETABLE}\n\n${HANDBOOK.trim()}`);
+  await expect(page.getByTestId("merge-tokens")).toHaveText(/· \d+ tokens/);
+  await text.fill(MERGED);
+  await expect(page.getByTestId("merge-size")).toContainText(`${MERGED.length} characters`);
+  await expect(page.getByTestId("merge-document")).toHaveValue(handbook.id);
+  await page.screenshot({ path: "/tmp/merge-page.png", fullPage: true });
+
+  await page.getByTestId("merge-save").click();
+  await expect(page.getByTestId("merge-done")).toContainText("The merged chunk is in “harbour-handbook.txt”.");
+  await page.getByTestId("merge-open-chunks").click();
+
+  // The chunk page has the merged chunk, and its sources as they were, in the order merged.
+  await expect(page).toHaveURL(new RegExp(`/knowledge/dataset/chunk\\?id=${kbId}&doc=${handbook.id}$`));
+  await expect(cards).toHaveCount(3);
+  const merged = cards.filter({ hasText: MERGED });
+  await merged.getByTestId("merged-from").click();
+  const shown = page.getByTestId("merged-from-source");
+  await expect(shown).toHaveCount(2);
+  await expect(shown.first()).toContainText(TIMETABLE);
+  await expect(shown.last()).toContainText("The harbour office opens at eight");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.evaluate(() => localStorage.setItem("cairn-theme", "dark"));
+  await page.reload();
+  await expect(cards).toHaveCount(3);
+  await cards.filter({ hasText: MERGED }).getByTestId("merged-from").click();
+  await expect(shown).toHaveCount(2);
+  await page.screenshot({ path: "/tmp/merge-chunk-page-dark.png", fullPage: true });
+});
