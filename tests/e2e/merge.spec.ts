@@ -1,6 +1,9 @@
 import { expect, test } from "@playwright/test";
 import { accountWithKnowledgeBase, graphql, HANDBOOK, recordToasts, expectToastShown, signIn } from "./support";
 
+// The narrowest width the pages are made for.
+test.use({ viewport: { width: 1024, height: 800 } });
+
 const TIMETABLE = "The ferry timetable hangs beside the harbour office door.";
 const MERGED = "Harbour office: it opens at eight, and the ferry timetable hangs beside its door.";
 
@@ -12,6 +15,10 @@ test("two chunks of a parsed document are merged from its chunk page into one ne
   await graphql(request, "mutation($doc: ID!, $content: String!) { addChunk(documentId: $doc, content: $content) { id } }", { doc: handbook.id, content: TIMETABLE }, token);
 
   await signIn(page, email);
+  // Without chosen chunks, the merge page says where to choose them.
+  await page.goto("/search/merge");
+  await expect(page.getByTestId("merge-empty")).toContainText("Tick the chunks you want to merge");
+  await page.screenshot({ path: "/tmp/merge-empty.png" });
   await page.goto(`/knowledge/dataset/chunk?id=${kbId}&doc=${handbook.id}`);
   const cards = page.getByTestId("chunk-card");
   await expect(cards).toHaveCount(2);
@@ -23,6 +30,7 @@ test("two chunks of a parsed document are merged from its chunk page into one ne
 
   // The merge page: both chunks in the page's order with their document, their texts joined, then swapped by the arrows.
   await expect(page).toHaveURL(/\/search\/merge\?chunks=[^,]+,[^,]+$/);
+  const mergeUrl = page.url();
   const sources = page.getByTestId("merge-source");
   await expect(sources).toHaveCount(2);
   await expect(sources.first().getByTestId("merge-source-document")).toHaveText("harbour-handbook.txt · Harbour town");
@@ -56,4 +64,9 @@ test("two chunks of a parsed document are merged from its chunk page into one ne
   await cards.filter({ hasText: MERGED }).getByTestId("merged-from").click();
   await expect(shown).toHaveCount(2);
   await page.screenshot({ path: "/tmp/merge-chunk-page-dark.png", fullPage: true });
+  // The same chunks chosen again, in Chinese.
+  await page.evaluate(() => localStorage.setItem("lng", "zh"));
+  await page.goto(mergeUrl);
+  await expect(page.getByTestId("merge-source")).toHaveCount(2);
+  await page.screenshot({ path: "/tmp/merge-page-dark-zh.png", fullPage: true });
 });

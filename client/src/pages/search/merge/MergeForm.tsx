@@ -1,9 +1,8 @@
-import { Button, Flex, HStack, Stack, Text, Textarea } from "@chakra-ui/react";
+import { Button, Field, Flex, HStack, Stack, Text, Textarea } from "@chakra-ui/react";
 import { useMutation, useQuery } from "@apollo/client/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LuMerge, LuRotateCcw } from "react-icons/lu";
-import { FormField } from "../../../components/FormField";
 import { notify } from "../../../components/toaster";
 import { describeError, fieldProblemsOf, problemText, type FieldProblems } from "../../../errors";
 import { useFormatters } from "../../../format";
@@ -91,7 +90,7 @@ export function MergeForm({ sources: chosen }: { sources: MergeSourceItem[] }) {
             <LuRotateCcw /> {t("merge.rejoin")}
           </Button>
         </Flex>
-        <FormField label={t("merge.text")} error={problemText(i18n, problems.content)}>
+        <Field.Root invalid={!!problems.content}>
           <Textarea
             value={text}
             onChange={(event) => {
@@ -106,7 +105,8 @@ export function MergeForm({ sources: chosen }: { sources: MergeSourceItem[] }) {
             aria-label={t("merge.text")}
             data-testid="merge-text"
           />
-        </FormField>
+          <Field.ErrorText>{problemText(i18n, problems.content)}</Field.ErrorText>
+        </Field.Root>
         <HStack gap="3" fontSize="xs" color={overChunk ? "fg.error" : "fg.muted"} wrap="wrap" data-testid="merge-size">
           <Text>{t("merge.characters", { count: characters, formatted: format.number(characters) })}</Text>
           {tokens !== undefined && <Text data-testid="merge-tokens">· {t("merge.tokens", { count: tokens, formatted: format.number(tokens) })}</Text>}
