@@ -1,4 +1,4 @@
-import { Input, InputGroup, NativeSelect, RadioGroup, Stack, Text } from "@chakra-ui/react";
+import { Input, InputGroup, NativeSelect, SegmentGroup, Stack } from "@chakra-ui/react";
 import { useQuery } from "@apollo/client/react";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -36,32 +36,16 @@ export function MergeTargetFields({ value, onChange, embeddingModels, knownDocum
   const intoChunk = value.target === "chunk";
   return (
     <Stack gap="4">
-      <FormField label={t("merge.target")}>
-        <RadioGroup.Root
-          size="sm"
-          colorPalette="brand"
-          value={value.target}
-          onValueChange={(details) => details.value && onChange({ target: details.value as MergeTarget })}
-          data-testid="merge-target"
-        >
-          <Stack gap="2">
-            <RadioGroup.Item value={"chunk"} disabled={embeddingModel === null} data-testid="merge-target-chunk">
-              <RadioGroup.ItemHiddenInput />
-              <RadioGroup.ItemIndicator />
-              <RadioGroup.ItemText>{t("merge.targetChunk")}</RadioGroup.ItemText>
-            </RadioGroup.Item>
-            {embeddingModel === null && (
-              <Text fontSize="xs" color="fg.muted" ps="6">
-                {t("errors.merge.embeddingModelsDiffer", { models: embeddingModels.join(", ") })}
-              </Text>
-            )}
-            <RadioGroup.Item value={"document"} data-testid="merge-target-document">
-              <RadioGroup.ItemHiddenInput />
-              <RadioGroup.ItemIndicator />
-              <RadioGroup.ItemText>{t("merge.targetDocument")}</RadioGroup.ItemText>
-            </RadioGroup.Item>
-          </Stack>
-        </RadioGroup.Root>
+      <FormField label={t("merge.target")} helper={embeddingModel === null ? t("errors.merge.embeddingModelsDiffer", { models: embeddingModels.join(", ") }) : undefined}>
+        <SegmentGroup.Root size="sm" value={value.target} onValueChange={(details) => details.value && onChange({ target: details.value as MergeTarget })} data-testid="merge-target">
+          <SegmentGroup.Indicator />
+          <SegmentGroup.Items
+            items={[
+              { value: "chunk", label: t("merge.targetChunk"), disabled: embeddingModel === null },
+              { value: "document", label: t("merge.targetDocument") },
+            ]}
+          />
+        </SegmentGroup.Root>
       </FormField>
       <FormField label={t("merge.knowledgeBase")} error={problemText(i18n, problems.knowledgeBaseId)} required>
         <NativeSelect.Root size="sm">
@@ -98,24 +82,11 @@ export function MergeTargetFields({ value, onChange, embeddingModels, knownDocum
           <Input size="sm" value={value.documentName} onChange={(event) => onChange({ documentName: event.target.value })} data-testid="merge-document-name" />
         </FormField>
       )}
-      <FormField label={t("merge.sourceAction")}>
-        <RadioGroup.Root
-          size="sm"
-          colorPalette="brand"
-          value={value.sourceAction}
-          onValueChange={(details) => details.value && onChange({ sourceAction: details.value as MergeSourceAction })}
-          data-testid="merge-source-action"
-        >
-          <Stack gap="2">
-            {(["keep", "disable", "remove"] as const).map((action) => (
-              <RadioGroup.Item key={action} value={action} data-testid={`merge-source-action-${action}`}>
-                <RadioGroup.ItemHiddenInput />
-                <RadioGroup.ItemIndicator />
-                <RadioGroup.ItemText>{t(`merge.sourceActions.${action}`)}</RadioGroup.ItemText>
-              </RadioGroup.Item>
-            ))}
-          </Stack>
-        </RadioGroup.Root>
+      <FormField label={t("merge.sourceAction")} helper={t(`merge.sourceActionHelp.${value.sourceAction}`)}>
+        <SegmentGroup.Root size="sm" value={value.sourceAction} onValueChange={(details) => details.value && onChange({ sourceAction: details.value as MergeSourceAction })} data-testid="merge-source-action">
+          <SegmentGroup.Indicator />
+          <SegmentGroup.Items items={(["keep", "disable", "remove"] as const).map((action) => ({ value: action, label: t(`merge.sourceActions.${action}`) }))} />
+        </SegmentGroup.Root>
       </FormField>
     </Stack>
   );
