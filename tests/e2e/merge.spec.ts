@@ -68,5 +68,7 @@ test("two chunks of a parsed document are merged from its chunk page into one ne
   await page.evaluate(() => localStorage.setItem("lng", "zh"));
   await page.goto(mergeUrl);
   await expect(page.getByTestId("merge-source")).toHaveCount(2);
+  await page.getByTestId("merge-target").getByText("知识库中的一个新文档").click();
+  await expect(page.getByTestId("merge-document-name")).toBeVisible();
   await page.screenshot({ path: "/tmp/merge-page-dark-zh.png", fullPage: true });
 });
