@@ -8,7 +8,7 @@ import { TeamResolver } from "./auth/team.resolver";
 import { AssistantResolver } from "./chat/assistant.resolver";
 import { ChatMessageFieldsResolver, ConversationResolver } from "./chat/conversation.resolver";
 import { ChunkFieldsResolver, DocumentFieldsResolver, KnowledgeResolver } from "./knowledge/knowledge.resolver";
-import { ChunkMergedFromResolver, ChunkMergeResolver, DocumentMergedFromResolver } from "./knowledge/chunk-merge.resolver";
+import { ChunkMergeResolver } from "./knowledge/chunk-merge.resolver";
 import { KbTaskResolver } from "./knowledge/kb-tasks/kb-task.resolver";
 import { ModelsResolver } from "./models/models.resolver";
 import { RetrievalResolver } from "./retrieval/retrieval.resolver";
@@ -19,7 +19,7 @@ import { FileResolver } from "./files/file.resolver";
 import { createMemoryPubSub, type PubSub } from "./platform/pubsub";
 
 /** Every resolver class; a domain adds its own here. */
-const resolvers = [AuthResolver, UserFieldsResolver, IdentityResolver, ApiTokenResolver, TeamResolver, ModelsResolver, KnowledgeResolver, ChunkFieldsResolver, DocumentFieldsResolver, ChunkMergeResolver, ChunkMergedFromResolver, DocumentMergedFromResolver, KbTaskResolver, RetrievalResolver, AssistantResolver, ConversationResolver, ChatMessageFieldsResolver, FlowResolver, FlowVersionResolver, FlowSessionResolver, FlowRunResolver, FlowShareResolver, FileResolver] as const;
+const resolvers = [AuthResolver, UserFieldsResolver, IdentityResolver, ApiTokenResolver, TeamResolver, ModelsResolver, KnowledgeResolver, ChunkFieldsResolver, DocumentFieldsResolver, ChunkMergeResolver, KbTaskResolver, RetrievalResolver, AssistantResolver, ConversationResolver, ChatMessageFieldsResolver, FlowResolver, FlowVersionResolver, FlowSessionResolver, FlowRunResolver, FlowShareResolver, FileResolver] as const;
 
 /** The committed SDL at the top of the repository, which client code generation reads. */
 export const SCHEMA_FILE = path.resolve(__dirname, "../../schema.graphql");

@@ -1,4 +1,4 @@
-import { Arg, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, Root } from "type-graphql";
+import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
 import { signedIn, type GraphQLContext } from "../graphql/context";
 import { Chunk } from "./chunk.entity";
 import { ChunkMerge, MergeSourceAction, MergeTarget } from "./chunk-merge.entity";
@@ -69,41 +69,6 @@ class MergeTextSize {
   maxChunkTokens: number;
 }
 
-/** The ids whose merges one request asks for, answered by one query per kind once the rows of a list have all asked. */
-type Pending = { ids: string[]; merges: Promise<Map<string, ChunkMerge>> };
-const pending = { chunk: new WeakMap<GraphQLContext, Pending>(), document: new WeakMap<GraphQLContext, Pending>() };
-
-async function mergeOf(kind: keyof typeof pending, context: GraphQLContext, id: string): Promise<ChunkMerge | null> {
-  let batch = pending[kind].get(context);
-  if (!batch) {
-    const ids: string[] = [];
-    const merges = Promise.resolve().then(() => {
-      pending[kind].delete(context);
-      return kind === "chunk" ? context.services.chunkMerges.ofChunks(ids) : context.services.chunkMerges.ofDocuments(ids);
-    });
-    batch = { ids, merges };
-    pending[kind].set(context, batch);
-  }
-  batch.ids.push(id);
-  return (await batch.merges).get(id) ?? null;
-}
-
-@Resolver(() => Chunk)
-export class ChunkMergedFromResolver {
-  @FieldResolver(() => ChunkMerge, { nullable: true, description: "The merge that made this chunk, with its sources as they were; null for other chunks." })
-  mergedFrom(@Root() chunk: Chunk, @Ctx() context: GraphQLContext): Promise<ChunkMerge | null> {
-    return mergeOf("chunk", context, chunk.id);
-  }
-}
-
-@Resolver(() => Document)
-export class DocumentMergedFromResolver {
-  @FieldResolver(() => ChunkMerge, { nullable: true, description: "The merge that made this document, with its sources as they were; null for other documents." })
-  mergedFrom(@Root() document: Document, @Ctx() context: GraphQLContext): Promise<ChunkMerge | null> {
-    return mergeOf("document", context, document.id);
-  }
-}
-
 @Resolver()
 export class ChunkMergeResolver {
   @Query(() => [MergeSourceChunk], { description: "Chunks chosen for a merge, in the order given; \"chunk not found\" for any the caller may not read." })
@@ -115,6 +80,11 @@ export class ChunkMergeResolver {
   mergeTextSize(@Ctx() context: GraphQLContext, @Arg("text") text: string): MergeTextSize {
     signedIn(context);
     return context.services.chunkMerges.textSize(text);
+  }
+
+  @Query(() => [ChunkMerge], { description: "The merges that made chunks of this document, or the document itself, oldest first: their sources as they were." })
+  chunkMerges(@Ctx() context: GraphQLContext, @Arg("documentId", () => ID) documentId: string): Promise<ChunkMerge[]> {
+    return context.services.chunkMerges.ofDocument(signedIn(context), documentId);
   }
 
   @Mutation(() => MergeChunksResult, { description: "Merges chosen chunks into one chunk or a new document; the sources are recorded as they were." })

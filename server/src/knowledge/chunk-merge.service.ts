@@ -180,15 +180,9 @@ export class ChunkMergeService {
     if (merge.sourceAction === MergeSourceAction.remove) await this.chunks.forgetImages(sources.map((s) => s.chunk));
   }
 
-  /** The merges that made these chunks (the newest, should an id have been merged into twice), for a caller that has checked access. */
-  async ofChunks(chunkIds: string[]): Promise<Map<string, ChunkMerge>> {
-    const merges = chunkIds.length === 0 ? [] : await this.repository.find({ where: { targetChunkId: In(unique(chunkIds)) }, order: { createdAt: "ASC" } });
-    return new Map(merges.map((m) => [m.targetChunkId!, m]));
-  }
-
-  /** The merges that made these documents, for a caller that has checked access. */
-  async ofDocuments(documentIds: string[]): Promise<Map<string, ChunkMerge>> {
-    const merges = documentIds.length === 0 ? [] : await this.repository.find({ where: { targetDocumentId: In(unique(documentIds)), target: MergeTarget.document }, order: { createdAt: "ASC" } });
-    return new Map(merges.map((m) => [m.targetDocumentId, m]));
+  /** The merges whose result is in this document (a merged chunk, or the document itself), oldest first. */
+  async ofDocument(principal: SignedIn, documentId: string): Promise<ChunkMerge[]> {
+    const document = await this.documents.accessible(principal, documentId);
+    return this.repository.find({ where: { targetDocumentId: document.id }, order: { createdAt: "ASC", id: "ASC" } });
   }
 }

@@ -71,25 +71,27 @@ describe("merging into one chunk", () => {
     expect((await server.services.chunks.get(owner, lamp.id)).available).toBe(true);
   });
 
-  test("records its sources in order with their text as it was, shown on the merged chunk after the sources change", async () => {
+  test("records its sources in order with their text as it was, shown for the merged chunk's document after the sources change", async () => {
     const [orchard] = await chunksOf("orchard.txt");
     const [bakery] = await chunksOf("bakery.txt");
     const { chunk } = await server.services.chunkMerges.merge(owner, { chunkIds: [bakery.id, orchard.id], content: "Rye loaves and apple trees.", target: MergeTarget.chunk, documentId: orchard.documentId });
     await server.services.chunks.update(owner, bakery.id, { content: "The bakery now sells spelt." });
-    const answer = await server.graphql<{ chunks: { items: { id: string; mergedFrom: { target: string; sources: { chunkId: string; documentName: string; content: string }[] } | null }[] } }>(
-      `query($id: ID!) { chunks(documentId: $id, pageSize: 0) { items { id mergedFrom { target sources { chunkId documentName content } } } } }`,
+    const answer = await server.graphql<{ chunkMerges: { target: string; targetChunkId: string; sources: { chunkId: string; documentName: string; content: string }[] }[] }>(
+      `query($id: ID!) { chunkMerges(documentId: $id) { target targetChunkId sources { chunkId documentName content } } }`,
       { id: orchard.documentId },
       ownerToken,
     );
-    const items = answer.data!.chunks.items;
-    expect(items.find((c) => c.id === orchard.id)!.mergedFrom).toBeNull();
-    expect(items.find((c) => c.id === chunk!.id)!.mergedFrom).toEqual({
-      target: "chunk",
-      sources: [
-        { chunkId: bakery.id, documentName: "bakery.txt", content: FILES["bakery.txt"] },
-        { chunkId: orchard.id, documentName: "orchard.txt", content: FILES["orchard.txt"] },
-      ],
-    });
+    expect(answer.data!.chunkMerges).toEqual([
+      {
+        target: "chunk",
+        targetChunkId: chunk!.id,
+        sources: [
+          { chunkId: bakery.id, documentName: "bakery.txt", content: FILES["bakery.txt"] },
+          { chunkId: orchard.id, documentName: "orchard.txt", content: FILES["orchard.txt"] },
+        ],
+      },
+    ]);
+    expect(await refusal(server.services.chunkMerges.ofDocument(stranger, orchard.documentId))).toEqual({ kind: "NOT_FOUND", messageKey: "errors.knowledge.documentNotFound" });
   });
 
   test("disables the sources when asked: they are no longer retrieved", async () => {
@@ -130,8 +132,8 @@ describe("merging into a new document", () => {
     expect(document.run).toBe(RUN.done);
     expect((await server.services.documents.fileBytes(document)).toString()).toBe(content);
     expect((await retrieve("apples beside the tower")).hits[0].chunk.documentId).toBe(document.id);
-    const shown = await server.graphql<{ document: { mergedFrom: { sources: { chunkId: string; content: string }[] } } }>(`query($id: ID!) { document(id: $id) { mergedFrom { sources { chunkId content } } } }`, { id: document.id }, ownerToken);
-    expect(shown.data!.document.mergedFrom.sources).toEqual([
+    const [shown] = await server.services.chunkMerges.ofDocument(owner, document.id);
+    expect(shown.sources.map(({ chunkId, content }) => ({ chunkId, content }))).toEqual([
       { chunkId: lamp.id, content: FILES["lighthouse.txt"] },
       { chunkId: orchard.id, content: FILES["orchard.txt"] },
     ]);

@@ -110,7 +110,7 @@ export function ChunkCard({ chunk, view, searching, selected, onSelect, onToggle
                 {t(`kb.chunk.kind.${chunk.kind}`, { defaultValue: chunk.kind })}
               </Badge>
             )}
-            {chunk.mergedFrom && <MergedFrom merge={chunk.mergedFrom} />}
+            <MergedFrom documentId={chunk.documentId} chunkId={chunk.id} />
           </HStack>
         </Stack>
         <Stack gap="2" align="flex-end" flexShrink={0}>

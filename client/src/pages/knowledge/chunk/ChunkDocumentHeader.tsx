@@ -23,7 +23,7 @@ export function ChunkDocumentHeader({ document, onAdd }: { document: NonNullable
           </Badge>
           <Text>{t("kb.list.chunks", { count: document.chunkCount, formatted: format.number(document.chunkCount) })}</Text>
           <Text>· {t(`chunkMethods.${document.chunkMethod}.label`, { defaultValue: document.chunkMethod })}</Text>
-          {document.mergedFrom && <MergedFrom merge={document.mergedFrom} />}
+          <MergedFrom documentId={document.id} />
         </HStack>
       </Stack>
       <Button asChild size="sm" variant="outline">

@@ -1,11 +1,22 @@
 import { Badge, Box, Button, Popover, Portal, Stack, Text } from "@chakra-ui/react";
+import { useQuery } from "@apollo/client/react";
 import { useTranslation } from "react-i18next";
 import { LuMerge } from "react-icons/lu";
 import { useFormatters } from "../../../format";
-import type { MergeRecordFragment } from "../../../graphql/gql/graphql";
+import { ChunkMergesDocument, type MergeRecordFragment } from "../../../graphql/gql/graphql";
 
-/** "Merged from N chunks" on a merged chunk or document: its sources, as they were when merged, in a popover. */
-export function MergedFrom({ merge }: { merge: MergeRecordFragment }) {
+/**
+ * The merge that made this chunk of the document (with `chunkId`) or the document itself (without), shown as
+ * "merged from N chunks"; nothing for anything else. The cards of a page share one query of the document's merges.
+ */
+export function MergedFrom({ documentId, chunkId }: { documentId: string; chunkId?: string }) {
+  const { data } = useQuery(ChunkMergesDocument, { variables: { documentId } });
+  const merge = data?.chunkMerges.findLast((m) => (chunkId ? m.targetChunkId === chunkId : m.target === "document"));
+  return merge ? <MergeSources merge={merge} /> : null;
+}
+
+/** A merge's sources, as they were when merged, in a popover. */
+function MergeSources({ merge }: { merge: MergeRecordFragment }) {
   const { t } = useTranslation();
   const format = useFormatters();
   return (
