@@ -12,6 +12,7 @@ import { ChatShare } from "./chat/share.entity";
 import { Conversation } from "./chat/conversation.entity";
 import { Message } from "./chat/message.entity";
 import { Chunk } from "./knowledge/chunk.entity";
+import { ChunkMerge } from "./knowledge/chunk-merge.entity";
 import { Document } from "./knowledge/document.entity";
 import { KbTask } from "./knowledge/kb-tasks/kb-task.entity";
 import { KnowledgeBase } from "./knowledge/knowledge-base.entity";
@@ -21,4 +22,4 @@ import { FILE_ENTITIES } from "./files/entities";
 import { SEARCH_ENTITIES } from "./search/entities";
 
 /** Every TypeORM entity; the schema itself is created by the migrations in migrations/. */
-export const entities = [Tenant, User, TenantMember, TeamInvitation, AuthSession, Identity, ThrottleCounter, ApiToken, ModelEntry, KnowledgeBase, Document, Chunk, KbTask, ChatAssistant, ChatShare, Conversation, Message, ...FLOW_ENTITIES, ...FILE_ENTITIES, BinEntry, ...SEARCH_ENTITIES];
+export const entities = [Tenant, User, TenantMember, TeamInvitation, AuthSession, Identity, ThrottleCounter, ApiToken, ModelEntry, KnowledgeBase, Document, Chunk, KbTask, ChatAssistant, ChatShare, Conversation, Message, ...FLOW_ENTITIES, ...FILE_ENTITIES, BinEntry, ...SEARCH_ENTITIES, ChunkMerge];

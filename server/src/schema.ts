@@ -8,6 +8,7 @@ import { TeamResolver } from "./auth/team.resolver";
 import { AssistantResolver } from "./chat/assistant.resolver";
 import { ChatMessageFieldsResolver, ConversationResolver } from "./chat/conversation.resolver";
 import { ChunkFieldsResolver, DocumentFieldsResolver, KnowledgeResolver } from "./knowledge/knowledge.resolver";
+import { ChunkMergeResolver } from "./knowledge/chunk-merge.resolver";
 import { KbTaskResolver } from "./knowledge/kb-tasks/kb-task.resolver";
 import { ModelsResolver } from "./models/models.resolver";
 import { RetrievalResolver } from "./retrieval/retrieval.resolver";
@@ -21,7 +22,7 @@ import { SearchResolver } from "./search/search.resolver";
 import { createMemoryPubSub, type PubSub } from "./platform/pubsub";
 
 /** Every resolver class; a domain adds its own here. */
-const resolvers = [AuthResolver, UserFieldsResolver, IdentityResolver, ApiTokenResolver, TeamResolver, ModelsResolver, KnowledgeResolver, ChunkFieldsResolver, DocumentFieldsResolver, KbTaskResolver, RetrievalResolver, AssistantResolver, ConversationResolver, ChatMessageFieldsResolver, FlowResolver, FlowVersionResolver, FlowSessionResolver, FlowRunResolver, FlowShareResolver, FileResolver, BinResolver, DemoResolver, SearchResolver] as const;
+const resolvers = [AuthResolver, UserFieldsResolver, IdentityResolver, ApiTokenResolver, TeamResolver, ModelsResolver, KnowledgeResolver, ChunkFieldsResolver, DocumentFieldsResolver, KbTaskResolver, RetrievalResolver, AssistantResolver, ConversationResolver, ChatMessageFieldsResolver, FlowResolver, FlowVersionResolver, FlowSessionResolver, FlowRunResolver, FlowShareResolver, FileResolver, BinResolver, DemoResolver, SearchResolver, ChunkMergeResolver] as const;
 
 /** The committed SDL at the top of the repository, which client code generation reads. */
 export const SCHEMA_FILE = path.resolve(__dirname, "../../schema.graphql");

@@ -21,6 +21,7 @@ import { SearchService } from "./search/search.service";
 import { runTurn } from "./flows/engine";
 import { ANONYMOUS, bearerToken } from "./policies/principal";
 import { ChunkService } from "./knowledge/chunk.service";
+import { ChunkMergeService } from "./knowledge/chunk-merge.service";
 import { DocumentService } from "./knowledge/document.service";
 import { KnowledgeBaseService } from "./knowledge/knowledge-base.service";
 import { KbTaskService } from "./knowledge/kb-tasks/kb-task.service";
@@ -58,6 +59,7 @@ export function createServices(platform: Platform): Services {
   const documents = new DocumentService(platform, knowledgeBases, storedBytes, bin);
   const assistants = new AssistantService(platform, knowledgeBases, models, bin);
   const shares = new ShareService(platform, assistants, apiTokens);
+  const chunks = new ChunkService(platform, documents, models);
   const retrieval = new RetrievalService(platform, knowledgeBases, models);
   const conversations = new ConversationService(platform, { models, retrieval, assistants, bin });
   const flows = new FlowService(platform, bin);
@@ -85,7 +87,8 @@ export function createServices(platform: Platform): Services {
     models,
     knowledgeBases,
     documents,
-    chunks: new ChunkService(platform, documents, models),
+    chunks,
+    chunkMerges: new ChunkMergeService(platform, knowledgeBases, documents, chunks),
     kbTasks: new KbTaskService(platform, knowledgeBases),
     retrieval,
     assistants,

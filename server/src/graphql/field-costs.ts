@@ -27,6 +27,8 @@ export const FIELD_COSTS: Record<string, number> = {
   "Query.knowledgeGraph": 200,
   // With a search, a keyword search over the document's chunks.
   "Query.chunks": 20,
+  // Reads up to 100 chunks, then embeds the merged text or stores it as a document queued for parsing.
+  "Mutation.mergeChunks": 100,
   // Queues parsing for each document, deleting their old chunks.
   "Mutation.runParsing": 50,
   // The file manager: a call to a user's S3 service; documents made and queued for parsing; a folder deleted with all below it.

@@ -1,5 +1,5 @@
 import { xxh64 } from "@node-rs/xxhash";
-import { In, type Repository, type SelectQueryBuilder } from "typeorm";
+import { In, type EntityManager, type Repository, type SelectQueryBuilder } from "typeorm";
 import type { Action } from "../policies";
 import type { SignedIn } from "../policies/principal";
 import { embedWithName } from "../ingestion/pipeline";
@@ -8,7 +8,7 @@ import { countTokens } from "../models/tokens";
 import { DomainError, FieldChecks, NotFound } from "../platform/errors";
 import type { Platform } from "../platform";
 import { Chunk } from "./chunk.entity";
-import { deleteChunks, ensureVectorIndex, insertChunks } from "./chunk-store";
+import { deleteChunks, ensureVectorIndex, insertChunks, type StoredChunk } from "./chunk-store";
 import type { Document } from "./document.entity";
 import type { DocumentService } from "./document.service";
 import { KnowledgeBase } from "./knowledge-base.entity";
@@ -71,6 +71,12 @@ function matchKeywords(builder: SelectQueryBuilder<Chunk>, terms: string[], docu
 
 const noChunkSelected = () => new DomainError("BAD_REQUEST", "errors.selectChunk");
 
+/** A chunk of a document the principal may not see is not found, like a chunk that does not exist. */
+function chunkNotFoundIfUnseen(error: unknown): never {
+  if (error instanceof DomainError && error.kind === "NOT_FOUND") throw NotFound("errors.knowledge.chunkNotFound");
+  throw error;
+}
+
 /** Chunks of documents: reading, searching, editing, enabling and removing them by hand. */
 export class ChunkService {
   private readonly repository: Repository<Chunk>;
@@ -109,6 +115,15 @@ export class ChunkService {
     return chunk;
   }
 
+  /**
+   * Every one of these chunks, in the order asked, when the principal may act so on their documents; an id that is
+   * missing or unseen is "chunk not found", whichever it is.
+   */
+  async allOf(principal: SignedIn, ids: string[], action: Action): Promise<Chunk[]> {
+    const chunks = new Map((await this.owned(principal, ids, action).catch(chunkNotFoundIfUnseen)).map((c) => [c.id, c]));
+    return ids.map((id) => chunks.get(id) ?? chunkNotFoundIfUnseen(NotFound()));
+  }
+
   /** The chunks, when the principal may act so on their documents (chunks are answered by their knowledge base's policy). */
   private async owned(principal: SignedIn, ids: string[], action: Action): Promise<Chunk[]> {
     if (ids.length === 0) throw noChunkSelected();
@@ -139,6 +154,16 @@ export class ChunkService {
    */
   async add(principal: SignedIn, documentId: string, input: ChunkInput): Promise<Chunk> {
     const document = await this.documents.accessible(principal, documentId, "manage");
+    const chunk = await this.manualChunk(document, input);
+    await insertChunks(this.platform.db.manager, [chunk]);
+    return this.repository.findOneByOrFail({ id: chunk.id });
+  }
+
+  /**
+   * A chunk written by hand for a document the caller may manage, checked, embedded with its knowledge base's model
+   * and placed after the document's chunks, ready for insertChunks (a merge stores it inside its own transaction).
+   */
+  async manualChunk(document: Document, input: ChunkInput): Promise<StoredChunk> {
     this.checkInput(input, true);
     const content = input.content!;
     const questions = (input.questions ?? []).map((q) => q.trim()).filter(Boolean);
@@ -148,28 +173,25 @@ export class ChunkService {
     const { max } = (await this.platform.db.query(`SELECT coalesce(max(ordinal), -1) + 1 AS max FROM chunk WHERE document_id = $1`, [document.id]))[0];
     const ragflowId = manualChunkId(content, document.id);
     const id = (await this.repository.existsBy({ id: ragflowId })) ? manualChunkId(`${content}${max}`, document.id) : ragflowId;
-    await insertChunks(this.platform.db.manager, [
-      {
-        id,
-        knowledgeBaseId: document.knowledgeBaseId,
-        documentId: document.id,
-        tenantId: document.tenantId,
-        ordinal: Number(max),
-        kind: "manual",
-        content,
-        title: "",
-        keywords,
-        questions,
-        fields: null,
-        positions: [],
-        imageKey: null,
-        available: input.available ?? true,
-        tokenCount,
-        producedBy: {},
-        vector,
-      },
-    ]);
-    return this.repository.findOneByOrFail({ id });
+    return {
+      id,
+      knowledgeBaseId: document.knowledgeBaseId,
+      documentId: document.id,
+      tenantId: document.tenantId,
+      ordinal: Number(max),
+      kind: "manual",
+      content,
+      title: "",
+      keywords,
+      questions,
+      fields: null,
+      positions: [],
+      imageKey: null,
+      available: input.available ?? true,
+      tokenCount,
+      producedBy: {},
+      vector,
+    };
   }
 
   /** Edits a chunk's text, keywords, questions or availability; changed text is embedded again. */
@@ -208,13 +230,22 @@ export class ChunkService {
 
   async delete(principal: SignedIn, ids: string[]): Promise<number> {
     const chunks = await this.owned(principal, ids, "manage");
+    const deleted = await this.platform.db.transaction((manager) => ChunkService.deleteRows(manager, chunks));
+    await this.forgetImages(chunks);
+    return deleted;
+  }
+
+  /** Deletes the rows of chunks already checked (inside the caller's transaction); their images go with forgetImages once it is done. */
+  static async deleteRows(manager: EntityManager, chunks: Chunk[]): Promise<number> {
     let deleted = 0;
     const byDocument = new Map<string, Chunk[]>();
     for (const chunk of chunks) byDocument.set(chunk.documentId, [...(byDocument.get(chunk.documentId) ?? []), chunk]);
-    for (const [documentId, group] of byDocument) {
-      deleted += await deleteChunks(this.platform.db.manager, documentId, group.map((c) => c.id));
-      await Promise.all(group.filter((c) => c.imageKey).map((c) => this.platform.storage.delete(c.imageKey!).catch(() => undefined)));
-    }
+    for (const [documentId, group] of byDocument) deleted += await deleteChunks(manager, documentId, group.map((c) => c.id));
     return deleted;
+  }
+
+  /** Removes the stored images of deleted chunks. */
+  async forgetImages(chunks: Chunk[]): Promise<void> {
+    await Promise.all(chunks.filter((c) => c.imageKey).map((c) => this.platform.storage.delete(c.imageKey!).catch(() => undefined)));
   }
 }

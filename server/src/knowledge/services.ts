@@ -1,4 +1,5 @@
 import type { ChunkService } from "./chunk.service";
+import type { ChunkMergeService } from "./chunk-merge.service";
 import type { DocumentService } from "./document.service";
 import type { KbTaskService } from "./kb-tasks/kb-task.service";
 import type { KnowledgeBaseService } from "./knowledge-base.service";
@@ -8,6 +9,8 @@ declare module "../platform/services" {
     knowledgeBases: KnowledgeBaseService;
     documents: DocumentService;
     chunks: ChunkService;
+    /** Merging chosen chunks into one chunk or a new document (/search/merge). */
+    chunkMerges: ChunkMergeService;
     /** RAPTOR and GraphRAG runs over a whole knowledge base. */
     kbTasks: KbTaskService;
   }

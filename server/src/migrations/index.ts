@@ -20,6 +20,7 @@ import { Teams1764490000001 } from "./1764490000001-teams";
 import { Identities1764490000002 } from "./1764490000002-identities";
 import { RecycleBin1764500000000 } from "./1764500000000-recycle-bin";
 import { Search1764500000001 } from "./1764500000001-search";
+import { ChunkMerge1764500000002 } from "./1764500000002-chunk-merge";
 
 /** In order of their timestamps; TypeORM records which ran in the `migrations` table. */
 export const migrations = [
@@ -45,4 +46,5 @@ export const migrations = [
   Identities1764490000002,
   RecycleBin1764500000000,
   Search1764500000001,
+  ChunkMerge1764500000002,
 ];

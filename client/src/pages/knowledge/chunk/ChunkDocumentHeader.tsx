@@ -4,6 +4,7 @@ import { LuExternalLink, LuPlus } from "react-icons/lu";
 import { Link as RouterLink } from "react-router-dom";
 import { RUN_COLORS, RUN_KEYS } from "../../../documents/runStatus";
 import { useFormatters } from "../../../format";
+import { MergedFrom } from "./MergedFrom";
 import type { ChunkList } from "./useChunkList";
 
 /** The document whose chunks these are: name, parsing status, chunk count and method, a preview link and "add chunk". */
@@ -22,6 +23,7 @@ export function ChunkDocumentHeader({ document, onAdd }: { document: NonNullable
           </Badge>
           <Text>{t("kb.list.chunks", { count: document.chunkCount, formatted: format.number(document.chunkCount) })}</Text>
           <Text>· {t(`chunkMethods.${document.chunkMethod}.label`, { defaultValue: document.chunkMethod })}</Text>
+          <MergedFrom documentId={document.id} />
         </HStack>
       </Stack>
       <Button asChild size="sm" variant="outline">

@@ -1,6 +1,8 @@
 import { Box, Button, Checkbox, Flex, HStack, Input, InputGroup, SegmentGroup } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
-import { LuSearch, LuTrash2 } from "react-icons/lu";
+import { LuMerge, LuSearch, LuTrash2 } from "react-icons/lu";
+import { useNavigate } from "react-router-dom";
+import { mergeAddress } from "../../../documents/chunkMerge";
 import type { ChunkView } from "./ChunkCard";
 import type { ChunkActions } from "./useChunkActions";
 import type { ChunkFilter, ChunkList, ChunkOrigin } from "./useChunkList";
@@ -18,6 +20,7 @@ export function ChunkToolbar({ list, actions, view, onView, onDelete }: ChunkToo
   const { t } = useTranslation();
   const ticked = list.selectedIds.length;
   const allSelected = list.chunks.length > 0 && ticked === list.chunks.length;
+  const navigate = useNavigate();
   return (
     <Flex gap="3" align="center" wrap="wrap">
       <Checkbox.Root
@@ -40,6 +43,16 @@ export function ChunkToolbar({ list, actions, view, onView, onDelete }: ChunkToo
         </Button>
         <Button size="xs" variant="outline" colorPalette="red" onClick={() => actions.requireSelection() && onDelete()} data-testid="chunk-bulk-delete">
           <LuTrash2 /> {t("common.delete")}
+        </Button>
+        <Button
+          size="xs"
+          variant="outline"
+          disabled={ticked === 1}
+          title={ticked === 1 ? t("merge.selectTwo") : undefined}
+          onClick={() => actions.requireSelection() && navigate(mergeAddress(list.selectedIds))}
+          data-testid="chunk-bulk-merge"
+        >
+          <LuMerge /> {t("merge.action")}
         </Button>
       </HStack>
       <Box flex="1" />
