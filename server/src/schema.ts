@@ -9,6 +9,8 @@ import { AssistantResolver } from "./chat/assistant.resolver";
 import { ChatMessageFieldsResolver, ConversationResolver } from "./chat/conversation.resolver";
 import { ChunkFieldsResolver, DocumentFieldsResolver, KnowledgeResolver } from "./knowledge/knowledge.resolver";
 import { KbTaskResolver } from "./knowledge/kb-tasks/kb-task.resolver";
+import { GraphExplorerResolver } from "./knowledge/graph-explorer.resolver";
+import { ContactResolver } from "./system/contact.resolver";
 import { ModelsResolver } from "./models/models.resolver";
 import { RetrievalResolver } from "./retrieval/retrieval.resolver";
 import { FlowResolver, FlowVersionResolver } from "./flows/flow.resolver";
@@ -18,7 +20,7 @@ import { FileResolver } from "./files/file.resolver";
 import { createMemoryPubSub, type PubSub } from "./platform/pubsub";
 
 /** Every resolver class; a domain adds its own here. */
-const resolvers = [AuthResolver, UserFieldsResolver, IdentityResolver, ApiTokenResolver, TeamResolver, ModelsResolver, KnowledgeResolver, ChunkFieldsResolver, DocumentFieldsResolver, KbTaskResolver, RetrievalResolver, AssistantResolver, ConversationResolver, ChatMessageFieldsResolver, FlowResolver, FlowVersionResolver, FlowSessionResolver, FlowRunResolver, FlowShareResolver, FileResolver] as const;
+const resolvers = [AuthResolver, UserFieldsResolver, IdentityResolver, ApiTokenResolver, TeamResolver, ModelsResolver, KnowledgeResolver, ChunkFieldsResolver, DocumentFieldsResolver, KbTaskResolver, GraphExplorerResolver, RetrievalResolver, AssistantResolver, ConversationResolver, ChatMessageFieldsResolver, FlowResolver, FlowVersionResolver, FlowSessionResolver, FlowRunResolver, FlowShareResolver, FileResolver, ContactResolver] as const;
 
 /** The committed SDL at the top of the repository, which client code generation reads. */
 export const SCHEMA_FILE = path.resolve(__dirname, "../../schema.graphql");

@@ -16,6 +16,7 @@ import { ChunkService } from "./knowledge/chunk.service";
 import { DocumentService } from "./knowledge/document.service";
 import { KnowledgeBaseService } from "./knowledge/knowledge-base.service";
 import { KbTaskService } from "./knowledge/kb-tasks/kb-task.service";
+import { GraphExplorerService } from "./knowledge/graph-explorer";
 import { StoredBytes } from "./knowledge/stored-bytes";
 import { ModelsService } from "./models/models.service";
 import { RetrievalService } from "./retrieval/retrieval.service";
@@ -67,6 +68,7 @@ export function createServices(platform: Platform): Services {
     documents,
     chunks: new ChunkService(platform, documents, models),
     kbTasks: new KbTaskService(platform, knowledgeBases),
+    graphExplorer: new GraphExplorerService(platform, knowledgeBases),
     retrieval,
     assistants,
     shares,

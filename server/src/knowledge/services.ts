@@ -1,5 +1,6 @@
 import type { ChunkService } from "./chunk.service";
 import type { DocumentService } from "./document.service";
+import type { GraphExplorerService } from "./graph-explorer";
 import type { KbTaskService } from "./kb-tasks/kb-task.service";
 import type { KnowledgeBaseService } from "./knowledge-base.service";
 
@@ -10,5 +11,7 @@ declare module "../platform/services" {
     chunks: ChunkService;
     /** RAPTOR and GraphRAG runs over a whole knowledge base. */
     kbTasks: KbTaskService;
+    /** The /force explorer over the knowledge graphs a user may read. */
+    graphExplorer: GraphExplorerService;
   }
 }
