@@ -206,3 +206,22 @@ describe("searching and opening an entity", () => {
     expect(await errorCode(ENTITY, { kb: harbourKb, name: "Nobody" }, owner.token)).toBe("NOT_FOUND");
   });
 });
+
+describe("what is in the recycle bin", () => {
+  afterEach(async () => {
+    await server.platform.db.query(`UPDATE document SET binned_in = NULL WHERE knowledge_base_id = $1`, [harbourKb]);
+    await server.platform.db.query(`UPDATE knowledge_base SET binned_in = NULL WHERE id = $1`, [bigKb]);
+  });
+
+  test("a binned document's chunks no longer mention the entity, and a binned knowledge base is not listed", async () => {
+    // As the recycle bin marks rows (binned_in: the bin entry holding them).
+    await server.platform.db.query(`UPDATE document SET binned_in = 'bin-entry-1' WHERE id = $1`, [harbourDocs[1]]);
+    const { graphEntity } = await ask<{ graphEntity: { chunks: { documentName: string }[]; documents: { name: string }[] } }>(ENTITY, { kb: harbourKb, name: "Lighthouse" });
+    expect(graphEntity.documents.map((d) => d.name)).toEqual(["handbook.txt"]);
+    expect(new Set(graphEntity.chunks.map((c) => c.documentName))).toEqual(new Set(["handbook.txt"]));
+
+    await server.platform.db.query(`UPDATE knowledge_base SET binned_in = 'bin-entry-2' WHERE id = $1`, [bigKb]);
+    const { graphKnowledgeBases } = await ask<{ graphKnowledgeBases: { id: string }[] }>(`{ graphKnowledgeBases { id } }`, {});
+    expect(graphKnowledgeBases.map((kb) => kb.id)).toEqual([harbourKb]);
+  });
+});

@@ -93,7 +93,7 @@ export interface EntityDetail {
   relations: EntityRelation[];
   /** Chunks of the documents it was found in whose text names it, in document order; at most MAX_MENTIONING_CHUNKS. */
   chunks: MentioningChunk[];
-  /** The documents it was found in (live ones), for when no chunk names it word for word. */
+  /** The documents it was found in (live ones: not in the recycle bin), for when no chunk names it word for word. */
   documents: { id: string; name: string }[];
 }
 
@@ -140,6 +140,8 @@ export class GraphExplorerService {
       .addSelect("(SELECT count(*) FROM graph_entity ge WHERE ge.knowledge_base_id = kb.id)", "entity_count")
       .addSelect("(SELECT count(*) FROM graph_relation gr WHERE gr.knowledge_base_id = kb.id)", "relation_count")
       .where(sql, params)
+      // Live knowledge bases only: a binned one (the recycle bin's contract) is nobody's to explore.
+      .andWhere("kb.binned_in IS NULL")
       .orderBy("entity_count", "DESC")
       .addOrderBy("kb.name", "ASC")
       .limit(200)
@@ -243,7 +245,7 @@ export class GraphExplorerService {
       [[kb.id], name],
     );
     const documents: { id: string; name: string }[] = await db.query(
-      `SELECT d.id, d.name FROM document d WHERE d.knowledge_base_id = $1 AND d.id IN (SELECT jsonb_array_elements_text($2::jsonb)) ORDER BY d.name`,
+      `SELECT d.id, d.name FROM document d WHERE d.knowledge_base_id = $1 AND d.binned_in IS NULL AND d.id IN (SELECT jsonb_array_elements_text($2::jsonb)) ORDER BY d.name`,
       [kb.id, JSON.stringify(row.document_ids)],
     );
     const chunks: { id: string; document_id: string; document_name: string; content: string; page: number | null }[] =
