@@ -120,6 +120,9 @@ function Explorer({ knowledgeBases }: { knowledgeBases: GraphKnowledgeBase[] }) 
         {types.length > 0 && (
           <Section title={t("force.legend")}>
             <GraphLegend types={types} colour={colour} />
+            <Text fontSize="xs" color="fg.subtle">
+              {t("force.sizeHint")}
+            </Text>
           </Section>
         )}
       </Stack>
