@@ -62,7 +62,7 @@ test("a visitor signs in from /force, finds an entity, focuses it and opens a ch
   const panel = page.getByTestId("force-entity-panel");
   await expect(panel.getByTestId("force-entity-name")).toHaveText("Anna Berg");
   await expect(page.locator('[data-testid="graph-node"][data-selected="true"]')).toHaveAttribute("data-name", "Anna Berg");
-  await expect(panel.getByTestId("force-relation").filter({ hasText: "Cape Morrow" })).toBeVisible();
+  await expect(panel.getByTestId("force-relation").filter({ hasText: "Northern Works Agency" })).toBeVisible();
   const chunk = panel.getByTestId("force-chunk").first();
   await expect(chunk).toContainText("Anna Berg");
   await page.screenshot({ path: "/tmp/force-contact-focus.png" });

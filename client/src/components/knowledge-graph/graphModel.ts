@@ -102,13 +102,13 @@ export function carryPositions(previous: GraphNode[], next: GraphNode[], edges: 
   });
 }
 
-/** The view that frames every node, with room for labels, zoomed in at most 2.2 times. */
+/** The view that frames every node, with room for labels, zoomed in at most 1.6 times (a few nodes would otherwise fill the screen). */
 export function fittingView(nodes: GraphNode[], size: GraphSize = DEFAULT_SIZE): GraphView {
   if (nodes.length === 0) return { x: size.width / 2, y: size.height / 2, k: 1 };
   const xs = nodes.map((node) => node.x ?? 0);
   const ys = nodes.map((node) => node.y ?? 0);
   const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-  const k = Math.max(MIN_ZOOM, Math.min(2.2, size.width / (maxX - minX + 200), size.height / (maxY - minY + 140)));
+  const k = Math.max(MIN_ZOOM, Math.min(1.6, size.width / (maxX - minX + 200), size.height / (maxY - minY + 140)));
   return { k, x: size.width / 2 - ((minX + maxX) / 2) * k, y: size.height / 2 - ((minY + maxY) / 2) * k };
 }
 

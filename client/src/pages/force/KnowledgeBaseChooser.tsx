@@ -37,7 +37,7 @@ export function KnowledgeBaseChooser({ knowledgeBases, chosen, onToggle }: { kno
                 <Text truncate fontWeight="medium" fontSize="sm">
                   {kb.name}
                 </Text>
-                <Text fontSize="xs" color="fg.muted" truncate>
+                <Text fontSize="xs" color="fg.muted">
                   {t("force.graphSize", { entities: format.format(kb.entityCount), relations: format.format(kb.relationCount) })}
                 </Text>
               </Stack>
