@@ -66,7 +66,8 @@ export function GraphCanvas({ nodes, edges, colour, height, ariaLabel, selectedI
   const labelled = (node: GraphNode) =>
     nodes.length <= ALL_LABELS || view.k >= LABELS_ZOOM || node.rank >= labelFloor || bright?.has(node.id) || markedIds?.has(node.id) || hovered === node;
 
-  // Zoomed in, names keep their size on screen instead of growing with the drawing.
+  // Zoomed in, names keep their size on screen instead of growing with the drawing. (A style, not the font-size
+  // attribute, which the page's CSS overrides.)
   const labelScale = Math.max(1, view.k);
   const hover = (node: GraphNode | null) => {
     setHovered(node);
@@ -130,7 +131,7 @@ export function GraphCanvas({ nodes, edges, colour, height, ariaLabel, selectedI
                 {marked && <circle r={radius(node) + 5} fill="none" stroke="var(--chakra-colors-brand-solid)" strokeWidth={node === selected ? 3 : 2} />}
                 <circle r={radius(node)} fill={colour(node.type)} stroke="var(--chakra-colors-bg-panel)" strokeWidth={1.5} />
                 {labelled(node) && (
-                  <text y={radius(node) + 12 / labelScale} textAnchor="middle" fontSize={11 / labelScale} fill="var(--chakra-colors-fg)" stroke="var(--chakra-colors-bg-panel)" strokeWidth={3 / labelScale} paintOrder="stroke" style={{ pointerEvents: "none", userSelect: "none" }}>
+                  <text y={radius(node) + 12 / labelScale} textAnchor="middle" fill="var(--chakra-colors-fg)" stroke="var(--chakra-colors-bg-panel)" strokeWidth={3 / labelScale} paintOrder="stroke" style={{ fontSize: 11 / labelScale, pointerEvents: "none", userSelect: "none" }}>
                     {node.name.length > 24 ? `${node.name.slice(0, 23)}…` : node.name}
                   </text>
                 )}
