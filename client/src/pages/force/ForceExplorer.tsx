@@ -1,4 +1,4 @@
-import { Box, Button, Center, Flex, HStack, NativeSelect, Spinner, Stack, Text } from "@chakra-ui/react";
+import { Box, Button, Center, Flex, NativeSelect, Spinner, Stack, Text } from "@chakra-ui/react";
 import { useQuery } from "@apollo/client/react";
 import { useMemo, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
@@ -100,8 +100,8 @@ function Explorer({ knowledgeBases }: { knowledgeBases: GraphKnowledgeBase[] }) 
                 {t("force.capped")}
               </Text>
             )}
-            <HStack gap="2">
-              <NativeSelect.Root size="sm" flex="1">
+            <Stack gap="2">
+              <NativeSelect.Root size="sm">
                 <NativeSelect.Field value={String(limit)} onChange={(event) => setLimit(Number(event.target.value))} aria-label={t("force.limit")} data-testid="force-limit">
                   {ENTITY_LIMITS.map((value) => (
                     <option key={value} value={value}>
@@ -111,10 +111,10 @@ function Explorer({ knowledgeBases }: { knowledgeBases: GraphKnowledgeBase[] }) 
                 </NativeSelect.Field>
                 <NativeSelect.Indicator />
               </NativeSelect.Root>
-              <Button size="sm" variant="outline" onClick={reset} data-testid="force-reset">
+              <Button size="sm" variant="outline" alignSelf="flex-start" onClick={reset} data-testid="force-reset">
                 <LuRotateCcw /> {t("force.reset")}
               </Button>
-            </HStack>
+            </Stack>
           </Section>
         )}
         {types.length > 0 && (
