@@ -40,6 +40,7 @@ test("a visitor signs in from /force, finds an entity, focuses it and opens a ch
   // Outside the sign-in guard: a visitor reads what the explorer is and comes back to it after signing in.
   await page.goto("/force");
   await expect(page.getByTestId("force-visitor")).toBeVisible();
+  await page.screenshot({ path: "/tmp/force-contact-visitor.png" });
   await page.getByTestId("force-sign-in").click();
   const form = page.getByTestId("sign-in-form");
   await form.locator('input[name="email"]').fill(email);
@@ -74,6 +75,11 @@ test("a visitor signs in from /force, finds an entity, focuses it and opens a ch
   await chunk.getByTestId("force-chunk-open").click();
   await expect(page).toHaveURL(/\/knowledge\/dataset\/chunk\?id=.*&search=Anna\+Berg$/);
   await expect(page.getByTestId("chunk-card").first()).toContainText("Anna Berg");
+  // The chunk page's graph tab draws with the same canvas, and leads back to the explorer.
+  await page.getByTestId("tab-graph").click();
+  await expect(page.locator('[data-testid="knowledge-graph"] [data-testid="graph-node"][data-name="Anna Berg"]')).toHaveCount(1);
+  await page.screenshot({ path: "/tmp/force-contact-chunk-graph.png" });
+  await expect(page.getByTestId("graph-open-explorer")).toHaveAttribute("href", `/force?kb=${kbId}`);
 
   // Contact us, from the account menu: the operator as the configuration names them.
   await page.getByTestId("user-menu").click();
