@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { CONTACT_ENV } from "./e2e/contact-env";
 import { SSO_SERVER_ENV } from "./e2e/sso-provider";
 
 /** The built server (run `npm run build` first), on its own port and a fresh data directory per run. */
@@ -29,7 +30,8 @@ export default defineConfig({
     command: "node e2e/start-server.mjs",
     url: `${BASE_URL}/healthz`,
     // The identity provider of sso.spec.ts is offered on every page's login: the other journeys sign in with passwords.
-    env: { PORT: String(PORT), ...SSO_SERVER_ENV },
+    // The operator's contact, which force-contact.spec.ts finds on Settings → Contact us.
+    env: { PORT: String(PORT), ...SSO_SERVER_ENV, ...CONTACT_ENV },
     reuseExistingServer: false,
     timeout: 60_000,
     // SIGTERM lets the launcher stop the server and delete its temporary data directory.

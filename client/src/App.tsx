@@ -29,7 +29,6 @@ const ModelPage = lazyPage("model", () => import("./pages/user-setting/ModelPage
 const SystemModelsPage = lazyPage("system", () => import("./pages/user-setting/SystemModelsPage"));
 const ApiPage = lazyPage("api", () => import("./pages/user-setting/ApiPage"));
 const ContactPage = lazyPage("contact", () => import("./pages/user-setting/ContactPage"));
-const TeamSettingsPage = lazyPage("team", () => import("./pages/user-setting/TeamSettingsPage"));
 const FileManagerPage = lazyPage("file", () => import("./pages/file/FileManagerPage"));
 const FlowListPage = lazyPage("flow", () => import("./pages/flow/FlowListPage"));
 const FlowEditorPage = lazyPage("flowEditor", () => import("./pages/flow/FlowEditorPage"));
@@ -97,7 +96,8 @@ export function App() {
           <Route path="model" element={<Screen of={ModelPage} />} />
           <Route path="system" element={<Screen of={SystemModelsPage} />} />
           <Route path="api" element={<Screen of={ApiPage} />} />
-          <Route path="team" element={<Screen of={TeamSettingsPage} />} />
+          {/* Settings → Team is the team page itself: one screen, at /team. */}
+          <Route path="team" element={<Navigate to="/team" replace />} />
           <Route path="contact" element={<Screen of={ContactPage} />} />
         </Route>
         <Route path="file" element={<Screen of={FileManagerPage} />} />

@@ -10,6 +10,8 @@ import { ChatMessageFieldsResolver, ConversationResolver } from "./chat/conversa
 import { ChunkFieldsResolver, DocumentFieldsResolver, KnowledgeResolver } from "./knowledge/knowledge.resolver";
 import { ChunkMergeResolver } from "./knowledge/chunk-merge.resolver";
 import { KbTaskResolver } from "./knowledge/kb-tasks/kb-task.resolver";
+import { GraphExplorerResolver } from "./knowledge/graph-explorer.resolver";
+import { ContactResolver } from "./system/contact.resolver";
 import { ModelsResolver } from "./models/models.resolver";
 import { RetrievalResolver } from "./retrieval/retrieval.resolver";
 import { FlowResolver, FlowVersionResolver } from "./flows/flow.resolver";
@@ -22,7 +24,7 @@ import { SearchResolver } from "./search/search.resolver";
 import { createMemoryPubSub, type PubSub } from "./platform/pubsub";
 
 /** Every resolver class; a domain adds its own here. */
-const resolvers = [AuthResolver, UserFieldsResolver, IdentityResolver, ApiTokenResolver, TeamResolver, ModelsResolver, KnowledgeResolver, ChunkFieldsResolver, DocumentFieldsResolver, KbTaskResolver, RetrievalResolver, AssistantResolver, ConversationResolver, ChatMessageFieldsResolver, FlowResolver, FlowVersionResolver, FlowSessionResolver, FlowRunResolver, FlowShareResolver, FileResolver, BinResolver, DemoResolver, SearchResolver, ChunkMergeResolver] as const;
+const resolvers = [AuthResolver, UserFieldsResolver, IdentityResolver, ApiTokenResolver, TeamResolver, ModelsResolver, KnowledgeResolver, ChunkFieldsResolver, DocumentFieldsResolver, KbTaskResolver, RetrievalResolver, AssistantResolver, ConversationResolver, ChatMessageFieldsResolver, FlowResolver, FlowVersionResolver, FlowSessionResolver, FlowRunResolver, FlowShareResolver, FileResolver, BinResolver, DemoResolver, SearchResolver, ChunkMergeResolver, GraphExplorerResolver, ContactResolver] as const;
 
 /** The committed SDL at the top of the repository, which client code generation reads. */
 export const SCHEMA_FILE = path.resolve(__dirname, "../../schema.graphql");

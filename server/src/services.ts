@@ -25,6 +25,7 @@ import { ChunkMergeService } from "./knowledge/chunk-merge.service";
 import { DocumentService } from "./knowledge/document.service";
 import { KnowledgeBaseService } from "./knowledge/knowledge-base.service";
 import { KbTaskService } from "./knowledge/kb-tasks/kb-task.service";
+import { GraphExplorerService } from "./knowledge/graph-explorer";
 import { StoredBytes } from "./knowledge/stored-bytes";
 import { ModelsService } from "./models/models.service";
 import { RetrievalService } from "./retrieval/retrieval.service";
@@ -90,6 +91,7 @@ export function createServices(platform: Platform): Services {
     chunks,
     chunkMerges: new ChunkMergeService(platform, knowledgeBases, documents, chunks),
     kbTasks: new KbTaskService(platform, knowledgeBases),
+    graphExplorer: new GraphExplorerService(platform, knowledgeBases),
     retrieval,
     assistants,
     shares,

@@ -25,6 +25,11 @@ export const FIELD_COSTS: Record<string, number> = {
   "Query.chatStatistics": 200,
   // Reads a knowledge base's whole entity graph.
   "Query.knowledgeGraph": 200,
+  // The /force explorer: degrees over the chosen knowledge graphs' relations, then the shown entities' relations or chunks.
+  "Query.graphExplorer": 200,
+  "Query.searchGraphEntities": 100,
+  "Query.graphEntity": 100,
+  "Query.graphKnowledgeBases": 50,
   // With a search, a keyword search over the document's chunks.
   "Query.chunks": 20,
   // Reads up to 100 chunks, then embeds the merged text or stores it as a document queued for parsing.

@@ -1,6 +1,7 @@
 import type { ChunkService } from "./chunk.service";
 import type { ChunkMergeService } from "./chunk-merge.service";
 import type { DocumentService } from "./document.service";
+import type { GraphExplorerService } from "./graph-explorer";
 import type { KbTaskService } from "./kb-tasks/kb-task.service";
 import type { KnowledgeBaseService } from "./knowledge-base.service";
 
@@ -13,5 +14,7 @@ declare module "../platform/services" {
     chunkMerges: ChunkMergeService;
     /** RAPTOR and GraphRAG runs over a whole knowledge base. */
     kbTasks: KbTaskService;
+    /** The /force explorer over the knowledge graphs a user may read. */
+    graphExplorer: GraphExplorerService;
   }
 }

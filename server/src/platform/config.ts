@@ -79,6 +79,8 @@ export interface Config {
   identityProviders: IdentityProvidersConfig;
   /** Where team invitations are mailed from; absent: invitations show only in the app. */
   smtp?: SmtpConfig;
+  /** How to reach the operator of this Cairn (Settings → Contact Us); each part optional. */
+  contact: ContactConfig;
 }
 
 /** The OAuth client each identity provider knows Cairn as, and where the provider is. */
@@ -89,6 +91,15 @@ export interface IdentityProvidersConfig {
   google?: { clientId: string; clientSecret: string; issuer: string };
   /** Any OpenID Connect provider (Keycloak, Okta, Entra ID, Authentik…), found from its issuer; `name` labels its button. */
   oidc?: { clientId: string; clientSecret: string; issuer: string; name: string };
+}
+
+export interface ContactConfig {
+  /** Who runs this Cairn: a person, a team or a company. */
+  name?: string;
+  email?: string;
+  url?: string;
+  /** Free text: hours, what to include in a request, an escalation path… */
+  message?: string;
 }
 
 /** An SMTP server: SMTP_URL (smtp[s]://user:password@host:port), or its parts. */
@@ -271,6 +282,18 @@ function readSmtp(reader: EnvReader): SmtpConfig | undefined {
   return { url, host, port, secure, user, password, from };
 }
 
+function readContact(reader: EnvReader): ContactConfig {
+  const email = reader.optional("CONTACT_EMAIL");
+  // A mailto: link is built from it: one plain address, nothing a link could be made to do besides.
+  if (email !== undefined && !/^[^\s@<>"',;:?&=/#]+@[^\s@<>"',;:?&=/#]+\.[^\s@<>"',;:?&=/#]+$/.test(email)) reader.problems.push(`CONTACT_EMAIL must be one e-mail address such as support@example.com, got "${email}"`);
+  return {
+    name: reader.optional("CONTACT_NAME"),
+    email,
+    url: reader.url("CONTACT_URL", ["http:", "https:"]),
+    message: reader.optional("CONTACT_MESSAGE"),
+  };
+}
+
 function readEmailDomains(reader: EnvReader): string[] {
   const domains = reader.list("REGISTRATION_EMAIL_DOMAINS").map((domain) => domain.replace(/^@/, ""));
   for (const domain of domains) {
@@ -397,6 +420,8 @@ export function loadConfig(env: Env = process.env): Config {
     identityProviders: readIdentityProviders(reader),
     // Invitations reach people who are not looking at the app; without SMTP they wait in the app only.
     smtp: readSmtp(reader),
+    // People who cannot sign in, or whose question the product does not answer, need a way to the operator.
+    contact: readContact(reader),
   };
   if (config.secretKey && reader.optional("SECRET_KEY_FILE")) reader.problems.push("set SECRET_KEY or SECRET_KEY_FILE, not both");
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);

@@ -33,7 +33,8 @@ function Chunks({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
       </Stack>
     );
   }
-  const list = <ChunkList documentId={documentId} />;
+  // ?search= opens the page filtered, as /force links a document's chunks that mention an entity.
+  const list = <ChunkList documentId={documentId} initialSearch={params.get("search") ?? ""} />;
   return (
     <Stack gap="2">
       {back}

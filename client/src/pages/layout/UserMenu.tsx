@@ -1,6 +1,6 @@
 import { Avatar, Badge, Box, Button, Float, HStack, Menu, Portal, Text } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
-import { LuChevronDown, LuLogOut, LuSettings, LuUsers } from "react-icons/lu";
+import { LuChevronDown, LuLogOut, LuMail, LuSettings, LuUsers } from "react-icons/lu";
 import { useNavigate } from "react-router-dom";
 import { useInvitationsToMe } from "../../components/team/useTeam";
 import { useCurrentUser } from "../../session/useCurrentUser";
@@ -63,6 +63,10 @@ export function UserMenu() {
                   {waiting}
                 </Badge>
               )}
+            </Menu.Item>
+            {/* §2's "Contact Us" of the header, in every language: whoever needs the operator should not depend on theirs. */}
+            <Menu.Item value="contact" onClick={() => navigate("/user-setting/contact")} data-testid="menu-contact">
+              <LuMail /> {t("contact.menu")}
             </Menu.Item>
             <Menu.Separator />
             <Menu.Item value="sign-out" onClick={() => void signOut()} color="fg.error" data-testid="menu-sign-out">

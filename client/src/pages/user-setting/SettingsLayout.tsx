@@ -1,13 +1,15 @@
 import { Box, Grid, Heading, Icon, Stack, Text } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
 import type { IconType } from "react-icons";
-import { LuCpu, LuKeyRound, LuLock, LuMail, LuServerCog, LuUser, LuUsers } from "react-icons/lu";
+import { LuArrowUpRight, LuCpu, LuKeyRound, LuLock, LuMail, LuServerCog, LuUser, LuUsers } from "react-icons/lu";
 import { NavLink, Outlet, useLocation } from "react-router-dom";
 
 interface SettingsSection {
   /** The path segment under /user-setting and the key under `pages.` in the message files. */
   page: string;
   icon: IconType;
+  /** A section that is a page of its own outside the settings (the team page): the entry leads there. */
+  to?: string;
 }
 
 const SECTIONS: SettingsSection[] = [
@@ -16,7 +18,7 @@ const SECTIONS: SettingsSection[] = [
   { page: "model", icon: LuCpu },
   { page: "system", icon: LuServerCog },
   { page: "api", icon: LuKeyRound },
-  { page: "team", icon: LuUsers },
+  { page: "team", icon: LuUsers, to: "/team" },
   { page: "contact", icon: LuMail },
 ];
 
@@ -33,7 +35,7 @@ export default function SettingsLayout() {
         </Text>
         <Stack direction={{ base: "row", md: "column" }} gap="1" overflowX={{ base: "auto", md: "visible" }} css={{ scrollbarWidth: "none" }}>
           {SECTIONS.map((section) => (
-            <NavLink key={section.page} to={`/user-setting/${section.page}`} data-testid={`settings-nav-${section.page}`}>
+            <NavLink key={section.page} to={section.to ?? `/user-setting/${section.page}`} data-testid={`settings-nav-${section.page}`}>
               {({ isActive }) => (
                 <Box
                   display="flex"
@@ -51,6 +53,7 @@ export default function SettingsLayout() {
                 >
                   <Icon as={section.icon} boxSize="4" />
                   {t(`pages.${section.page}.title`)}
+                  {section.to && <Icon as={LuArrowUpRight} boxSize="3.5" ms="auto" color="fg.subtle" aria-hidden />}
                 </Box>
               )}
             </NavLink>

@@ -14,9 +14,9 @@ import { useChunkActions } from "./useChunkActions";
 import { CHUNKS_PAGE_SIZE, useChunkList, type ChunkList as ChunkListState } from "./useChunkList";
 
 /** A document's chunks: its header, the toolbar, the cards page by page, and the edit and delete dialogs. */
-export function ChunkList({ documentId }: { documentId: string }) {
+export function ChunkList({ documentId, initialSearch = "" }: { documentId: string; initialSearch?: string }) {
   const { t } = useTranslation();
-  const list = useChunkList(documentId);
+  const list = useChunkList(documentId, initialSearch);
   const actions = useChunkActions(list.selectedIds, list.selection.clear);
   const [view, setView] = useState<ChunkView>("full");
   const [editing, setEditing] = useState<ChunkCardFragment | "new" | null>(null);

@@ -3,7 +3,7 @@ import { useQuery } from "@apollo/client/react";
 import { useTranslation } from "react-i18next";
 import { describeError } from "../../../errors";
 import { KnowledgeGraphDocument } from "../../../graphql/gql/graphql";
-import { KnowledgeGraphView } from "./KnowledgeGraphView";
+import { KnowledgeGraphView } from "../../../components/knowledge-graph/KnowledgeGraphView";
 import { MindMapView } from "../../../components/mind-map/MindMapView";
 
 /** The knowledge base's graph, drawn as a graph or as a mind map. */
@@ -13,5 +13,5 @@ export function GraphTab({ knowledgeBaseId, mode }: { knowledgeBaseId: string; m
   if (loading && !data) return <Skeleton height="96" rounded="l3" />;
   if (error && !data) return <Center py="12" color="fg.muted">{describeError(error, i18n)}</Center>;
   const graph = data?.knowledgeGraph;
-  return mode === "graph" ? <KnowledgeGraphView nodes={graph?.nodes ?? []} edges={graph?.edges ?? []} /> : <MindMapView mindMap={graph?.mindMap} />;
+  return mode === "graph" ? <KnowledgeGraphView knowledgeBaseId={knowledgeBaseId} nodes={graph?.nodes ?? []} edges={graph?.edges ?? []} /> : <MindMapView mindMap={graph?.mindMap} />;
 }

@@ -9,8 +9,8 @@ export type ChunkFilter = "all" | "enabled" | "disabled";
 export type ChunkOrigin = "all" | "original" | "raptor";
 
 /** One page of a document's chunks, filtered by text, availability and origin, and the chunks ticked on it. */
-export function useChunkList(documentId: string) {
-  const [search, setSearchText] = useState("");
+export function useChunkList(documentId: string, initialSearch = "") {
+  const [search, setSearchText] = useState(initialSearch);
   const deferredSearch = useDeferredValue(search.trim());
   const [filter, setFilterValue] = useState<ChunkFilter>("all");
   const [origin, setOriginValue] = useState<ChunkOrigin>("all");
