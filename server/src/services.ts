@@ -21,6 +21,8 @@ import { ModelsService } from "./models/models.service";
 import { RetrievalService } from "./retrieval/retrieval.service";
 import { ParserSandbox } from "./ingestion/sandbox/parser-sandbox";
 import { Previews } from "./ingestion/preview/previews";
+import { workSources } from "./works/sources";
+import { WorksService } from "./works/works.service";
 import type { Platform } from "./platform";
 import type { Services } from "./platform/services";
 // Each domain's entries of the services registry: their `services.ts` declare them.
@@ -32,6 +34,7 @@ import "./retrieval/services";
 import "./chat/services";
 import "./flows/services";
 import "./files/services";
+import "./works/services";
 
 export type { Services };
 
@@ -56,6 +59,7 @@ export function createServices(platform: Platform): Services {
   const previews = new Previews((bytes, fileName) => parsers.preview(bytes, fileName));
   const files = new FileService(platform, { knowledgeBases, documents, storedBytes, previews });
   const fileImports = new S3ImportService(platform, files);
+  const works = new WorksService(platform, workSources({ documents, assistants, conversations, flows, files }));
   return {
     platform,
     auth,
@@ -76,6 +80,7 @@ export function createServices(platform: Platform): Services {
     flowShares,
     files,
     fileImports,
+    works,
     parsers,
     previews,
     close: async () => {

@@ -1,0 +1,28 @@
+import type { AssistantService } from "../chat/assistant.service";
+import type { ConversationService } from "../chat/conversation.service";
+import type { FileService } from "../files/file.service";
+import type { FlowService } from "../flows/flow.service";
+import type { DocumentService } from "../knowledge/document.service";
+import { assistantWorks } from "./sources/assistants";
+import { fileWorks } from "./sources/files";
+import { flowWorks } from "./sources/flows";
+import { knowledgeBaseWorks } from "./sources/knowledge-bases";
+import type { WorkSource } from "./work-source";
+
+export interface WorkSourceParts {
+  documents: DocumentService;
+  assistants: AssistantService;
+  conversations: ConversationService;
+  flows: FlowService;
+  files: FileService;
+}
+
+/** Every kind my space lists, in the order of its filter: one line per kind. */
+export function workSources(parts: WorkSourceParts): WorkSource[] {
+  return [
+    knowledgeBaseWorks(parts.documents),
+    assistantWorks(parts.assistants, parts.conversations),
+    flowWorks(parts.flows),
+    fileWorks(parts.files),
+  ];
+}
