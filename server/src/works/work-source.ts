@@ -8,10 +8,10 @@ export type Bind = (value: unknown) => string;
 
 /**
  * The columns every source's SELECT gives, in this order, so that my space pages all kinds in one UNION ALL:
- * kind, id, name, description, variant, counts (jsonb: name → number), activity_at, team_shared, created_by, and
+ * kind, id, name, description, variant, parent_id, counts (jsonb: name → number), activity_at, team_shared, created_by, and
  * `resource` (jsonb: the fields its policy reads, to say what the principal may do with each row).
  */
-export const WORK_COLUMNS = ["kind", "id", "name", "description", "variant", "counts", "activity_at", "team_shared", "created_by", "resource"] as const;
+export const WORK_COLUMNS = ["kind", "id", "name", "description", "variant", "parent_id", "counts", "activity_at", "team_shared", "created_by", "resource"] as const;
 
 export interface WorkRow {
   kind: WorkKind;
@@ -19,6 +19,7 @@ export interface WorkRow {
   name: string;
   description: string | null;
   variant: string | null;
+  parent_id: string | null;
   counts: Record<string, number>;
   activity_at: Date;
   team_shared: boolean;
@@ -33,8 +34,11 @@ export interface WorkRow {
  */
 export interface WorkSource {
   kind: WorkKind;
-  /** Whether the kind has a way to share (a team permission, a share link): my space offers "share" only then. */
-  shareable: boolean;
+  /**
+   * Whether the principal, who may `manage` the row or not, may share it as the kind shares (a team permission, a
+   * share link); false for a kind with no sharing, so that my space offers "share" only where it exists.
+   */
+  mayShare(principal: SignedIn, row: WorkRow, manage: boolean): boolean;
   /** One SELECT of WORK_COLUMNS over the principal's readable, live works of the kind, named like `search` when given. */
   select(principal: SignedIn, search: string | null, bind: Bind): string;
   /** The policy resource of a listed row (from its `resource` column). */

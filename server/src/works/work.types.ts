@@ -40,6 +40,9 @@ export class Work {
   @Field(() => String, { nullable: true, description: "A kind's variety: a file's `folder` or `file`; null otherwise." })
   variant: string | null;
 
+  @Field(() => ID, { nullable: true, description: "The folder a file or folder is in; null for other kinds." })
+  parentId: string | null;
+
   @Field(() => [WorkCount])
   counts: WorkCount[];
 

@@ -77,11 +77,12 @@ export class WorksService {
       name: row.name,
       description: row.description || null,
       variant: row.variant,
+      parentId: row.parent_id,
       counts: Object.entries(row.counts).map(([name, value]) => ({ name, value: Number(value) })),
       activityAt: new Date(row.activity_at),
       teamShared: row.team_shared,
       mine: row.created_by === principal.user.id,
-      can: { rename: manage, share: source.shareable && manage, delete: can(principal, "delete", resource) },
+      can: { rename: manage, share: source.mayShare(principal, row, manage), delete: can(principal, "delete", resource) },
     };
   }
 }

@@ -16,9 +16,10 @@ export const PREVIEW_MESSAGES = 6;
 export function assistantWorks(assistants: AssistantService, conversations: ConversationService): WorkSource {
   return {
     kind: WorkKind.assistant,
-    shareable: true,
+    // A share link: whoever may change the assistant publishes it (ShareService).
+    mayShare: (_principal, _row, manage) => manage,
     select(principal, search, bind) {
-      return `SELECT '${WorkKind.assistant}' AS kind, a.id, a.name, a.description, NULL::text AS variant,
+      return `SELECT '${WorkKind.assistant}' AS kind, a.id, a.name, a.description, NULL::text AS variant, NULL::varchar AS parent_id,
           jsonb_build_object('knowledgeBases', jsonb_array_length(a.kb_ids)) AS counts,
           GREATEST(a.updated_at, (SELECT max(c.updated_at) FROM chat_conversation c WHERE c.assistant_id = a.id AND c.source IN ('web', 'api') AND c.binned_in IS NULL)) AS activity_at,
           FALSE AS team_shared, a.created_by,

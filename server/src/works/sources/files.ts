@@ -17,9 +17,9 @@ const FILE_COLUMNS: Record<string, string> = { tenantId: "fi.tenant_id", created
 export function fileWorks(files: FileService): WorkSource {
   return {
     kind: WorkKind.file,
-    shareable: false,
+    mayShare: () => false,
     select(principal, search, bind) {
-      return `SELECT '${WorkKind.file}' AS kind, fi.id, fi.name, NULL::text AS description, fi.kind::text AS variant,
+      return `SELECT '${WorkKind.file}' AS kind, fi.id, fi.name, NULL::text AS description, fi.kind::text AS variant, fi.parent_id,
           CASE WHEN fi.kind = 'file' THEN jsonb_build_object('bytes', fi.size) ELSE jsonb_build_object('items', (SELECT count(*) FROM file child WHERE child.parent_id = fi.id AND child.binned_in IS NULL)) END AS counts,
           fi.updated_at AS activity_at,
           ${IN_TEAM_KNOWLEDGE_BASE} AS team_shared, fi.created_by,

@@ -10,9 +10,10 @@ import { emptyPreview } from "../work.types";
 export function flowWorks(flows: FlowService): WorkSource {
   return {
     kind: WorkKind.flow,
-    shareable: true,
+    // Sharing a flow with the team is its maker's choice, as on the flow list: a teammate it was shared with does not unshare it.
+    mayShare: (principal, row, manage) => manage && row.created_by === principal.user.id,
     select(principal, search, bind) {
-      return `SELECT '${WorkKind.flow}' AS kind, f.id, f.title AS name, f.description, NULL::text AS variant,
+      return `SELECT '${WorkKind.flow}' AS kind, f.id, f.title AS name, f.description, NULL::text AS variant, NULL::varchar AS parent_id,
           jsonb_build_object('components', CASE WHEN jsonb_typeof(f.dsl->'components') = 'object' THEN (SELECT count(*) FROM jsonb_object_keys(f.dsl->'components')) ELSE 0 END) AS counts,
           GREATEST(f.updated_at, f.last_run_at) AS activity_at,
           f.permission = 'team' AS team_shared, f.created_by,

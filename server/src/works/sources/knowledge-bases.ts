@@ -12,9 +12,9 @@ export const PREVIEW_DOCUMENTS = 8;
 export function knowledgeBaseWorks(documents: DocumentService): WorkSource {
   return {
     kind: WorkKind.knowledgeBase,
-    shareable: true,
+    mayShare: (_principal, _row, manage) => manage,
     select(principal, search, bind) {
-      return `SELECT '${WorkKind.knowledgeBase}' AS kind, kb.id, kb.name, kb.description, NULL::text AS variant,
+      return `SELECT '${WorkKind.knowledgeBase}' AS kind, kb.id, kb.name, kb.description, NULL::text AS variant, NULL::varchar AS parent_id,
           jsonb_build_object('documents', kb.document_count, 'chunks', kb.chunk_count) AS counts,
           GREATEST(kb.updated_at, (SELECT max(d.updated_at) FROM document d WHERE d.knowledge_base_id = kb.id AND d.binned_in IS NULL)) AS activity_at,
           kb.permission = 'team' AS team_shared, kb.created_by,
