@@ -1,6 +1,102 @@
-import { LuPresentation } from "react-icons/lu";
-import { NotBuiltYet } from "../../components/NotBuiltYet";
+import { Box, Center, Flex, HStack, IconButton, Skeleton, Stack, Text } from "@chakra-ui/react";
+import { useQuery } from "@apollo/client/react";
+import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { LuChevronLeft, LuChevronRight, LuMaximize, LuMinimize } from "react-icons/lu";
+import { LoadFailed } from "../../components/LoadFailed";
+import { WorkSlidesDocument } from "../../graphql/gql/graphql";
+import { slideAfterKey } from "./slide/slideKeys";
+import { WorkSlide } from "./slide/WorkSlide";
+import { WorkFilter } from "./works/WorkFilter";
+import type { WorkFilter as Filter } from "./works/workLogic";
 
+/** The slides show the newest works, as many as one page of the list may hold. */
+const SLIDES = 100;
+
+/** Keys typed into a field, or on a focused button, are theirs: the slides do not take them. */
+function ownsKeys(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT", "BUTTON"].includes(target.tagName));
+}
+
+/** /my/slide: the works one per slide, with the keyboard (← → Space Home End) and full screen (Esc leaves it). */
 export default function SlidePage() {
-  return <NotBuiltYet page="slide" icon={LuPresentation} compact />;
+  const { t } = useTranslation();
+  const [filter, setFilter] = useState<Filter>("all");
+  const [index, setIndex] = useState(0);
+  const [fullScreen, setFullScreen] = useState(false);
+  const stage = useRef<HTMLDivElement>(null);
+  const { data, error, refetch } = useQuery(WorkSlidesDocument, { variables: { kind: filter === "all" ? null : filter, pageSize: SLIDES }, fetchPolicy: "cache-and-network" });
+  const works = data?.works.items ?? [];
+  const count = works.length;
+  const shown = Math.min(index, Math.max(0, count - 1));
+
+  useEffect(() => {
+    function onKey(event: KeyboardEvent) {
+      if (event.altKey || event.ctrlKey || event.metaKey || ownsKeys(event.target)) return;
+      const next = slideAfterKey(event.key, event.shiftKey, shown, count);
+      if (next === null) return;
+      event.preventDefault(); // Space and the arrows would scroll the page
+      setIndex(next);
+    }
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [shown, count]);
+
+  useEffect(() => {
+    const onChange = () => setFullScreen(document.fullscreenElement === stage.current);
+    document.addEventListener("fullscreenchange", onChange);
+    return () => document.removeEventListener("fullscreenchange", onChange);
+  }, []);
+
+  function toggleFullScreen() {
+    if (document.fullscreenElement) void document.exitFullscreen();
+    else void stage.current?.requestFullscreen();
+  }
+
+  let slide;
+  if (error && !data) slide = <LoadFailed error={error} onRetry={() => void refetch()} />;
+  else if (!data) slide = <Skeleton height="full" rounded="l3" data-testid="slides-loading" />;
+  else if (count === 0)
+    slide = (
+      <Center height="full" color="fg.muted" data-testid="slides-empty">
+        {t("slides.empty")}
+      </Center>
+    );
+  else slide = <WorkSlide key={`${works[shown].kind}:${works[shown].id}`} work={works[shown]} />;
+
+  return (
+    <Stack gap="4" data-testid="slides-page">
+      <Flex gap="3" wrap="wrap" justify="space-between" align="center">
+        <WorkFilter
+          value={filter}
+          onChange={(next) => {
+            setFilter(next);
+            setIndex(0);
+          }}
+        />
+        <Text fontSize="sm" color="fg.muted">
+          {t("slides.keys")}
+        </Text>
+      </Flex>
+      <Stack ref={stage} gap="4" bg="bg" p={fullScreen ? "10" : "0"} height={fullScreen ? "100vh" : "auto"} data-testid="slides-stage" data-full-screen={fullScreen || undefined}>
+        <Box flex="1" minHeight="0" height={fullScreen ? "auto" : "clamp(420px, 62vh, 760px)"} bg="bg.panel" borderWidth="1px" rounded="l3" p={{ base: "6", md: "10" }} shadow="sm">
+          {slide}
+        </Box>
+        <HStack justify="center" gap="3">
+          <IconButton size="sm" variant="outline" aria-label={t("slides.previous")} disabled={shown <= 0} onClick={() => setIndex(shown - 1)} data-testid="slides-previous">
+            <LuChevronLeft />
+          </IconButton>
+          <Text fontVariantNumeric="tabular-nums" minWidth="16" textAlign="center" data-testid="slides-counter">
+            {count === 0 ? "0 / 0" : `${shown + 1} / ${count}`}
+          </Text>
+          <IconButton size="sm" variant="outline" aria-label={t("slides.next")} disabled={shown >= count - 1} onClick={() => setIndex(shown + 1)} data-testid="slides-next">
+            <LuChevronRight />
+          </IconButton>
+          <IconButton size="sm" variant="ghost" aria-label={fullScreen ? t("slides.leaveFullScreen") : t("slides.fullScreen")} onClick={toggleFullScreen} data-testid="slides-full-screen">
+            {fullScreen ? <LuMinimize /> : <LuMaximize />}
+          </IconButton>
+        </HStack>
+      </Stack>
+    </Stack>
+  );
 }
