@@ -6,6 +6,7 @@ import { TenantMember } from "./auth/tenant-member.entity";
 import { Tenant } from "./auth/tenant.entity";
 import { User } from "./auth/user.entity";
 import { Identity } from "./auth/identity/identity.entity";
+import { BinEntry } from "./bin/bin-entry.entity";
 import { ChatAssistant } from "./chat/assistant.entity";
 import { ChatShare } from "./chat/share.entity";
 import { Conversation } from "./chat/conversation.entity";
@@ -19,4 +20,4 @@ import { FLOW_ENTITIES } from "./flows/entities";
 import { FILE_ENTITIES } from "./files/entities";
 
 /** Every TypeORM entity; the schema itself is created by the migrations in migrations/. */
-export const entities = [Tenant, User, TenantMember, TeamInvitation, AuthSession, Identity, ThrottleCounter, ApiToken, ModelEntry, KnowledgeBase, Document, Chunk, KbTask, ChatAssistant, ChatShare, Conversation, Message, ...FLOW_ENTITIES, ...FILE_ENTITIES];
+export const entities = [Tenant, User, TenantMember, TeamInvitation, AuthSession, Identity, ThrottleCounter, ApiToken, ModelEntry, KnowledgeBase, Document, Chunk, KbTask, ChatAssistant, ChatShare, Conversation, Message, ...FLOW_ENTITIES, ...FILE_ENTITIES, BinEntry];

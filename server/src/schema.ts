@@ -15,11 +15,12 @@ import { FlowResolver, FlowVersionResolver } from "./flows/flow.resolver";
 import { FlowRunResolver, FlowSessionResolver } from "./flows/flow-run.resolver";
 import { FlowShareResolver } from "./flows/flow-share.resolver";
 import { FileResolver } from "./files/file.resolver";
+import { BinResolver } from "./bin/bin.resolver";
 import { WorksResolver } from "./works/works.resolver";
 import { createMemoryPubSub, type PubSub } from "./platform/pubsub";
 
 /** Every resolver class; a domain adds its own here. */
-const resolvers = [AuthResolver, UserFieldsResolver, IdentityResolver, ApiTokenResolver, TeamResolver, ModelsResolver, KnowledgeResolver, ChunkFieldsResolver, DocumentFieldsResolver, KbTaskResolver, RetrievalResolver, AssistantResolver, ConversationResolver, ChatMessageFieldsResolver, FlowResolver, FlowVersionResolver, FlowSessionResolver, FlowRunResolver, FlowShareResolver, FileResolver, WorksResolver] as const;
+const resolvers = [AuthResolver, UserFieldsResolver, IdentityResolver, ApiTokenResolver, TeamResolver, ModelsResolver, KnowledgeResolver, ChunkFieldsResolver, DocumentFieldsResolver, KbTaskResolver, RetrievalResolver, AssistantResolver, ConversationResolver, ChatMessageFieldsResolver, FlowResolver, FlowVersionResolver, FlowSessionResolver, FlowRunResolver, FlowShareResolver, FileResolver, BinResolver, WorksResolver] as const;
 
 /** The committed SDL at the top of the repository, which client code generation reads. */
 export const SCHEMA_FILE = path.resolve(__dirname, "../../schema.graphql");

@@ -1,4 +1,10 @@
 import { ApiTokenService } from "./auth/api-token.service";
+import { BinService } from "./bin/bin.service";
+import { WorkKind } from "./bin/work-kind";
+import { assistantBinKind, conversationBinKind } from "./chat/bin-kinds";
+import { fileBinKind } from "./files/bin-kinds";
+import { flowBinKind } from "./flows/bin-kinds";
+import { documentBinKind, knowledgeBaseBinKind } from "./knowledge/bin-kinds";
 import { AuthService } from "./auth/auth.service";
 import { IdentitySignInService } from "./auth/identity/identity-sign-in";
 import { TeamService } from "./auth/team.service";
@@ -27,6 +33,7 @@ import type { Platform } from "./platform";
 import type { Services } from "./platform/services";
 // Each domain's entries of the services registry: their `services.ts` declare them.
 import "./auth/services";
+import "./bin/services";
 import "./models/services";
 import "./ingestion/services";
 import "./knowledge/services";
@@ -43,21 +50,29 @@ export function createServices(platform: Platform): Services {
   const apiTokens = new ApiTokenService(platform);
   const auth = new AuthService(platform, apiTokens);
   const models = new ModelsService(platform);
+  const bin = new BinService(platform);
   // A linked file and its documents share bytes: whoever deletes them asks the file manager too.
   const storedBytes = new StoredBytes(platform, fileObjectHolders(platform));
-  const knowledgeBases = new KnowledgeBaseService(platform, models, storedBytes);
-  const documents = new DocumentService(platform, knowledgeBases, storedBytes);
-  const assistants = new AssistantService(platform, knowledgeBases, models);
+  const knowledgeBases = new KnowledgeBaseService(platform, models, storedBytes, bin);
+  const documents = new DocumentService(platform, knowledgeBases, storedBytes, bin);
+  const assistants = new AssistantService(platform, knowledgeBases, models, bin);
   const shares = new ShareService(platform, assistants, apiTokens);
   const retrieval = new RetrievalService(platform, knowledgeBases, models);
-  const conversations = new ConversationService(platform, { models, retrieval, assistants });
-  const flows = new FlowService(platform);
+  const conversations = new ConversationService(platform, { models, retrieval, assistants, bin });
+  const flows = new FlowService(platform, bin);
   const flowShares = new FlowShareService(platform, flows, apiTokens);
   const flowRuns = new FlowRunService(platform, { platform, models, retrieval, flows, runTurn, runnerOf: (visitor) => flowShares.runnerOf(visitor) });
   const { timeoutSeconds, stepTimeoutSeconds, memoryMb } = platform.config.parsing;
   const parsers = new ParserSandbox({ documentMs: timeoutSeconds * 1000, stepMs: stepTimeoutSeconds * 1000, memoryBytes: memoryMb * 1024 * 1024 });
   const previews = new Previews((bytes, fileName) => parsers.preview(bytes, fileName));
-  const files = new FileService(platform, { knowledgeBases, documents, storedBytes, previews });
+  const files = new FileService(platform, { knowledgeBases, documents, storedBytes, previews, bin });
+  // What each kind of deleted item takes into the recycle bin, and how it comes back or goes for good.
+  bin.register(WorkKind.knowledgeBase, knowledgeBaseBinKind(knowledgeBases));
+  bin.register(WorkKind.document, documentBinKind(documents));
+  bin.register(WorkKind.assistant, assistantBinKind);
+  bin.register(WorkKind.conversation, conversationBinKind);
+  bin.register(WorkKind.flow, flowBinKind);
+  bin.register(WorkKind.file, fileBinKind(documents, storedBytes));
   const fileImports = new S3ImportService(platform, files);
   const works = new WorksService(platform, workSources({ documents, assistants, conversations, flows, files }));
   return {
@@ -80,10 +95,12 @@ export function createServices(platform: Platform): Services {
     flowShares,
     files,
     fileImports,
+    bin,
     works,
     parsers,
     previews,
     close: async () => {
+      await bin.stopPurging();
       await parsers.close();
       await conversations.close();
       await flowRuns.close();

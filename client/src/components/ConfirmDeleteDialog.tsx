@@ -1,7 +1,9 @@
+import { useQuery } from "@apollo/client/react";
 import { Button, CloseButton, Dialog, HStack, Icon, Portal, Text } from "@chakra-ui/react";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { LuTriangleAlert } from "react-icons/lu";
+import { RecycleBinDaysDocument, type WorkKind } from "../graphql/gql/graphql";
 
 interface ConfirmDeleteDialogProps {
   open: boolean;
@@ -12,12 +14,17 @@ interface ConfirmDeleteDialogProps {
   subject?: string;
   /** What else goes with it, shown under the subject (e.g. the knowledge-base documents of a deleted file). */
   children?: ReactNode;
+  /** The kind of a deletion that moves the item into the recycle bin: the dialog says for how long it can be restored. */
+  binKind?: WorkKind;
 }
 
 /** The one confirmation every deletion passes through (§2: "are you sure delete this item"). */
-export function ConfirmDeleteDialog({ open, onClose, onConfirm, subject, children }: ConfirmDeleteDialogProps) {
+export function ConfirmDeleteDialog({ open, onClose, onConfirm, subject, children, binKind }: ConfirmDeleteDialogProps) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
+  // The retention is the server's (RECYCLE_BIN_DAYS), read once per page and kept in the cache.
+  const { data: bin } = useQuery(RecycleBinDaysDocument, { skip: !binKind || !open });
+  const days = bin?.recycleBinDays;
 
   async function confirm() {
     setBusy(true);
@@ -49,6 +56,11 @@ export function ConfirmDeleteDialog({ open, onClose, onConfirm, subject, childre
                 </Text>
               )}
               {children}
+              {binKind && days !== undefined && (
+                <Text mt="3" fontSize="sm" color="fg.muted" data-testid="confirm-delete-bin-note">
+                  {days > 0 ? t("bin.confirm.toBin", { count: days }) : t("bin.confirm.forGood")}
+                </Text>
+              )}
             </Dialog.Body>
             <Dialog.Footer>
               <Dialog.ActionTrigger asChild>

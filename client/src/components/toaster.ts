@@ -35,6 +35,10 @@ export const notify = {
   success(message: SuccessMessage): void {
     replaceWith({ type: "success", title: i18n.t(`success.${message}`), duration: SUCCESS_MS });
   },
+  /** A success that names what happened, in a text of the caller's (e.g. the items a restore renamed). */
+  info(text: string): void {
+    replaceWith({ type: "success", title: text, duration: SUCCESS_MS * 2 });
+  },
   error(text: string): void {
     replaceWith({ type: "error", title: text, duration: ERROR_MS });
   },

@@ -128,6 +128,10 @@ export class ChatAssistant {
   @Column({ type: "varchar", length: 1, default: "1" })
   status: string;
 
+  /** The recycle-bin entry that holds this row (bin/), or null while it is live. */
+  @Column({ type: "varchar", length: 32, nullable: true })
+  binnedIn: string | null;
+
   @Field()
   @CreateDateColumn({ type: "timestamptz" })
   createdAt: Date;

@@ -199,11 +199,11 @@ describe("assistants", () => {
     expect(fieldsOf(unused)).toEqual({ promptVariables: "errors.chat.variableUnused" });
   });
 
-  it("deleting is soft: the assistant disappears but its row stays", async () => {
+  it("the REST API's delete is soft: the assistant disappears but its row stays", async () => {
     const owner = await member();
     const kb = await parsedKnowledgeBase(owner);
     const assistant = await server.services.assistants.create(owner, { name: "Gone", knowledgeBaseIds: [kb.id] });
-    await server.services.assistants.delete(owner, [assistant.id]);
+    await server.services.assistants.softDelete(owner, [assistant.id]);
     expect(await failure(server.services.assistants.get(owner, assistant.id))).toMatchObject({ kind: "NOT_FOUND", messageKey: "errors.chat.notFound" });
     expect((await server.services.assistants.list(owner)).items).toEqual([]);
     const [row] = await server.platform.db.query(`SELECT status FROM chat_assistant WHERE id = $1`, [assistant.id]);

@@ -1,4 +1,6 @@
-import { In, QueryFailedError, type Repository } from "typeorm";
+import { In, IsNull, QueryFailedError, type Repository } from "typeorm";
+import type { BinService } from "../bin/bin.service";
+import { WorkKind } from "../bin/work-kind";
 import { authorize, can, scope, scopeSql, type Action, type AssistantResource } from "../policies";
 import { membershipsOf } from "../auth/memberships";
 import { User } from "../auth/user.entity";
@@ -54,13 +56,14 @@ export class AssistantService {
     private readonly platform: Platform,
     private readonly knowledgeBaseService: KnowledgeBaseService,
     private readonly models: ModelsService,
+    private readonly bin: BinService,
   ) {
     this.repository = platform.db.getRepository(ChatAssistant);
   }
 
   async list(principal: SignedIn, query: AssistantQuery = {}): Promise<{ total: number; items: ChatAssistant[] }> {
     const visible = scopeSql(scope(principal, "read", "assistant"), "a");
-    const builder = this.repository.createQueryBuilder("a").where(`${visible.sql} AND a.status = '1'`, visible.params);
+    const builder = this.repository.createQueryBuilder("a").where(`${visible.sql} AND a.status = '1' AND a.binnedIn IS NULL`, visible.params);
     if (query.search?.trim()) builder.andWhere("a.name ILIKE :search", { search: `%${escapeLike(query.search.trim())}%` });
     if (query.name) builder.andWhere("a.name = :name", { name: query.name });
     if (query.id) builder.andWhere("a.id = :id", { id: query.id });
@@ -77,7 +80,7 @@ export class AssistantService {
 
   /** A live assistant the principal may act on so (the assistant policy decides; read, by default). */
   async get(principal: Principal, id: string, action: Action = "read"): Promise<ChatAssistant> {
-    const assistant = await this.repository.findOneBy({ id, status: "1" });
+    const assistant = await this.repository.findOneBy({ id, status: "1", binnedIn: IsNull() });
     if (!assistant) throw NotFound("errors.chat.notFound");
     authorize(principal, action, assistantResource(assistant));
     return assistant;
@@ -96,7 +99,7 @@ export class AssistantService {
   async knowledgeBases(assistant: ChatAssistant): Promise<KnowledgeBase[]> {
     const ids = (Array.isArray(assistant.kbIds) ? assistant.kbIds : []).filter((id): id is string => typeof id === "string");
     if (ids.length === 0) return [];
-    const rows = await this.platform.db.getRepository(KnowledgeBase).findBy({ id: In(ids) });
+    const rows = await this.platform.db.getRepository(KnowledgeBase).findBy({ id: In(ids), binnedIn: IsNull() });
     const byId = new Map(rows.map((kb) => [kb.id, kb]));
     return ids.map((id) => byId.get(id)).filter((kb): kb is KnowledgeBase => kb !== undefined);
   }
@@ -129,7 +132,7 @@ export class AssistantService {
   /** The documents of these knowledge bases whose metadata meets the condition. */
   async documentsMeeting(kbs: KnowledgeBase[], condition: MetadataCondition): Promise<string[]> {
     if (kbs.length === 0) return [];
-    const documents = await this.platform.db.getRepository(Document).find({ where: { knowledgeBaseId: In(kbs.map((kb) => kb.id)) }, select: { id: true, metaFields: true } });
+    const documents = await this.platform.db.getRepository(Document).find({ where: { knowledgeBaseId: In(kbs.map((kb) => kb.id)), binnedIn: IsNull() }, select: { id: true, metaFields: true } });
     return documentsMatching(documents, condition);
   }
 
@@ -190,7 +193,7 @@ export class AssistantService {
   private async nameTaken(tenantId: string, name: string, exceptId?: string): Promise<boolean> {
     const builder = this.repository
       .createQueryBuilder("a")
-      .where("a.tenantId = :tenantId AND a.status = '1' AND lower(a.name) = lower(:name)", { tenantId, name });
+      .where("a.tenantId = :tenantId AND a.status = '1' AND a.binnedIn IS NULL AND lower(a.name) = lower(:name)", { tenantId, name });
     if (exceptId) builder.andWhere("a.id <> :exceptId", { exceptId });
     return builder.getExists();
   }
@@ -261,11 +264,12 @@ export class AssistantService {
     if (invalid.length > 0) throw Invalid(invalid.map(({ field, messageKey, params }) => ({ field, messageKey, params })));
   }
 
-  /** Soft-deletes live assistants the principal may delete; every id must be one. */
+  /** Moves live assistants the principal may delete into the recycle bin (the web app's delete); every id must be one. */
   async delete(principal: SignedIn, ids: string[]): Promise<number> {
-    const unique = [...new Set(ids)];
-    for (const id of unique) await this.get(principal, id, "delete");
-    return this.softDelete(principal, unique);
+    const assistants: ChatAssistant[] = [];
+    for (const id of new Set(ids)) assistants.push(await this.get(principal, id, "delete"));
+    await this.bin.put(principal, WorkKind.assistant, assistants.map((a) => ({ id: a.id, tenantId: a.tenantId, name: a.name })));
+    return assistants.length;
   }
 
   /** Marks assistants deleted; ids that are not live assistants the principal may delete are left alone. Returns how many were. */
@@ -275,7 +279,7 @@ export class AssistantService {
     const found = await this.repository
       .createQueryBuilder("a")
       .select("a.id", "id")
-      .where(`${deletable.sql} AND a.status = '1' AND a.id IN (:...ids)`, { ...deletable.params, ids })
+      .where(`${deletable.sql} AND a.status = '1' AND a.binnedIn IS NULL AND a.id IN (:...ids)`, { ...deletable.params, ids })
       .getRawMany<{ id: string }>();
     if (found.length === 0) return 0;
     const { affected } = await this.repository.update({ id: In(found.map((a) => a.id)), status: "1" }, { status: "0", updatedAt: new Date() });

@@ -30,6 +30,10 @@ export class Conversation {
   @Column({ type: "varchar", length: 255 })
   name: string;
 
+  /** The recycle-bin entry that holds this row (bin/), or null while it is live. */
+  @Column({ type: "varchar", length: 32, nullable: true })
+  binnedIn: string | null;
+
   @Field()
   @CreateDateColumn({ type: "timestamptz" })
   createdAt: Date;

@@ -1,7 +1,9 @@
-import { In } from "typeorm";
+import { In, IsNull } from "typeorm";
+import type { BinService } from "../bin/bin.service";
+import { WorkKind } from "../bin/work-kind";
 import type { AssistantService } from "./assistant.service";
 import { authorize, scope, scopeSql, type Action, type ConversationResource } from "../policies";
-import type { SharePrincipal, SignedIn } from "../policies/principal";
+import { isSignedIn, type SharePrincipal, type SignedIn } from "../policies/principal";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import type { ModelsService } from "../models/models.service";
 import { DomainError, FieldChecks, messageForClient, NotFound } from "../platform/errors";
@@ -103,7 +105,7 @@ export class ConversationService {
 
   constructor(
     private readonly platform: Platform,
-    private readonly deps: { models: ModelsService; retrieval: RetrievalService; assistants: AssistantService },
+    private readonly deps: { models: ModelsService; retrieval: RetrievalService; assistants: AssistantService; bin: BinService },
   ) {
     this.writer = new AnswerWriter(platform);
     this.runs = CancellableRuns.on(platform.pubsub, STOP_TOPIC);
@@ -142,7 +144,7 @@ export class ConversationService {
 
   private async access(actor: ChatActor, conversation: Conversation | null, action: Action = "use"): Promise<{ conversation: Conversation; assistant: ChatAssistant }> {
     const principal = this.policyPrincipal(actor);
-    if (!conversation) throw NotFound("errors.conversation.notFound");
+    if (!conversation || conversation.binnedIn) throw NotFound("errors.conversation.notFound");
     authorize(principal, action, conversationResource(conversation));
     try {
       const assistant = await this.usableAssistant(actor, conversation.assistantId);
@@ -181,7 +183,7 @@ export class ConversationService {
   /** The conversations with the assistant that the actor may read (the conversation policy's scope). */
   private readable(actor: ChatActor, assistant: ChatAssistant) {
     const visible = scopeSql(scope(this.policyPrincipal(actor), "read", "conversation"), "c");
-    return this.conversations.createQueryBuilder("c").where(`${visible.sql} AND c.assistantId = :assistantId`, { ...visible.params, assistantId: assistant.id });
+    return this.conversations.createQueryBuilder("c").where(`${visible.sql} AND c.assistantId = :assistantId AND c.binnedIn IS NULL`, { ...visible.params, assistantId: assistant.id });
   }
 
   /** The service API's session list (§7.2): paging, ordering and exact filters. */
@@ -205,7 +207,7 @@ export class ConversationService {
 
   /** The service API's session `sessionId` of an assistant (not a share page's), or null; the caller checks the chat. */
   apiSession(assistantId: string, sessionId: string): Promise<Conversation | null> {
-    return this.conversations.findOneBy({ id: sessionId, assistantId, source: In(["web", "api"]) });
+    return this.conversations.findOneBy({ id: sessionId, assistantId, source: In(["web", "api"]), binnedIn: IsNull() });
   }
 
   async get(actor: ChatActor, id: string): Promise<Conversation> {
@@ -267,8 +269,34 @@ export class ConversationService {
     return this.conversations.findOneByOrFail({ id: conversation.id });
   }
 
-  /** Deletes the actor's conversations among `ids` (answers being written stop); how many were deleted. */
+  /**
+   * Deletes the actor's conversations among `ids` (answers being written stop); how many were deleted. A signed-in user's
+   * go into the recycle bin (the web app's delete); a share page's visitor, who has no bin, deletes theirs for good.
+   */
   async delete(actor: ChatActor, ids: string[]): Promise<number> {
+    const own = await this.deletable(actor, ids);
+    if (!isSignedIn(actor.principal)) return this.destroyConversations(own);
+    await this.stopAnswers(own);
+    const assistants = new Map<string, string>();
+    for (const id of new Set(own.map((c) => c.assistantId))) assistants.set(id, (await this.usableAssistant(actor, id)).name);
+    await this.deps.bin.put(actor.principal, WorkKind.conversation, own.map((c) => ({ id: c.id, tenantId: c.tenantId, name: c.name, detail: { parentName: assistants.get(c.assistantId) } })));
+    return own.length;
+  }
+
+  /** Destroys the actor's conversations among `ids` with their messages (the REST API's delete); how many were. */
+  async destroy(actor: ChatActor, ids: string[]): Promise<number> {
+    return this.destroyConversations(await this.deletable(actor, ids));
+  }
+
+  private async destroyConversations(own: Conversation[]): Promise<number> {
+    if (own.length === 0) return 0;
+    await this.stopAnswers(own);
+    await this.conversations.delete({ id: In(own.map((c) => c.id)) });
+    return own.length;
+  }
+
+  /** The live conversations among `ids` that the actor may delete; the others are left alone. */
+  private async deletable(actor: ChatActor, ids: string[]): Promise<Conversation[]> {
     const found = await this.conversations.findBy({ id: In([...new Set(ids)]) });
     const own: Conversation[] = [];
     for (const conversation of found) {
@@ -278,11 +306,14 @@ export class ConversationService {
         if (!(error instanceof DomainError && error.kind === "NOT_FOUND")) throw error;
       }
     }
-    if (own.length === 0) return 0;
-    const open = await this.messages.find({ where: { conversationId: In(own.map((c) => c.id)), status: In(["searching", "streaming"]) }, select: { id: true } });
+    return own;
+  }
+
+  /** Answers being written in these conversations stop, in whichever process writes them. */
+  private async stopAnswers(conversations: Conversation[]): Promise<void> {
+    if (conversations.length === 0) return;
+    const open = await this.messages.find({ where: { conversationId: In(conversations.map((c) => c.id)), status: In(["searching", "streaming"]) }, select: { id: true } });
     for (const message of open) this.runs.cancel(message.id);
-    await this.conversations.delete({ id: In(own.map((c) => c.id)) });
-    return own.length;
   }
 
   // ---- questions and answers --------------------------------------------------------------------

@@ -1,4 +1,4 @@
-import type { Repository } from "typeorm";
+import { IsNull, type Repository } from "typeorm";
 import type { ApiTokenService } from "../auth/api-token.service";
 import { authorize, can, type ShareResource } from "../policies";
 import type { SharePrincipal, SignedIn } from "../policies/principal";
@@ -69,7 +69,7 @@ export class ShareService {
     if (token.length > 64) return null;
     const share = await this.shares.findOneBy({ id: token });
     if (!share) return null;
-    const live = await this.platform.db.getRepository(ChatAssistant).existsBy({ id: share.assistantId, status: "1" });
+    const live = await this.platform.db.getRepository(ChatAssistant).existsBy({ id: share.assistantId, status: "1", binnedIn: IsNull() });
     if (!live) return null;
     return { kind: "share", tenantId: share.tenantId, assistantId: share.assistantId, shareId: share.id };
   }

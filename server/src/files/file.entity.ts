@@ -43,6 +43,10 @@ export class FileNode {
   @Column({ type: "varchar", length: 16 })
   sourceType: string;
 
+  /** The recycle-bin entry that holds this row (bin/), or null while it is live. */
+  @Column({ type: "varchar", length: 32, nullable: true })
+  binnedIn: string | null;
+
   @CreateDateColumn({ type: "timestamptz" })
   createdAt: Date;
 

@@ -183,14 +183,14 @@ describe("links to knowledge bases", () => {
     expect(await read((await files.download(asOwner, file.id)).body)).toBe("kept bytes");
   });
 
-  it("says which documents go before deleting a folder, deletes them with it, and then the bytes nothing holds", async () => {
+  it("says which documents go before deleting a folder, destroys them with it (the REST API's delete), and then the bytes nothing holds", async () => {
     const folder = await files.createFolder(asOwner, null, "to-delete");
     const [deep] = await files.upload(asOwner, folder.id, [{ path: "sub/deep.txt", data: Buffer.from("deep") }, { path: "loose.bin", data: Buffer.from("not a document type") }]);
     await files.link(asOwner, [folder.id], [kb]);
     const impact = await files.deletionImpact(asOwner, [folder.id]);
     expect(impact).toMatchObject({ files: 2, folders: 2, documents: [{ fileId: deep.id, fileName: "deep.txt", knowledgeBaseName: "handbook" }] });
     const before = storedFiles(owner.tenantId).length;
-    expect(await files.delete(asOwner, [folder.id])).toEqual(impact);
+    expect(await files.destroy(asOwner, [folder.id])).toEqual(impact);
     expect(await server.services.platform.db.getRepository(Document).existsBy({ id: impact.documents[0].documentId })).toBe(false);
     expect(storedFiles(owner.tenantId).length).toBe(before - 2);
     expect(await refusal(files.entry(asOwner, folder.id))).toEqual({ kind: "NOT_FOUND", messageKey: "errors.file.notFound" });

@@ -7,6 +7,8 @@ import { DocumentService, LINKED_FILE_SOURCE } from "../knowledge/document.servi
 import type { KnowledgeBaseService } from "../knowledge/knowledge-base.service";
 import type { ObjectHolders, StoredBytes } from "../knowledge/stored-bytes";
 import { UploadGate } from "../knowledge/upload-gate";
+import type { BinService } from "../bin/bin.service";
+import { WorkKind } from "../bin/work-kind";
 import { authorize, can, type Action, type FileResource } from "../policies";
 import type { SignedIn } from "../policies/principal";
 import type { Platform } from "../platform";
@@ -34,6 +36,7 @@ export interface FileServiceParts {
   documents: DocumentService;
   storedBytes: StoredBytes;
   previews: Previews;
+  bin: BinService;
 }
 
 /** RAGFlow's page size for file lists (contract §1.9), and a bound on what one page may ask. */
@@ -126,7 +129,7 @@ export class FileService {
     const extra = knowledgeBaseFolder ? 1 : 0;
     const offset = (page - 1) * pageSize;
     const order = { name: "lower(name)", size: "size", updatedAt: "updated_at", createdAt: "created_at" }[sort];
-    const where = `parent_id = $1${search ? ` AND name ILIKE $2` : ""}`;
+    const where = `parent_id = $1 AND binned_in IS NULL${search ? ` AND name ILIKE $2` : ""}`;
     const params: unknown[] = [folder.id, ...(search ? [`%${escapeLike(search)}%`] : [])];
     const [{ count }]: { count: string }[] = await this.platform.db.query(`SELECT count(*) AS count FROM file WHERE ${where}`, params);
     const rows: { id: string }[] = await this.platform.db.query(
@@ -169,7 +172,7 @@ export class FileService {
     if (viewIdOf(parentId)) return [];
     const parent = await this.node(principal, parentId, "read");
     if (parent.kind !== "folder") throw folderNotFound();
-    const children = await this.repository.createQueryBuilder("f").where("f.parentId = :id AND f.kind = 'folder'", { id: parent.id }).orderBy("lower(f.name)", "ASC").getMany();
+    const children = await this.repository.createQueryBuilder("f").where("f.parentId = :id AND f.kind = 'folder' AND f.binnedIn IS NULL", { id: parent.id }).orderBy("lower(f.name)", "ASC").getMany();
     return this.present(principal, children);
   }
 
@@ -256,7 +259,7 @@ export class FileService {
     const intoItself = nodes.find((n) => targetLine.has(n.id));
     if (intoItself) throw Invalid([{ field: "targetId", messageKey: "errors.file.moveIntoItself", params: { name: intoItself.name } }]);
     const moving = nodes.filter((n) => n.parentId !== target.id);
-    const taken = new Set((await this.repository.find({ where: { parentId: target.id }, select: { name: true } })).map((n) => n.name.toLowerCase()));
+    const taken = new Set((await this.repository.find({ where: { parentId: target.id, binnedIn: IsNull() }, select: { name: true } })).map((n) => n.name.toLowerCase()));
     for (const node of moving) {
       if (taken.has(node.name.toLowerCase())) throw Conflict("errors.file.moveNameTaken", { name: node.name });
       taken.add(node.name.toLowerCase());
@@ -275,7 +278,7 @@ export class FileService {
   }
 
   private async refuseTakenName(parentId: string, name: string, messageKey: string): Promise<void> {
-    const taken = await this.repository.createQueryBuilder("f").where("f.parentId = :parentId AND lower(f.name) = lower(:name)", { parentId, name }).getExists();
+    const taken = await this.repository.createQueryBuilder("f").where("f.parentId = :parentId AND lower(f.name) = lower(:name) AND f.binnedIn IS NULL", { parentId, name }).getExists();
     if (taken) throw Conflict(messageKey, { name });
   }
 
@@ -345,7 +348,7 @@ export class FileService {
     const children = new Map<string, FileNode[]>();
     const childrenOf = async (folderId: string) => {
       let list = children.get(folderId);
-      if (!list) children.set(folderId, (list = await manager.findBy(FileNode, { parentId: folderId })));
+      if (!list) children.set(folderId, (list = await manager.findBy(FileNode, { parentId: folderId, binnedIn: IsNull() })));
       return list;
     };
     const row = (fields: Partial<FileNode>) => manager.create(FileNode, { id: newId(), tenantId: parent.tenantId, createdBy: principal.user.id, size: 0, storageKey: null, sourceType, suffix: "", ...fields });
@@ -415,14 +418,30 @@ export class FileService {
   }
 
   /**
-   * Deletes files and folders (recursively) and the documents they were linked as; answers what went. A document in a
-   * knowledge base the principal may not change (a team member linked the file into theirs) stays, holding the bytes.
+   * Moves files and folders into the recycle bin (the web app's delete), each with everything below it and the documents
+   * they were linked as; answers what went. A document in a knowledge base the principal may not change (a team member
+   * linked the file into theirs) stays, holding the bytes.
    */
   async delete(principal: SignedIn, ids: string[]): Promise<FileDeletionImpact> {
+    const { impact, tops } = await this.deletion(principal, ids);
+    const folderNames = new Map((await this.byIds([...new Set(tops.map((n) => n.parentId!))])).map((n) => [n.id, n.parentId ? n.name : ""]));
+    const removable = impact.documents.filter((d) => d.removed);
+    const items = [];
+    for (const top of tops) {
+      const below = new Set((await this.subtree([top.id])).map((n) => n.id));
+      const related = [...new Set(removable.filter((d) => below.has(d.fileId)).map((d) => d.documentId))];
+      items.push({ id: top.id, tenantId: top.tenantId, name: top.name, related, detail: { parentName: folderNames.get(top.parentId!) || undefined } });
+    }
+    await this.parts.bin.put(principal, WorkKind.file, items);
+    return impact;
+  }
+
+  /** Destroys files and folders (recursively) and the documents they were linked as (the REST API's delete); answers what went. */
+  async destroy(principal: SignedIn, ids: string[]): Promise<FileDeletionImpact> {
     const { impact, tops, subtree } = await this.deletion(principal, ids);
     // The documents first (each keeps the bytes the file still holds), then the rows, then the bytes nothing holds.
     const documentIds = [...new Set(impact.documents.filter((d) => d.removed).map((d) => d.documentId))];
-    if (documentIds.length > 0) await this.parts.documents.delete(principal, documentIds);
+    if (documentIds.length > 0) await this.parts.documents.destroy(principal, documentIds);
     await this.repository.delete({ id: In(tops.map((n) => n.id)) });
     await this.parts.storedBytes.release(subtree.flatMap((n) => (n.storageKey ? [n.storageKey] : [])));
     return impact;
@@ -445,7 +464,7 @@ export class FileService {
   /** These folders and files and everything below them. */
   private async subtree(ids: string[]): Promise<FileNode[]> {
     const rows: { id: string }[] = await this.platform.db.query(
-      `WITH RECURSIVE tree(id) AS (SELECT id FROM file WHERE id = ANY($1) UNION SELECT f.id FROM file f JOIN tree ON f.parent_id = tree.id) SELECT id FROM tree`,
+      `WITH RECURSIVE tree(id) AS (SELECT id FROM file WHERE id = ANY($1) UNION SELECT f.id FROM file f JOIN tree ON f.parent_id = tree.id WHERE f.binned_in IS NULL) SELECT id FROM tree`,
       [ids],
     );
     return this.byIds(rows.map((r) => r.id));
@@ -473,7 +492,7 @@ export class FileService {
     await this.nodes(principal, files.map((f) => f.id), "use");
     let existing = await this.links.findBy({ fileId: In(files.map((f) => f.id)) });
     if (options.replace && existing.length > 0) {
-      await this.parts.documents.delete(principal, existing.map((l) => l.documentId));
+      await this.parts.documents.destroy(principal, existing.map((l) => l.documentId));
       existing = [];
     }
     const made: string[] = [];
@@ -485,7 +504,7 @@ export class FileService {
         await this.links.insert(missing.map((file, i) => ({ id: newId(), fileId: file.id, documentId: documents[i].id, knowledgeBaseId: kb.id })));
       } catch (error) {
         // Another request linked one of them meanwhile: its documents stand, these go.
-        await this.parts.documents.delete(principal, documents.map((d) => d.id));
+        await this.parts.documents.destroy(principal, documents.map((d) => d.id));
         if (isUniqueViolation(error)) throw Conflict("errors.file.linkBusy");
         throw error;
       }
@@ -501,7 +520,7 @@ export class FileService {
     await this.node(principal, fileId, "use");
     const link = await this.links.findOneBy({ fileId, knowledgeBaseId });
     if (!link) throw NotFound("errors.file.linkNotFound");
-    await this.parts.documents.delete(principal, [link.documentId]);
+    await this.parts.documents.destroy(principal, [link.documentId]);
     return this.entry(principal, fileId);
   }
 
@@ -525,7 +544,7 @@ export class FileService {
   /** Rows by id, in the order asked. */
   private async byIds(ids: string[]): Promise<FileNode[]> {
     if (ids.length === 0) return [];
-    const rows = new Map((await this.repository.findBy({ id: In(ids) })).map((n) => [n.id, n]));
+    const rows = new Map((await this.repository.findBy({ id: In(ids), binnedIn: IsNull() })).map((n) => [n.id, n]));
     return ids.flatMap((id) => rows.get(id) ?? []);
   }
 
@@ -544,7 +563,7 @@ export class FileService {
     return this.platform.db.query(
       `SELECT fd.id, fd.created_at, fd.file_id, fd.document_id, d.name AS document_name, kb.id AS kb_id, kb.name AS kb_name, kb.tenant_id, kb.created_by, kb.permission
        FROM file_document fd JOIN knowledge_base kb ON kb.id = fd.knowledge_base_id JOIN document d ON d.id = fd.document_id
-       WHERE fd.file_id = ANY($1) ORDER BY fd.created_at, kb.name`,
+       WHERE fd.file_id = ANY($1) AND d.binned_in IS NULL AND kb.binned_in IS NULL ORDER BY fd.created_at, kb.name`,
       [fileIds],
     );
   }
@@ -554,7 +573,7 @@ export class FileService {
     const folderIds = nodes.filter((n) => n.kind === "folder").map((n) => n.id);
     const [links, withSubfolders, sizes] = await Promise.all([
       this.linkRows(nodes.filter((n) => n.kind === "file").map((n) => n.id)),
-      folderIds.length === 0 ? [] : (this.platform.db.query(`SELECT DISTINCT parent_id FROM file WHERE parent_id = ANY($1) AND kind = 'folder'`, [folderIds]) as Promise<{ parent_id: string }[]>),
+      folderIds.length === 0 ? [] : (this.platform.db.query(`SELECT DISTINCT parent_id FROM file WHERE parent_id = ANY($1) AND kind = 'folder' AND binned_in IS NULL`, [folderIds]) as Promise<{ parent_id: string }[]>),
       this.folderSizes(folderIds),
     ]);
     const parentsWithFolders = new Set(withSubfolders.map((r) => r.parent_id));
@@ -588,7 +607,7 @@ export class FileService {
   private async folderSizes(folderIds: string[]): Promise<Map<string, number>> {
     if (folderIds.length === 0) return new Map();
     const rows: { top: string; size: string }[] = await this.platform.db.query(
-      `WITH RECURSIVE tree(top, id) AS (SELECT id, id FROM file WHERE id = ANY($1) UNION ALL SELECT tree.top, f.id FROM file f JOIN tree ON f.parent_id = tree.id)
+      `WITH RECURSIVE tree(top, id) AS (SELECT id, id FROM file WHERE id = ANY($1) UNION ALL SELECT tree.top, f.id FROM file f JOIN tree ON f.parent_id = tree.id WHERE f.binned_in IS NULL)
        SELECT tree.top, COALESCE(SUM(f.size), 0) AS size FROM tree JOIN file f ON f.id = tree.id GROUP BY tree.top`,
       [folderIds],
     );

@@ -1,4 +1,4 @@
-import type { Repository } from "typeorm";
+import { IsNull, type Repository } from "typeorm";
 import type { ApiTokenService } from "../auth/api-token.service";
 import { membershipsOf } from "../auth/memberships";
 import { User } from "../auth/user.entity";
@@ -69,7 +69,7 @@ export class FlowShareService {
   async authenticate(token: string): Promise<FlowSharePrincipal | null> {
     if (token.length > 64) return null;
     const share = await this.shares.findOneBy({ id: token });
-    if (!share || !(await this.platform.db.getRepository(Flow).existsBy({ id: share.flowId }))) return null;
+    if (!share || !(await this.platform.db.getRepository(Flow).existsBy({ id: share.flowId, binnedIn: IsNull() }))) return null;
     return { kind: "flowShare", tenantId: share.tenantId, flowId: share.flowId, shareId: share.id };
   }
 

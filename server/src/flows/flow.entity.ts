@@ -37,6 +37,10 @@ export class Flow {
   @Column({ type: "jsonb" })
   dsl: FlowDsl;
 
+  /** The recycle-bin entry that holds this row (bin/), or null while it is live. */
+  @Column({ type: "varchar", length: 32, nullable: true })
+  binnedIn: string | null;
+
   @Field()
   @CreateDateColumn({ type: "timestamptz" })
   createdAt: Date;

@@ -65,7 +65,7 @@ describe("creating and saving", () => {
   it("creates a flow from a template, titled and described in the user's language, and refuses an unknown one", async () => {
     const dsl = sketchFlow({ begin: { name: "Begin", down: ["Answer:a"] }, "Answer:a": { name: "Answer" } });
     // Any message keys will do for the test's own template: "Agent" and "Knowledge Base" in English.
-    const flows = new FlowService(server.services.platform, [{ id: "test", title: "nav.flow", description: "nav.knowledge", needs: [], dsl }]);
+    const flows = new FlowService(server.services.platform, server.services.bin, [{ id: "test", title: "nav.flow", description: "nav.knowledge", needs: [], dsl }]);
     const principal = (await server.services.principalFor(`Bearer ${stranger.token}`)) as SignedIn;
     const first = await flows.create(principal, { templateId: "test" });
     expect(first).toMatchObject({ title: "Agent", description: "Knowledge Base" });

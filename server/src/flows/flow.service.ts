@@ -1,4 +1,6 @@
-import type { Repository } from "typeorm";
+import { IsNull, type Repository } from "typeorm";
+import type { BinService } from "../bin/bin.service";
+import { WorkKind } from "../bin/work-kind";
 import { authorize, scope, scopeSql, type Action, type FlowResource } from "../policies";
 import type { FlowSharePrincipal, SignedIn } from "../policies/principal";
 import { Conflict, DomainError, FieldChecks, NotFound } from "../platform/errors";
@@ -81,6 +83,7 @@ export class FlowService {
 
   constructor(
     private readonly platform: Platform,
+    private readonly bin: BinService,
     /** The flows a user can start from (tests give their own). */
     readonly templates: readonly FlowTemplate[] = FLOW_TEMPLATES,
   ) {
@@ -103,7 +106,7 @@ export class FlowService {
    * this. A shared flow's visitor reaches that flow only.
    */
   async accessible(principal: SignedIn | FlowSharePrincipal, id: string, action: Action = "read"): Promise<Flow> {
-    const flow = await this.flows.findOneBy({ id });
+    const flow = await this.flows.findOneBy({ id, binnedIn: IsNull() });
     if (!flow) throw NotFound("flow.errors.notFound");
     authorize(principal, action, flowResource(flow));
     return flow;
@@ -115,7 +118,7 @@ export class FlowService {
 
   async list(principal: SignedIn, query: FlowQuery = {}): Promise<{ total: number; items: Flow[] }> {
     const { sql, params } = scopeSql(scope(principal, "read", "flow"), "f");
-    const builder = this.flows.createQueryBuilder("f").where(sql, params);
+    const builder = this.flows.createQueryBuilder("f").where(sql, params).andWhere("f.binnedIn IS NULL");
     if (query.search?.trim()) builder.andWhere("f.title ILIKE :search", { search: `%${escapeLike(query.search.trim())}%` });
     if (query.id !== undefined) builder.andWhere("f.id = :filterId", { filterId: query.id });
     if (query.title !== undefined) builder.andWhere("f.title = :filterTitle", { filterTitle: query.title });
@@ -146,7 +149,7 @@ export class FlowService {
   }
 
   private async titleTaken(tenantId: string, title: string, exceptId?: string): Promise<boolean> {
-    const builder = this.flows.createQueryBuilder("f").where("f.tenantId = :tenantId AND lower(f.title) = lower(:title)", { tenantId, title });
+    const builder = this.flows.createQueryBuilder("f").where("f.tenantId = :tenantId AND f.binnedIn IS NULL AND lower(f.title) = lower(:title)", { tenantId, title });
     if (exceptId) builder.andWhere("f.id <> :exceptId", { exceptId });
     return builder.getExists();
   }
@@ -154,7 +157,7 @@ export class FlowService {
   /** "title", or "title(1)", "title(2)"… when the tenant has it: for copies and files, whose title the user did not type. */
   private async freeTitle(tenantId: string, title: string): Promise<string> {
     const taken = new Set(
-      (await this.flows.createQueryBuilder("f").select("lower(f.title)", "title").where("f.tenantId = :tenantId", { tenantId }).getRawMany<{ title: string }>()).map((r) => r.title),
+      (await this.flows.createQueryBuilder("f").select("lower(f.title)", "title").where("f.tenantId = :tenantId AND f.binnedIn IS NULL", { tenantId }).getRawMany<{ title: string }>()).map((r) => r.title),
     );
     const base = title.slice(0, TITLE_MAX_LENGTH - 6);
     if (!taken.has(base.toLowerCase())) return base;
@@ -268,8 +271,14 @@ export class FlowService {
     return this.createWith(principal, { title: copyTitle, description: flow.description, avatar: flow.avatar, dsl: flow.dsl }, secretsOf);
   }
 
-  /** Deletes a flow with its versions, sessions and runs ("Only owner of canvas authorized for this operation."). */
+  /** Moves a flow into the recycle bin with its versions, sessions and runs (the web app's delete). */
   async delete(principal: SignedIn, id: string): Promise<void> {
+    const flow = await this.accessible(principal, id, "delete");
+    await this.bin.put(principal, WorkKind.flow, [{ id: flow.id, tenantId: flow.tenantId, name: flow.title }]);
+  }
+
+  /** Destroys a flow with its versions, sessions and runs (the REST API's delete: "Only owner of canvas authorized for this operation."). */
+  async destroy(principal: SignedIn, id: string): Promise<void> {
     const flow = await this.accessible(principal, id, "delete");
     await this.flows.delete({ id: flow.id });
   }

@@ -38,6 +38,9 @@ export const FIELD_COSTS: Record<string, number> = {
   "Mutation.importFromS3": 200,
   "Mutation.linkFiles": 50,
   "Mutation.deleteFiles": 50,
+  // The recycle bin: each entry destroyed for good takes its rows (a knowledge base: all its chunks) and releases bytes.
+  "Mutation.purgeFromBin": 50,
+  "Mutation.emptyRecycleBin": 100,
   // A deliberately slow password hash each.
   "Mutation.register": 50,
   "Mutation.login": 50,

@@ -113,9 +113,10 @@ describe("counters", () => {
     const db = server.platform.db;
     const [kb] = await db.query(`SELECT document_count, chunk_count, token_count::int AS token_count FROM knowledge_base WHERE id = $1`, [knowledgeBaseId]);
     const [rows] = await db.query(
-      `SELECT (SELECT count(*)::int FROM document WHERE knowledge_base_id = $1) AS document_count,
-              (SELECT count(*)::int FROM chunk WHERE knowledge_base_id = $1) AS chunk_count,
-              (SELECT coalesce(sum(token_count), 0)::int FROM chunk WHERE knowledge_base_id = $1) AS token_count`,
+      // A knowledge base counts its live documents: one in the recycle bin takes its chunks out of the counts.
+      `SELECT (SELECT count(*)::int FROM document WHERE knowledge_base_id = $1 AND binned_in IS NULL) AS document_count,
+              (SELECT count(*)::int FROM chunk c JOIN document d ON d.id = c.document_id WHERE c.knowledge_base_id = $1 AND d.binned_in IS NULL) AS chunk_count,
+              (SELECT coalesce(sum(c.token_count), 0)::int FROM chunk c JOIN document d ON d.id = c.document_id WHERE c.knowledge_base_id = $1 AND d.binned_in IS NULL) AS token_count`,
       [knowledgeBaseId],
     );
     const documents = await db.query(

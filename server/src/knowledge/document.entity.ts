@@ -139,6 +139,10 @@ export class Document {
   @Column({ type: "jsonb", nullable: true })
   failure: DocumentFailure | null;
 
+  /** The recycle-bin entry that holds this row (bin/), or null while it is live. */
+  @Column({ type: "varchar", length: 32, nullable: true })
+  binnedIn: string | null;
+
   @Field()
   @CreateDateColumn({ type: "timestamptz" })
   createdAt: Date;

@@ -1,5 +1,7 @@
 import type { Readable } from "node:stream";
-import { In, type Repository } from "typeorm";
+import { In, IsNull, type EntityManager, type Repository } from "typeorm";
+import type { BinService } from "../bin/bin.service";
+import { WorkKind } from "../bin/work-kind";
 import type { Action } from "../policies";
 import type { SignedIn } from "../policies/principal";
 import { chunkMethod } from "../ingestion/chunkers/registry";
@@ -150,6 +152,7 @@ export class DocumentService {
     private readonly platform: Platform,
     private readonly knowledgeBases: KnowledgeBaseService,
     private readonly storedObjects: StoredBytes,
+    private readonly bin: BinService,
   ) {
     this.repository = platform.db.getRepository(Document);
     this.uploadGate = new UploadGate(platform.config.uploads);
@@ -157,7 +160,7 @@ export class DocumentService {
 
   /** A document whose knowledge base this principal may act on so (documents are answered by their knowledge base's policy). */
   async accessible(principal: SignedIn, id: string, action: Action = "read"): Promise<Document> {
-    const document = await this.repository.findOneBy({ id });
+    const document = await this.repository.findOneBy({ id, binnedIn: IsNull() });
     if (!document) throw NotFound("errors.knowledge.documentNotFound");
     await this.knowledgeBases.accessible(principal, document.knowledgeBaseId, action).catch(documentNotFoundIfUnseen);
     return document;
@@ -166,7 +169,7 @@ export class DocumentService {
   /** Documents by id, in the order asked, each checked as `accessible` does; one query per knowledge base. */
   private async accessibleMany(principal: SignedIn, ids: string[], action: Action): Promise<Document[]> {
     const unique = [...new Set(ids)];
-    const found = new Map((await this.repository.findBy({ id: In(unique) })).map((d) => [d.id, d]));
+    const found = new Map((await this.repository.findBy({ id: In(unique), binnedIn: IsNull() })).map((d) => [d.id, d]));
     const refusals = new Map<string, unknown>();
     for (const knowledgeBaseId of new Set([...found.values()].map((d) => d.knowledgeBaseId))) {
       refusals.set(knowledgeBaseId, await this.knowledgeBases.accessible(principal, knowledgeBaseId, action).then(() => null, (error: unknown) => error));
@@ -182,7 +185,7 @@ export class DocumentService {
 
   async list(principal: SignedIn, knowledgeBaseId: string, query: DocumentQuery = {}): Promise<{ total: number; items: Document[] }> {
     await this.knowledgeBases.accessible(principal, knowledgeBaseId);
-    const builder = this.repository.createQueryBuilder("d").where("d.knowledgeBaseId = :knowledgeBaseId", { knowledgeBaseId });
+    const builder = this.repository.createQueryBuilder("d").where("d.knowledgeBaseId = :knowledgeBaseId AND d.binnedIn IS NULL", { knowledgeBaseId });
     if (query.search?.trim()) builder.andWhere("d.name ILIKE :search", { search: `%${escapeLike(query.search.trim())}%` });
     if (query.runs?.length) builder.andWhere("d.run IN (:...runs)", { runs: query.runs });
     if (query.sourceTypes?.length) builder.andWhere("d.sourceType IN (:...sourceTypes)", { sourceTypes: query.sourceTypes });
@@ -207,7 +210,7 @@ export class DocumentService {
     });
     const like = (text: string) => escapeLike(text.toLowerCase());
     const rows: { name: string }[] = await this.platform.db.query(
-      `SELECT lower(name) AS name FROM document WHERE knowledge_base_id = $1 AND (lower(name) = ANY($2) OR lower(name) LIKE ANY($3))`,
+      `SELECT lower(name) AS name FROM document WHERE knowledge_base_id = $1 AND binned_in IS NULL AND (lower(name) = ANY($2) OR lower(name) LIKE ANY($3))`,
       [knowledgeBaseId, names.map((n) => n.toLowerCase()), split.map(([stem, extension]) => `${like(stem)}(%)${like(extension)}`)],
     );
     const taken = new Set(rows.map((r) => r.name));
@@ -399,7 +402,7 @@ export class DocumentService {
     checks.check(fileExtension(trimmed) === document.suffix, "name", "errors.knowledge.extensionChanged");
     checks.throwIfAny();
     if (trimmed === document.name) return document;
-    if (await this.repository.existsBy({ knowledgeBaseId: document.knowledgeBaseId, name: trimmed })) throw Conflict("errors.knowledge.documentNameTaken", { name: trimmed });
+    if (await this.repository.existsBy({ knowledgeBaseId: document.knowledgeBaseId, name: trimmed, binnedIn: IsNull() })) throw Conflict("errors.knowledge.documentNameTaken", { name: trimmed });
     await this.repository.update({ id }, { name: trimmed });
     return this.repository.findOneByOrFail({ id });
   }
@@ -441,7 +444,7 @@ export class DocumentService {
   /** The ids of the documents of these knowledge bases whose metadata meets the condition (callers check access). */
   async meetingCondition(knowledgeBaseIds: string[], condition: MetadataCondition): Promise<string[]> {
     if (knowledgeBaseIds.length === 0) return [];
-    const documents = await this.repository.find({ where: { knowledgeBaseId: In(knowledgeBaseIds) }, select: { id: true, metaFields: true } });
+    const documents = await this.repository.find({ where: { knowledgeBaseId: In(knowledgeBaseIds), binnedIn: IsNull() }, select: { id: true, metaFields: true } });
     return documentsMatching(documents, condition);
   }
 
@@ -449,7 +452,7 @@ export class DocumentService {
   async metadataSummary(principal: SignedIn, knowledgeBaseId: string, documentIds?: string[]): Promise<Record<string, MetadataKeySummary>> {
     await this.knowledgeBases.accessible(principal, knowledgeBaseId);
     const documents = await this.repository.find({
-      where: { knowledgeBaseId, ...(documentIds?.length ? { id: In(documentIds) } : {}) },
+      where: { knowledgeBaseId, binnedIn: IsNull(), ...(documentIds?.length ? { id: In(documentIds) } : {}) },
       select: { id: true, metaFields: true },
       order: { createdAt: "ASC", id: "ASC" },
     });
@@ -471,18 +474,32 @@ export class DocumentService {
     return changed;
   }
 
-  /** Deletes documents with their chunks and stored files. */
+  /** Moves documents into the recycle bin (the web app's delete): their chunks and vectors wait with them, unretrievable. */
   async delete(principal: SignedIn, ids: string[]): Promise<number> {
     const documents = await this.accessibleMany(principal, ids, "manage");
+    const kbs = new Map<string, string>();
+    for (const id of new Set(documents.map((d) => d.knowledgeBaseId))) kbs.set(id, (await this.knowledgeBases.accessible(principal, id)).name);
+    await this.bin.put(principal, WorkKind.document, documents.map((d) => ({ id: d.id, tenantId: d.tenantId, name: d.name, detail: { parentName: kbs.get(d.knowledgeBaseId) } })));
+    return documents.length;
+  }
+
+  /** Destroys documents with their chunks and stored files (the REST API's delete, and unlinking a file). */
+  async destroy(principal: SignedIn, ids: string[]): Promise<number> {
+    const documents = await this.accessibleMany(principal, ids, "manage");
     for (const document of documents) {
-      const images: { image_key: string }[] = await this.platform.db.query(`SELECT image_key FROM chunk WHERE document_id = $1 AND image_key IS NOT NULL`, [document.id]);
-      await this.platform.db.transaction(async (manager) => {
-        await deleteChunks(manager, document.id);
-        await manager.delete(Document, { id: document.id });
-      });
-      await this.storedObjects.release([document.storageKey, ...images.map((i) => i.image_key)]);
+      const release = await this.platform.db.transaction((manager) => this.destroyRows(manager, [document.id]));
+      await release();
     }
     return documents.length;
+  }
+
+  /** Deletes the rows of documents with their chunks; answers how to release their bytes once that is committed. */
+  async destroyRows(manager: EntityManager, ids: string[]): Promise<() => Promise<void>> {
+    const documents: { id: string; storage_key: string }[] = await manager.query(`SELECT id, storage_key FROM document WHERE id = ANY($1)`, [ids]);
+    const images: { image_key: string }[] = await manager.query(`SELECT image_key FROM chunk WHERE document_id = ANY($1) AND image_key IS NOT NULL`, [ids]);
+    for (const { id } of documents) await deleteChunks(manager, id);
+    await manager.delete(Document, { id: In(ids) });
+    return () => this.storedObjects.release([...documents.map((d) => d.storage_key), ...images.map((i) => i.image_key)]);
   }
 
   /** A document's stored bytes, for a caller that has checked access (an empty document has none stored). */

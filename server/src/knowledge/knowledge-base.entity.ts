@@ -83,6 +83,10 @@ export class KnowledgeBase {
   @Column({ type: "bigint", default: 0, transformer: bigintAsNumber })
   tokenCount: number;
 
+  /** The recycle-bin entry that holds this row (bin/), or null while it is live. */
+  @Column({ type: "varchar", length: 32, nullable: true })
+  binnedIn: string | null;
+
   @Field()
   @CreateDateColumn({ type: "timestamptz" })
   createdAt: Date;

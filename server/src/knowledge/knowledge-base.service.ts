@@ -1,4 +1,6 @@
-import { In, type Repository } from "typeorm";
+import { In, IsNull, type EntityManager, type Repository } from "typeorm";
+import type { BinService } from "../bin/bin.service";
+import { WorkKind } from "../bin/work-kind";
 import type { SignedIn } from "../policies/principal";
 import { authorize, scope, scopeSql, type Action, type KnowledgeBaseResource } from "../policies";
 import { chunkMethod } from "../ingestion/chunkers/registry";
@@ -68,6 +70,7 @@ export class KnowledgeBaseService {
     private readonly platform: Platform,
     private readonly models: ModelsService,
     private readonly storedBytes: StoredBytes,
+    private readonly bin: BinService,
   ) {
     this.repository = platform.db.getRepository(KnowledgeBase);
   }
@@ -77,7 +80,7 @@ export class KnowledgeBaseService {
    * see it, FORBIDDEN when it may see it but not do this.
    */
   async accessible(principal: SignedIn, id: string, action: Action = "read"): Promise<KnowledgeBase> {
-    const kb = await this.repository.findOneBy({ id });
+    const kb = await this.repository.findOneBy({ id, binnedIn: IsNull() });
     if (!kb) throw NotFound("errors.knowledge.notFound");
     authorize(principal, action, knowledgeBaseResource(kb));
     return kb;
@@ -85,7 +88,7 @@ export class KnowledgeBaseService {
 
   async list(principal: SignedIn, query: KnowledgeBaseQuery = {}): Promise<{ total: number; items: KnowledgeBase[] }> {
     const { sql, params } = scopeSql(scope(principal, "read", "knowledgeBase"), "kb");
-    const builder = this.repository.createQueryBuilder("kb").where(sql, params);
+    const builder = this.repository.createQueryBuilder("kb").where(sql, params).andWhere("kb.binnedIn IS NULL");
     if (query.search?.trim()) builder.andWhere("kb.name ILIKE :search", { search: `%${escapeLike(query.search.trim())}%` });
     const pageSize = Math.max(0, query.pageSize ?? 30);
     const page = Math.max(1, query.page ?? 1);
@@ -135,7 +138,7 @@ export class KnowledgeBaseService {
   /** "name", or "name(1)", "name(2)"… when the tenant already has it (compared case-insensitively). */
   private async uniqueName(tenantId: string, name: string): Promise<string> {
     const taken = new Set(
-      (await this.repository.createQueryBuilder("kb").select("lower(kb.name)", "name").where("kb.tenantId = :tenantId", { tenantId }).getRawMany<{ name: string }>()).map((r) => r.name),
+      (await this.repository.createQueryBuilder("kb").select("lower(kb.name)", "name").where("kb.tenantId = :tenantId AND kb.binnedIn IS NULL", { tenantId }).getRawMany<{ name: string }>()).map((r) => r.name),
     );
     if (!taken.has(name.toLowerCase())) return name;
     const match = /^(.*)\((\d+)\)$/.exec(name);
@@ -179,7 +182,7 @@ export class KnowledgeBaseService {
     if (input.name !== undefined && input.name.trim().toLowerCase() !== kb.name.toLowerCase()) {
       const clash = await this.repository
         .createQueryBuilder("kb")
-        .where("kb.tenantId = :tenantId AND lower(kb.name) = lower(:name) AND kb.id <> :id", { tenantId: kb.tenantId, name: input.name.trim(), id })
+        .where("kb.tenantId = :tenantId AND lower(kb.name) = lower(:name) AND kb.id <> :id AND kb.binnedIn IS NULL", { tenantId: kb.tenantId, name: input.name.trim(), id })
         .getExists();
       if (clash) throw Conflict("errors.knowledge.nameTaken", { name: input.name.trim() });
     }
@@ -208,11 +211,24 @@ export class KnowledgeBaseService {
     return this.repository.findOneByOrFail({ id });
   }
 
-  /** Deletes knowledge bases with their documents, chunks, graph and stored files. */
+  /** Moves knowledge bases into the recycle bin (the web app's delete): their documents, chunks and files wait with them. */
   async delete(principal: SignedIn, ids: string[]): Promise<void> {
+    const kbs = await Promise.all(ids.map((id) => this.accessible(principal, id, "delete")));
+    await this.bin.put(principal, WorkKind.knowledgeBase, kbs.map((kb) => ({ id: kb.id, tenantId: kb.tenantId, name: kb.name })));
+  }
+
+  /** Destroys knowledge bases with their documents, chunks, graph and stored files (the REST API's delete, as RAGFlow's). */
+  async destroy(principal: SignedIn, ids: string[]): Promise<void> {
     await Promise.all(ids.map((id) => this.accessible(principal, id, "delete")));
-    const documents: { storage_key: string }[] = await this.platform.db.query(`SELECT storage_key FROM document WHERE knowledge_base_id = ANY($1)`, [ids]);
-    await this.repository.delete({ id: In(ids) });
-    await this.storedBytes.release(documents.map((d) => d.storage_key));
+    const release = await this.platform.db.transaction((manager) => this.destroyRows(manager, ids));
+    await release();
+  }
+
+  /** Deletes the rows of knowledge bases (their documents and chunks go by cascade); answers how to release their bytes once committed. */
+  async destroyRows(manager: EntityManager, ids: string[]): Promise<() => Promise<void>> {
+    const documents: { storage_key: string }[] = await manager.query(`SELECT storage_key FROM document WHERE knowledge_base_id = ANY($1)`, [ids]);
+    const images: { image_key: string }[] = await manager.query(`SELECT image_key FROM chunk WHERE knowledge_base_id = ANY($1) AND image_key IS NOT NULL`, [ids]);
+    await manager.delete(KnowledgeBase, { id: In(ids) });
+    return () => this.storedBytes.release([...documents.map((d) => d.storage_key), ...images.map((i) => i.image_key)]);
   }
 }

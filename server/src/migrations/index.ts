@@ -18,6 +18,7 @@ import { FlowShares1764480000000 } from "./1764480000000-flow-shares";
 import { Files1764490000000 } from "./1764490000000-files";
 import { Teams1764490000001 } from "./1764490000001-teams";
 import { Identities1764490000002 } from "./1764490000002-identities";
+import { RecycleBin1764500000000 } from "./1764500000000-recycle-bin";
 
 /** In order of their timestamps; TypeORM records which ran in the `migrations` table. */
 export const migrations = [
@@ -41,4 +42,5 @@ export const migrations = [
   Files1764490000000,
   Teams1764490000001,
   Identities1764490000002,
+  RecycleBin1764500000000,
 ];

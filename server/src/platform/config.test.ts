@@ -48,6 +48,12 @@ describe("configuration", () => {
     });
   });
 
+  it("keeps deleted items in the recycle bin 30 days unless told; 0 turns the bin off, and a negative count is refused", () => {
+    expect(loadConfig({}).recycleBinDays).toBe(30);
+    expect(loadConfig({ RECYCLE_BIN_DAYS: "0" }).recycleBinDays).toBe(0);
+    expect(() => loadConfig({ RECYCLE_BIN_DAYS: "-1" })).toThrow(/RECYCLE_BIN_DAYS must be a whole number from 0 to 3650/);
+  });
+
   it("names every bad value in one error", () => {
     const attempt = () =>
       loadConfig({ PORT: "eighty", DATABASE_URL: "mysql://x", S3_ENDPOINT: "http://minio:9000", S3_BUCKET: "A", REGISTRATION_ENABLED: "maybe" });

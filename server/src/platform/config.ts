@@ -26,6 +26,8 @@ export interface Config {
   interactiveJobConcurrency: number;
   sessionTtlHours: number;
   rememberMeDays: number;
+  /** How many days a deleted item waits in the recycle bin before it is destroyed; 0 turns the bin off (deleting destroys at once). */
+  recycleBinDays: number;
   registrationEnabled: boolean;
   /** Lower-case e-mail domains that may sign up; empty lets any address sign up (a hosted deployment for one organisation lists its own). */
   registrationEmailDomains: string[];
@@ -319,6 +321,8 @@ export function loadConfig(env: Env = process.env): Config {
     interactiveJobConcurrency: reader.integer("INTERACTIVE_JOB_CONCURRENCY", 32, 0, 256),
     sessionTtlHours: reader.integer("SESSION_TTL_HOURS", 24, 1, 24 * 30),
     rememberMeDays: reader.integer("SESSION_REMEMBER_DAYS", 30, 1, 365),
+    // Deleting from the web app keeps the item restorable this long (issue 19); ten years is "keep it".
+    recycleBinDays: reader.integer("RECYCLE_BIN_DAYS", 30, 0, 3650),
     registrationEnabled: reader.boolean("REGISTRATION_ENABLED", true),
     registrationEmailDomains: readEmailDomains(reader),
     registrationMaxUsers: reader.integer("REGISTRATION_MAX_USERS", 0, 0, 10_000_000),

@@ -2,6 +2,7 @@ import { Forbidden, NotFound } from "../platform/errors";
 import type { Principal } from "./principal";
 import { matches, type Action, type Clause, type Policy } from "./rules";
 import { apiTokenPolicy, type ApiTokenResource } from "./api-token.policy";
+import { binEntryPolicy, type BinEntryResource } from "./bin-entry.policy";
 import { assistantPolicy, type AssistantResource } from "./assistant.policy";
 import { conversationPolicy, type ConversationResource } from "./conversation.policy";
 import { filePolicy, type FileResource } from "./file.policy";
@@ -20,7 +21,7 @@ import { teamMembershipPolicy, type TeamMembershipResource } from "./team-member
 
 export type { Action, Clause } from "./rules";
 export { ACTIONS } from "./rules";
-export type { ApiTokenResource, AssistantResource, ConversationResource, FileResource, FlowResource, FlowSessionResource, FlowShareResource, KnowledgeBaseResource, ModelSettingsResource, ShareResource, TeamMembershipResource };
+export type { ApiTokenResource, AssistantResource, BinEntryResource, ConversationResource, FileResource, FlowResource, FlowSessionResource, FlowShareResource, KnowledgeBaseResource, ModelSettingsResource, ShareResource, TeamMembershipResource };
 
 export type Resource =
   | KnowledgeBaseResource
@@ -33,7 +34,8 @@ export type Resource =
   | FlowSessionResource
   | FlowShareResource
   | FileResource
-  | TeamMembershipResource;
+  | TeamMembershipResource
+  | BinEntryResource;
 export type ResourceKind = Resource["kind"];
 
 export const POLICIES: Record<ResourceKind, Policy> = {
@@ -48,6 +50,7 @@ export const POLICIES: Record<ResourceKind, Policy> = {
   flowShare: flowSharePolicy,
   file: filePolicy,
   teamMembership: teamMembershipPolicy,
+  binEntry: binEntryPolicy,
 };
 
 export function can(principal: Principal, action: Action, resource: Resource): boolean {

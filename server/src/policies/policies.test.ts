@@ -67,6 +67,9 @@ const TABLE: [string, Resource, Expected][] = [
   ["another normal member's membership", membership("m", "normal"), { ...NONE, owner: "rmd", admin: "rmd", normal: "r" }],
   ["the invitation of i", membership("i", "invite"), { ...NONE, owner: "rmd", admin: "rmd", normal: "r", invited: "rud" }],
   ["an invitation waiting for an address to sign up", membership(null, "invite"), { ...NONE, owner: "rmd", admin: "rmd", normal: "r" }],
+  ["a bin entry the owner deleted", { kind: "binEntry", tenantId: "t", binnedBy: "t" }, OWNER_ONLY],
+  ["a bin entry a normal member deleted", { kind: "binEntry", tenantId: "t", binnedBy: "n" }, { ...OWNER_ONLY, normal: "rumd" }],
+  ["a bin entry of one who has since left the team", { kind: "binEntry", tenantId: "t", binnedBy: "o" }, OWNER_ONLY],
   ["the stranger's place in its own team", { kind: "teamMembership", tenantId: "o", userId: "o", role: "owner" }, { ...NONE, stranger: "rm" }],
 ];
 

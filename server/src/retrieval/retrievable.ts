@@ -1,6 +1,6 @@
 /**
  * The one rule of what retrieval may return: enabled chunks of enabled documents that are not being
- * parsed, in the knowledge bases searched and, when documents are named, in those documents. It is
+ * parsed nor in the recycle bin, in the knowledge bases searched and, when documents are named, in those documents. It is
  * written twice, for the two shapes of query that need it, side by side so that they cannot drift apart.
  */
 
@@ -9,16 +9,16 @@
  * varchar[] parameter of knowledge base ids, `documents` a varchar[] parameter that is null for "any".
  */
 export function retrievableChunks(scope: string, documents: string): string {
-  return `c.knowledge_base_id = ANY(${scope}) AND c.available AND d.enabled AND d.run <> '1' AND (${documents}::varchar[] IS NULL OR c.document_id = ANY(${documents}))`;
+  return `c.knowledge_base_id = ANY(${scope}) AND c.available AND d.enabled AND d.run <> '1' AND d.binned_in IS NULL AND (${documents}::varchar[] IS NULL OR c.document_id = ANY(${documents}))`;
 }
 
 /**
  * The same rule for rows `p` that carry a chunk id and a document id (postings), without reading the
- * chunks: what is left out is rare and partially indexed (disabled chunks, disabled or parsing documents),
+ * chunks: what is left out is rare and partially indexed (disabled chunks, disabled, parsing or binned documents),
  * so it is looked up, not what is kept.
  */
 export function retrievablePostings(scope: string, documents: string): string {
   return `(${documents}::varchar[] IS NULL OR p.document_id = ANY(${documents}))
-    AND p.document_id NOT IN (SELECT id FROM document WHERE knowledge_base_id = ANY(${scope}) AND NOT enabled UNION ALL SELECT id FROM document WHERE run = '1')
+    AND p.document_id NOT IN (SELECT id FROM document WHERE knowledge_base_id = ANY(${scope}) AND NOT enabled UNION ALL SELECT id FROM document WHERE run = '1' UNION ALL SELECT id FROM document WHERE knowledge_base_id = ANY(${scope}) AND binned_in IS NOT NULL)
     AND p.chunk_id NOT IN (SELECT id FROM chunk WHERE knowledge_base_id = ANY(${scope}) AND NOT available)`;
 }

@@ -58,7 +58,6 @@ const touch = (table: string, id: string, at: Date) => server.platform.db.query(
 
 beforeAll(async () => {
   server = await startTestServer();
-  for (const table of ["knowledge_base", "document", "chat_assistant", "chat_conversation", "flow", "file"]) await server.platform.db.query(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS binned_in varchar`); // TEMPORARY until i19-bin
   [owner, member, stranger] = [await apiUser(server), await apiUser(server), await apiUser(server)];
   await server.platform.db.getRepository(TenantMember).insert({ tenantId: owner.tenantId, userId: member.tenantId, role: "normal" });
 

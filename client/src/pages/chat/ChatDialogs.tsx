@@ -57,12 +57,14 @@ export function ChatDialogs({ dialogs, selection, assistants, conversations }: C
       />
       <ConfirmDeleteDialog
         open={deletingConversation !== null}
+        binKind="conversation"
         subject={deletingConversation?.name}
         onClose={() => dialogs.setDeletingConversation(null)}
         onConfirm={() => (deletingConversation ? conversations.remove(deletingConversation) : undefined)}
       />
       <ConfirmDeleteDialog
         open={deletingAssistant !== null}
+        binKind="assistant"
         subject={deletingAssistant?.name}
         onClose={() => dialogs.setDeletingAssistant(null)}
         onConfirm={() => (deletingAssistant ? assistants.remove(deletingAssistant) : undefined)}

@@ -20,7 +20,7 @@ export function DeleteFilesDialog({ files, onClose, onDelete }: DeleteFilesDialo
   const documents = impact.data?.fileDeletionImpact.documents ?? [];
   const withFolder = files?.some(isFolder) ?? false;
   return (
-    <ConfirmDeleteDialog open={files !== null} onClose={onClose} onConfirm={() => (files ? onDelete(files) : undefined)} subject={files?.map((file) => file.name).join(", ")}>
+    <ConfirmDeleteDialog open={files !== null} binKind="file" onClose={onClose} onConfirm={() => (files ? onDelete(files) : undefined)} subject={files?.map((file) => file.name).join(", ")}>
       <Stack gap="2" mt="3" fontSize="sm" data-testid="file-delete-impact">
         {withFolder && <Text color="fg.muted">{t("file.delete.folderContents")}</Text>}
         {impact.loading && !impact.data ? (

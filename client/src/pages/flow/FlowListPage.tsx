@@ -239,7 +239,7 @@ export default function FlowListPage() {
         describeFailure={(failure) => describeError(failure, i18n)}
         problemsOf={titleProblemsOf}
       />
-      <ConfirmDeleteDialog open={deleting !== null} subject={deleting?.title} onClose={() => setDeleting(null)} onConfirm={() => (deleting ? remove(deleting) : undefined)} />
+      <ConfirmDeleteDialog open={deleting !== null} binKind="flow" subject={deleting?.title} onClose={() => setDeleting(null)} onConfirm={() => (deleting ? remove(deleting) : undefined)} />
     </>
   );
 }

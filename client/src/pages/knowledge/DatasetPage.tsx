@@ -53,6 +53,7 @@ function Dataset({ kb }: { kb: KnowledgeBaseSettingsFragment }) {
       <ParserSettingsDialog document={parserOf} onClose={() => setParserOf(null)} onChanged={list.forgetProgress} />
       <ConfirmDeleteDialog
         open={deleting !== null}
+        binKind="document"
         subject={deleting?.map((document) => document.name).join(", ")}
         onClose={() => setDeleting(null)}
         onConfirm={() => (deleting ? actions.remove(deleting) : undefined)}

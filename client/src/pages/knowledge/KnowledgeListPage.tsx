@@ -184,7 +184,7 @@ export default function KnowledgeListPage() {
         </Stack>
       )}
       <CreateKnowledgeBaseDialog open={creating} onClose={() => setCreating(false)} pageOf={(id) => `/knowledge/configuration?id=${id}`} />
-      <ConfirmDeleteDialog open={deleting !== null} subject={deleting?.name} onClose={() => setDeleting(null)} onConfirm={() => (deleting ? remove(deleting) : undefined)} />
+      <ConfirmDeleteDialog open={deleting !== null} binKind="knowledgeBase" subject={deleting?.name} onClose={() => setDeleting(null)} onConfirm={() => (deleting ? remove(deleting) : undefined)} />
     </>
   );
 }

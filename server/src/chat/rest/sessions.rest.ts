@@ -152,7 +152,7 @@ async function deleteSessions({ services, principal, params, body }: Authenticat
     const requested = Array.isArray(body.ids) ? body.ids.map(String) : [];
     const all = await services.conversations.listSessions(principal, params.chatId, { pageSize: Number.MAX_SAFE_INTEGER });
     if (requested.length === 0) {
-      await services.conversations.delete({ principal }, all.map((s) => s.id));
+      await services.conversations.destroy({ principal }, all.map((s) => s.id));
       return success();
     }
     const { unique, duplicateErrors } = uniqueIds(requested, "session");
@@ -163,7 +163,7 @@ async function deleteSessions({ services, principal, params, body }: Authenticat
       errors.push(`The chat doesn't own the session ${id}`);
       return false;
     });
-    const deleted = deletable.length > 0 ? await services.conversations.delete({ principal }, deletable) : 0;
+    const deleted = deletable.length > 0 ? await services.conversations.destroy({ principal }, deletable) : 0;
     if (deleted === 0) return failure(RETURN_CODES.DATA_ERROR, [...errors, ...duplicateErrors].join("; "));
     if (errors.length > 0 || duplicateErrors.length > 0) return success({ success_count: deleted, errors: [...errors, ...duplicateErrors] });
     return success();

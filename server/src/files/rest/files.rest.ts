@@ -140,7 +140,7 @@ export const fileRestRoutes: RestRoute[] = [
     async ({ services, principal, body }) => {
       // RAGFlow skips the .knowledgebase entries (their documents belong to the knowledge bases).
       const ids = list(body.file_ids).filter((id) => !viewIdOf(id));
-      if (ids.length > 0) await services.files.delete(principal, ids);
+      if (ids.length > 0) await services.files.destroy(principal, ids);
       return success(true);
     },
     { "errors.file.notFound": worded(NOT_FOUND, "File or Folder not found!") },

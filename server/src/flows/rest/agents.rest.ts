@@ -193,7 +193,7 @@ async function updateAgent({ services, principal, params, body }: AuthenticatedR
 
 async function deleteAgent({ services, principal, params }: AuthenticatedRestContext) {
   if (!(await ownAgent(services, principal, params.agentId))) return OWNER_ONLY;
-  await services.flows.delete(principal, params.agentId);
+  await services.flows.destroy(principal, params.agentId);
   return jsonResult(RETURN_CODES.SUCCESS, "success", true);
 }
 

@@ -100,7 +100,7 @@ async function remove({ services, principal, req, res }: AuthenticatedRestContex
   const owned = await Promise.all(ids.map((id) => usableDataset(services, principal, id, "delete")));
   const unauthorized = ids.filter((_, i) => !owned[i]);
   if (unauthorized.length > 0) return failure(PERMISSION_ERROR, `User '${principal.tenantId}' lacks permission for datasets: '${unauthorized.join(", ")}'`);
-  await services.knowledgeBases.delete(principal, ids);
+  await services.knowledgeBases.destroy(principal, ids);
   return success();
 }
 

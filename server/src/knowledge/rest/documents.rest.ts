@@ -194,7 +194,7 @@ async function remove({ services, principal, params, body }: AuthenticatedRestCo
   const found = await Promise.all(unique.map((id) => documentIn(services, principal, kb.id, id)));
   const missing = unique.filter((_, i) => !found[i]);
   const present = found.filter((d): d is Document => d !== null).map((d) => d.id);
-  if (present.length > 0) await services.documents.delete(principal, present);
+  if (present.length > 0) await services.documents.destroy(principal, present);
   if (missing.length > 0) return failure(RETURN_CODES.DATA_ERROR, `Documents not found: ${pythonRepr(missing)}`);
   return withDuplicates(present.length, duplicateErrors);
 }
