@@ -123,6 +123,8 @@ describe("my space's works", () => {
     expect(listed.items.every((item) => item.teamShared && !item.mine)).toBe(true);
     // The team may change a shared knowledge base but not delete it (the knowledge-base policy).
     expect(listed.items[0].can).toEqual({ rename: true, share: true, delete: false });
+    // Sharing a flow with the team is its maker's choice: the teammate may change it, not unshare it.
+    expect(listed.items[1].can).toEqual({ rename: true, share: false, delete: false });
     expect((await works(owner)).items[0]).toMatchObject({ mine: true, teamShared: false, can: { rename: true, share: true, delete: true } });
   });
 
@@ -131,16 +133,20 @@ describe("my space's works", () => {
     expect(names(await works(stranger))).toEqual(["Stranger's router"]);
   });
 
-  it("leaves out what is in the recycle bin and a deleted assistant", async () => {
-    const atlasBin = newId();
-    await server.platform.db.query(`UPDATE knowledge_base SET binned_in = $2 WHERE id = $1`, [ids.atlas, atlasBin]);
+  it("leaves out what is deleted into the recycle bin until it is restored, and a deleted assistant", async () => {
+    expect((await gql(owner, `mutation($id: ID!) { deleteFlow(id: $id) }`, { id: ids.router })).errors).toBeUndefined();
     await server.platform.db.query(`UPDATE chat_assistant SET status = '0' WHERE id = $1`, [ids.desk]);
     try {
-      expect(names(await works(owner))).toEqual(["Router", "notes.txt", "Maps", "Draft flow"]);
+      expect(names(await works(owner))).toEqual(["Atlas of trails", "notes.txt", "Maps", "Draft flow"]);
+      expect(names(await works(member))).toEqual(["Atlas of trails"]);
     } finally {
-      await server.platform.db.query(`UPDATE knowledge_base SET binned_in = NULL WHERE id = $1`, [ids.atlas]);
+      const bin = await gql(owner, `{ recycleBin(kind: flow) { items { id itemId } } }`);
+      const entry = bin.data!.recycleBin.items.find((item: { itemId: string }) => item.itemId === ids.router);
+      expect((await gql(owner, `mutation($ids: [ID!]!) { restoreFromBin(ids: $ids) { itemId } }`, { ids: [entry.id] })).errors).toBeUndefined();
+      await touch("flow", ids.router, minutesAgo(30));
       await server.platform.db.query(`UPDATE chat_assistant SET status = '1' WHERE id = $1`, [ids.desk]);
     }
+    expect(names(await works(owner))).toContain("Router");
   });
 
   it("gives a larger preview only when asked: a flow's drawing, a knowledge base's documents, an assistant's last conversation", async () => {
