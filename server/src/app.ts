@@ -224,6 +224,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   if (resumedTasks > 0) console.log(`[knowledge] resumed ${resumedTasks} RAPTOR/GraphRAG task(s) interrupted by the last shutdown`);
   const interrupted = await services.conversations.closeInterruptedAnswers();
   if (interrupted > 0) console.log(`[chat] ${interrupted} answer(s) interrupted by the last shutdown marked failed`);
+  const interruptedSearches = await services.search.closeInterruptedAnswers();
+  if (interruptedSearches > 0) console.log(`[search] ${interruptedSearches} summary answer(s) interrupted by the last shutdown marked failed`);
   await services.bin.startPurging();
   const interruptedRuns = await services.flowRuns.closeInterruptedRuns();
   if (interruptedRuns > 0) console.log(`[flows] ${interruptedRuns} flow run(s) interrupted by the last shutdown marked failed`);

@@ -16,6 +16,7 @@ import { FlowRunService } from "./flows/flow-run.service";
 import { FlowShareService } from "./flows/flow-share.service";
 import { FileService, fileObjectHolders } from "./files/file.service";
 import { S3ImportService } from "./files/s3-import";
+import { SearchService } from "./search/search.service";
 import { runTurn } from "./flows/engine";
 import { ANONYMOUS, bearerToken } from "./policies/principal";
 import { ChunkService } from "./knowledge/chunk.service";
@@ -41,6 +42,7 @@ import "./retrieval/services";
 import "./chat/services";
 import "./flows/services";
 import "./files/services";
+import "./search/services";
 import "./works/services";
 
 export type { Services };
@@ -74,6 +76,7 @@ export function createServices(platform: Platform): Services {
   bin.register(WorkKind.flow, flowBinKind);
   bin.register(WorkKind.file, fileBinKind(documents, storedBytes));
   const fileImports = new S3ImportService(platform, files);
+  const search = new SearchService(platform, { models, knowledgeBases, retrieval, assistants });
   const works = new WorksService(platform, workSources({ documents, assistants, conversations, flows, files }));
   return {
     platform,
@@ -96,6 +99,7 @@ export function createServices(platform: Platform): Services {
     files,
     fileImports,
     bin,
+    search,
     works,
     parsers,
     previews,
@@ -103,6 +107,7 @@ export function createServices(platform: Platform): Services {
       await bin.stopPurging();
       await parsers.close();
       await conversations.close();
+      await search.close();
       await flowRuns.close();
       await fileImports.close();
       await models.flushUsage();

@@ -24,6 +24,9 @@ export interface AnswerEvent {
   error?: string | null;
 }
 
+/** What the stream reads of a row holding an answer (a chat message, a search's summary answer). */
+export type AnswerRow = Pick<Message, "id" | "seq" | "status" | "content" | "reference" | "error">;
+
 export const answerTopic = (messageId: string) => `chat.answer.${messageId}`;
 
 /** Stop requests reach the process generating an answer through this topic, whichever process took them. */
@@ -31,19 +34,19 @@ export const STOP_TOPIC = "chat.answer.stop";
 
 export const isFinal = (status: string) => (FINAL_STATUSES as readonly string[]).includes(status);
 
-function snapshotOf(row: Message): AnswerEvent {
+function snapshotOf(row: AnswerRow): AnswerEvent {
   return { messageId: row.id, seq: row.seq, status: row.status, content: row.content, reference: row.reference, error: row.error };
 }
 
 /**
  * The events of one answer for one subscriber, from whatever point the answer has reached.
- * `readRow` reads the message row (null once it is deleted: the stream ends).
+ * `readRow` reads the answer's row (null once it is deleted: the stream ends).
  */
-export async function* resumableAnswer(platform: Platform, messageId: string, readRow: () => Promise<Message | null>): AsyncGenerator<AnswerEvent> {
+export async function* resumableAnswer(platform: Platform, messageId: string, readRow: () => Promise<AnswerRow | null>): AsyncGenerator<AnswerEvent> {
   // What this subscriber was given: a catch-up event adds only the rest.
   let length = 0;
   let referenced = false;
-  const catchUp = (current: Message, after: number): AnswerEvent | null => {
+  const catchUp = (current: AnswerRow, after: number): AnswerEvent | null => {
     if (current.seq <= after && !isFinal(current.status)) return null;
     const event: AnswerEvent = { messageId, seq: Math.max(after, current.seq), status: current.status };
     if (isFinal(current.status)) {

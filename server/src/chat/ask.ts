@@ -5,8 +5,8 @@ import { DEFAULT_LLM_SETTING, DEFAULT_SWITCHES, DEFAULT_VARIABLES, KNOWLEDGE_VAR
 
 /**
  * A question asked of knowledge bases without an assistant (RAGFlow's `ask`, behind `/sessions/ask` and its
- * search page): one turn, answered by the tenant's default chat model with RAGFlow's ask prompt, from the
- * twelve best chunks at similarity 0.1, with citations.
+ * search page, and Cairn's): one turn, answered by the tenant's default chat model with RAGFlow's ask prompt, from
+ * the twelve best chunks at similarity 0.1 (of the given documents only, when some are given), with citations.
  */
 
 /** RAGFlow's ask prompt (rag/prompts/ask_summary.md), with Cairn's knowledge slot. */
@@ -48,6 +48,14 @@ function askingAssistant(tenantId: string, knowledgeBases: KnowledgeBase[]): Cha
   });
 }
 
-export function askKnowledgeBases(services: AnswerServices, tenantId: string, knowledgeBases: KnowledgeBase[], question: string, sink: AnswerSink, signal: AbortSignal): Promise<AnswerOutcome> {
-  return generateAnswer(services, { assistant: askingAssistant(tenantId, knowledgeBases), knowledgeBases, turns: [{ role: "user", content: question }], variables: {}, quote: true, signal }, sink);
+export function askKnowledgeBases(
+  services: AnswerServices,
+  tenantId: string,
+  knowledgeBases: KnowledgeBase[],
+  question: string,
+  sink: AnswerSink,
+  signal: AbortSignal,
+  documentIds?: string[],
+): Promise<AnswerOutcome> {
+  return generateAnswer(services, { assistant: askingAssistant(tenantId, knowledgeBases), knowledgeBases, turns: [{ role: "user", content: question }], variables: {}, documentIds, quote: true, signal }, sink);
 }

@@ -16,7 +16,7 @@ import { Message, type MessageReference } from "./message.entity";
  */
 
 @ObjectType({ description: "A chunk an answer may cite as [ID:index]." })
-class ChatReference {
+export class ChatReference {
   @Field(() => Int, { description: "n of the citation [ID:n] (0-based)." })
   index: number;
 
@@ -58,7 +58,7 @@ class AskResult {
 }
 
 @ObjectType({ description: "One event of an answer's stream: first a snapshot (content), then live events (delta)." })
-class AnswerEvent {
+export class AnswerEvent {
   @Field(() => ID)
   messageId: string;
 
@@ -81,7 +81,7 @@ class AnswerEvent {
   error: string | null;
 }
 
-function referencesOf(reference: MessageReference | null | undefined): ChatReference[] {
+export function referencesOf(reference: MessageReference | null | undefined): ChatReference[] {
   return (reference?.chunks ?? []).map((chunk, index) => ({
     index,
     chunkId: chunk.id,

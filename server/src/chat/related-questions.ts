@@ -13,8 +13,9 @@ import type { RetrievalService } from "../retrieval/retrieval.service";
  *
  * With a language model as the tenant's chat model: RAGFlow's prompt, and the model's numbered lines.
  * The built-in chat model is extractive and cannot write new terms, so the terms come from the tenant's
- * own knowledge instead: the chunks that best match the keywords give their keywords, their questions
- * (written by a person or a language model), and their key phrases. Nothing matching gives an empty list.
+ * own knowledge instead (every knowledge base the user can read, or those the search page searched): the chunks
+ * that best match the keywords give their keywords, their questions (written by a person or a language model),
+ * and their key phrases. Nothing matching gives an empty list.
  */
 
 export interface RelatedQuestionsDeps {
@@ -83,9 +84,9 @@ async function fromLanguageModel(deps: RelatedQuestionsDeps, principal: SignedIn
   return numberedLines(cleanModelAnswer(text));
 }
 
-async function fromKnowledge(deps: RelatedQuestionsDeps, principal: SignedIn, question: string): Promise<string[]> {
+async function fromKnowledge(deps: RelatedQuestionsDeps, principal: SignedIn, question: string, knowledgeBaseIds?: string[]): Promise<string[]> {
   const { items } = await deps.knowledgeBases.list(principal, { pageSize: Number.MAX_SAFE_INTEGER });
-  const searched = items.filter((kb) => kb.chunkCount > 0).map((kb) => kb.id);
+  const searched = items.filter((kb) => kb.chunkCount > 0 && (!knowledgeBaseIds || knowledgeBaseIds.includes(kb.id))).map((kb) => kb.id);
   if (searched.length === 0) return [];
   const { hits } = await deps.retrieval.retrieve(principal, { question, knowledgeBaseIds: searched, page: 1, pageSize: SOURCE_CHUNKS });
   const asked = new Set(queryTerms(question));
@@ -106,8 +107,11 @@ async function fromKnowledge(deps: RelatedQuestionsDeps, principal: SignedIn, qu
   );
 }
 
-/** Related search terms for the keywords, in the keywords' language where the source allows it. */
-export async function relatedQuestions(deps: RelatedQuestionsDeps, principal: SignedIn, question: string, industry = ""): Promise<string[]> {
+/**
+ * Related search terms for the keywords, in the keywords' language where the source allows it. `knowledgeBaseIds`
+ * narrows the built-in answer's sources to the knowledge bases searched.
+ */
+export async function relatedQuestions(deps: RelatedQuestionsDeps, principal: SignedIn, question: string, industry = "", knowledgeBaseIds?: string[]): Promise<string[]> {
   const modelId = (await deps.models.defaults(principal.tenantId)).chat;
-  return isBuiltinChat(modelId) ? fromKnowledge(deps, principal, question) : fromLanguageModel(deps, principal, modelId, question, industry);
+  return isBuiltinChat(modelId) ? fromKnowledge(deps, principal, question, knowledgeBaseIds) : fromLanguageModel(deps, principal, modelId, question, industry);
 }

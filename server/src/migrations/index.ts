@@ -19,6 +19,7 @@ import { Files1764490000000 } from "./1764490000000-files";
 import { Teams1764490000001 } from "./1764490000001-teams";
 import { Identities1764490000002 } from "./1764490000002-identities";
 import { RecycleBin1764500000000 } from "./1764500000000-recycle-bin";
+import { Search1764500000001 } from "./1764500000001-search";
 
 /** In order of their timestamps; TypeORM records which ran in the `migrations` table. */
 export const migrations = [
@@ -43,4 +44,5 @@ export const migrations = [
   Teams1764490000001,
   Identities1764490000002,
   RecycleBin1764500000000,
+  Search1764500000001,
 ];

@@ -11,6 +11,7 @@ import { flowSessionPolicy, type FlowSessionResource } from "./flow-session.poli
 import { flowSharePolicy, type FlowShareResource } from "./flow-share.policy";
 import { knowledgeBasePolicy, type KnowledgeBaseResource } from "./knowledge-base.policy";
 import { modelSettingsPolicy, type ModelSettingsResource } from "./model-settings.policy";
+import { searchRecordPolicy, type SearchRecordResource } from "./search-record.policy";
 import { sharePolicy, type ShareResource } from "./share.policy";
 import { teamMembershipPolicy, type TeamMembershipResource } from "./team-membership.policy";
 
@@ -21,7 +22,7 @@ import { teamMembershipPolicy, type TeamMembershipResource } from "./team-member
 
 export type { Action, Clause } from "./rules";
 export { ACTIONS } from "./rules";
-export type { ApiTokenResource, AssistantResource, BinEntryResource, ConversationResource, FileResource, FlowResource, FlowSessionResource, FlowShareResource, KnowledgeBaseResource, ModelSettingsResource, ShareResource, TeamMembershipResource };
+export type { ApiTokenResource, AssistantResource, BinEntryResource, ConversationResource, FileResource, FlowResource, FlowSessionResource, FlowShareResource, KnowledgeBaseResource, ModelSettingsResource, SearchRecordResource, ShareResource, TeamMembershipResource };
 
 export type Resource =
   | KnowledgeBaseResource
@@ -34,6 +35,7 @@ export type Resource =
   | FlowSessionResource
   | FlowShareResource
   | FileResource
+  | SearchRecordResource
   | TeamMembershipResource
   | BinEntryResource;
 export type ResourceKind = Resource["kind"];
@@ -49,6 +51,7 @@ export const POLICIES: Record<ResourceKind, Policy> = {
   flowSession: flowSessionPolicy,
   flowShare: flowSharePolicy,
   file: filePolicy,
+  searchRecord: searchRecordPolicy,
   teamMembership: teamMembershipPolicy,
   binEntry: binEntryPolicy,
 };

@@ -8,7 +8,13 @@ import type { Message, MessageReference, MessageStatus } from "../message.entity
  * All writes of the process go through one queue, so a row's seq only ever grows. A row that someone
  * else closed meanwhile (a stop forced from another process, the start-up sweep) is not written again,
  * and its generation is told to stop.
+ *
+ * It writes a conversation's answers (chat_message) or a search's summary answers (search_record, whose answer
+ * columns mirror chat_message's): one writer per table.
  */
+
+/** The tables holding streamed answers; a fixed list, since a table name cannot be a query parameter. */
+export type AnswerTable = "chat_message" | "search_record";
 
 export const FLUSH_INTERVAL_MS = 100;
 /** Rows of answers still being written are touched at least this often, so a sweep can tell them from abandoned ones. */
@@ -46,7 +52,10 @@ export class AnswerWriter {
   private queue: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly platform: Platform) {}
+  constructor(
+    private readonly platform: Platform,
+    private readonly table: AnswerTable = "chat_message",
+  ) {}
 
   /** Starts writing a new answer whose row exists with status 'searching' and seq 0. */
   begin(messageId: string, onClosedElsewhere: () => void): AnswerStreamState {
@@ -88,7 +97,7 @@ export class AnswerWriter {
     const content = state.content;
     const written = await this.enqueue(async () => {
       const rows: unknown[] = await this.platform.db.query(
-        `UPDATE chat_message SET reference = $2, status = 'streaming', seq = $3, content = $4, updated_at = now()
+        `UPDATE ${this.table} SET reference = $2, status = 'streaming', seq = $3, content = $4, updated_at = now()
          WHERE id = $1 AND status IN ('searching', 'streaming') RETURNING id`,
         [state.messageId, JSON.stringify(reference), seq, content],
       );
@@ -125,7 +134,7 @@ export class AnswerWriter {
     if (wasClosed) return event;
     await this.enqueue(() =>
       this.platform.db.query(
-        `UPDATE chat_message SET status = $2, content = $3, error = $4, reference = COALESCE($5::jsonb, reference), prompt = $6,
+        `UPDATE ${this.table} SET status = $2, content = $3, error = $4, reference = COALESCE($5::jsonb, reference), prompt = $6,
            prompt_tokens = $7, completion_tokens = $8, first_token_ms = $9, duration_ms = $10, seq = $11, updated_at = now()
          WHERE id = $1 AND status IN ('searching', 'streaming')`,
         [
@@ -162,7 +171,7 @@ export class AnswerWriter {
     const snapshot = due.map((s) => ({ state: s, seq: s.seq, content: s.content, status: s.status }));
     for (const s of due) s.dirty = false;
     const rows: { id: string }[] = await this.platform.db.query(
-      `UPDATE chat_message m SET content = v.content, seq = v.seq, status = v.status, updated_at = now()
+      `UPDATE ${this.table} m SET content = v.content, seq = v.seq, status = v.status, updated_at = now()
        FROM (SELECT unnest($1::varchar[]) AS id, unnest($2::text[]) AS content, unnest($3::int[]) AS seq, unnest($4::varchar[]) AS status) v
        WHERE m.id = v.id AND m.status IN ('searching', 'streaming') AND m.seq <= v.seq
        RETURNING m.id`,
@@ -172,7 +181,7 @@ export class AnswerWriter {
     for (const { state } of snapshot) {
       if (written.has(state.messageId)) state.lastWrite = now;
       else if (!state.closed && this.open.has(state.messageId)) {
-        const current: { status: string }[] = await this.platform.db.query(`SELECT status FROM chat_message WHERE id = $1`, [state.messageId]);
+        const current: { status: string }[] = await this.platform.db.query(`SELECT status FROM ${this.table} WHERE id = $1`, [state.messageId]);
         if (current.length === 0 || !["searching", "streaming"].includes(current[0].status)) this.closedElsewhere(state);
       }
     }

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { describeError } from "../../../errors";
 import { KnowledgeGraphDocument } from "../../../graphql/gql/graphql";
 import { KnowledgeGraphView } from "./KnowledgeGraphView";
-import { MindMapView } from "./MindMapView";
+import { MindMapView } from "../../../components/mind-map/MindMapView";
 
 /** The knowledge base's graph, drawn as a graph or as a mind map. */
 export function GraphTab({ knowledgeBaseId, mode }: { knowledgeBaseId: string; mode: "graph" | "mindMap" }) {

@@ -42,7 +42,7 @@ function place(root: MindMapNode): { tree: Placed; rows: number; depth: number }
 
 const short = (label: string) => (label.length > MAX_LABEL ? `${label.slice(0, MAX_LABEL - 1)}…` : label);
 
-/** The knowledge base's mind map as a tree drawn in SVG. */
+/** A mind map (a knowledge base's, or a search answer's) as a tree drawn in SVG. */
 export function MindMapView({ mindMap }: { mindMap: Record<string, unknown> | null | undefined }) {
   const { t } = useTranslation();
   const layout = useMemo(() => {
