@@ -77,7 +77,7 @@ export function createServices(platform: Platform): Services {
   bin.register(WorkKind.file, fileBinKind(documents, storedBytes));
   const fileImports = new S3ImportService(platform, files);
   const search = new SearchService(platform, { models, knowledgeBases, retrieval, assistants });
-  const works = new WorksService(platform, workSources({ documents, assistants, conversations, flows, files }));
+  const works = new WorksService(platform, workSources({ documents, assistants, conversations, flows, files, searches: search }));
   return {
     platform,
     auth,

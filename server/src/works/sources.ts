@@ -3,10 +3,12 @@ import type { ConversationService } from "../chat/conversation.service";
 import type { FileService } from "../files/file.service";
 import type { FlowService } from "../flows/flow.service";
 import type { DocumentService } from "../knowledge/document.service";
+import type { SearchService } from "../search/search.service";
 import { assistantWorks } from "./sources/assistants";
 import { fileWorks } from "./sources/files";
 import { flowWorks } from "./sources/flows";
 import { knowledgeBaseWorks } from "./sources/knowledge-bases";
+import { searchWorks } from "./sources/searches";
 import type { WorkSource } from "./work-source";
 
 export interface WorkSourceParts {
@@ -15,6 +17,7 @@ export interface WorkSourceParts {
   conversations: ConversationService;
   flows: FlowService;
   files: FileService;
+  searches: SearchService;
 }
 
 /** Every kind my space lists, in the order of its filter: one line per kind. */
@@ -24,5 +27,6 @@ export function workSources(parts: WorkSourceParts): WorkSource[] {
     assistantWorks(parts.assistants, parts.conversations),
     flowWorks(parts.flows),
     fileWorks(parts.files),
+    searchWorks(parts.searches),
   ];
 }

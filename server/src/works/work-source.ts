@@ -34,6 +34,8 @@ export interface WorkRow {
  */
 export interface WorkSource {
   kind: WorkKind;
+  /** Whether a work of the kind has a name of its own to change (a search is named by its question). */
+  renamable: boolean;
   /**
    * Whether the principal, who may `manage` the row or not, may share it as the kind shares (a team permission, a
    * share link); false for a kind with no sharing, so that my space offers "share" only where it exists.

@@ -105,6 +105,9 @@ export class WorkPreview {
 
   @Field(() => [WorkPreviewMessage], { description: "The last messages of an assistant's last conversation, oldest first." })
   messages: WorkPreviewMessage[];
+
+  @Field(() => String, { nullable: true, description: "A search's summary answer, as plain text." })
+  answer: string | null;
 }
 
-export const emptyPreview = (): WorkPreview => ({ outline: null, documents: [], conversationName: null, messages: [] });
+export const emptyPreview = (): WorkPreview => ({ outline: null, documents: [], conversationName: null, messages: [], answer: null });

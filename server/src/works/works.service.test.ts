@@ -70,7 +70,7 @@ beforeAll(async () => {
   ids.desk = (await createAssistant(server, owner, { name: "Help desk" })).id;
   ids.strangerFlow = await createFlow(stranger, "Stranger's router", "team");
 
-  // Activity, newest first: the desk's conversation (10 min), Atlas's document (20 min), Router (30), notes (40), Maps (50), Draft (60).
+  // Activity, newest first: the desk's conversation (10 min), Atlas's document (20 min), Router (30), notes (40), Maps (50), Draft (60), the search (70).
   await touch("chat_assistant", ids.desk, minutesAgo(600));
   const conversation = newId();
   await server.platform.db.query(
@@ -88,15 +88,22 @@ beforeAll(async () => {
   await touch("file", ids.notes, minutesAgo(40));
   await touch("file", ids.folder, minutesAgo(50));
   await touch("flow", ids.draft, minutesAgo(60));
+  ids.ridge = newId();
+  await server.platform.db.query(
+    `INSERT INTO search_record (id, tenant_id, created_by, question, knowledge_base_ids, content, status, updated_at) VALUES ($1, $2, $2, 'Where is the ridge?', $3, 'North of the lake [ID:0].', 'done', $4)`,
+    [ids.ridge, owner.tenantId, JSON.stringify([ids.atlas]), minutesAgo(70)],
+  );
 });
 afterAll(() => server.close());
 
 describe("my space's works", () => {
   it("lists every kind the user made, newest activity first (a knowledge base by its latest document, an assistant by its latest conversation)", async () => {
     const listed = await works(owner);
-    expect(names(listed)).toEqual(["Help desk", "Atlas of trails", "Router", "notes.txt", "Maps", "Draft flow"]);
-    expect(listed.total).toBe(6);
-    expect(listed.items.map((item) => item.kind)).toEqual(["assistant", "knowledgeBase", "flow", "file", "file", "flow"]);
+    expect(names(listed)).toEqual(["Help desk", "Atlas of trails", "Router", "notes.txt", "Maps", "Draft flow", "Where is the ridge?"]);
+    expect(listed.total).toBe(7);
+    expect(listed.items.map((item) => item.kind)).toEqual(["assistant", "knowledgeBase", "flow", "file", "file", "flow", "search"]);
+    // A search is named by its question: it has nothing to rename, nor to share.
+    expect(listed.items[6].can).toEqual({ rename: false, share: false, delete: true });
     expect(listed.items.find((item) => item.name === "Maps")).toMatchObject({ variant: "folder", counts: [{ name: "items", value: 1 }] });
     expect(listed.items.find((item) => item.name === "Atlas of trails")!.counts).toEqual(expect.arrayContaining([{ name: "documents", value: 1 }]));
   });
@@ -105,8 +112,8 @@ describe("my space's works", () => {
     const first = await works(owner, { page: 1, pageSize: 4 });
     const second = await works(owner, { page: 2, pageSize: 4 });
     expect(names(first)).toEqual(["Help desk", "Atlas of trails", "Router", "notes.txt"]);
-    expect(names(second)).toEqual(["Maps", "Draft flow"]);
-    expect(second.total).toBe(6);
+    expect(names(second)).toEqual(["Maps", "Draft flow", "Where is the ridge?"]);
+    expect(second.total).toBe(7);
     expect(FIELD_MAX_ROWS["Query.works"]).toBe(MAX_PAGE_SIZE);
   });
 
@@ -114,6 +121,7 @@ describe("my space's works", () => {
     expect(names(await works(owner, { search: "ATLAS" }))).toEqual(["Atlas of trails"]);
     expect(names(await works(owner, { search: "r", kind: "flow" }))).toEqual(["Router", "Draft flow"]);
     expect(names(await works(owner, { kind: "file" }))).toEqual(["notes.txt", "Maps"]);
+    expect(names(await works(owner, { search: "ridge" }))).toEqual(["Where is the ridge?"]);
     expect((await works(owner, { search: "100%" })).total).toBe(0);
   });
 
@@ -137,7 +145,7 @@ describe("my space's works", () => {
     expect((await gql(owner, `mutation($id: ID!) { deleteFlow(id: $id) }`, { id: ids.router })).errors).toBeUndefined();
     await server.platform.db.query(`UPDATE chat_assistant SET status = '0' WHERE id = $1`, [ids.desk]);
     try {
-      expect(names(await works(owner))).toEqual(["Atlas of trails", "notes.txt", "Maps", "Draft flow"]);
+      expect(names(await works(owner))).toEqual(["Atlas of trails", "notes.txt", "Maps", "Draft flow", "Where is the ridge?"]);
       expect(names(await works(member))).toEqual(["Atlas of trails"]);
     } finally {
       const bin = await gql(owner, `{ recycleBin(kind: flow) { items { id itemId } } }`);
@@ -149,12 +157,14 @@ describe("my space's works", () => {
     expect(names(await works(owner))).toContain("Router");
   });
 
-  it("gives a larger preview only when asked: a flow's drawing, a knowledge base's documents, an assistant's last conversation", async () => {
+  it("gives a larger preview only when asked: a flow's drawing, a knowledge base's documents, an assistant's last conversation, a search's answer", async () => {
     const PREVIEWS = `{ works(pageSize: 3) { items { name preview { outline documents { name chunkCount } conversationName messages { role content } } } } }`;
     const listed = await gql<{ works: { items: { name: string; preview: Record<string, any> }[] } }>(owner, PREVIEWS); // eslint-disable-line @typescript-eslint/no-explicit-any
     const [desk, atlas, router] = listed.data!.works.items.map((item) => item.preview);
     expect(desk).toMatchObject({ conversationName: "Opening hours", messages: [{ role: "user", content: "When do you open?" }, { role: "assistant", content: "At nine." }] });
     expect(atlas.documents).toEqual([{ name: "ridge.txt", chunkCount: 0 }]);
     expect(router.outline.nodes.length).toBeGreaterThan(0);
+    const search = await gql(owner, `{ works(kind: search) { items { preview { answer } } } }`);
+    expect(search.data!.works.items[0].preview.answer).toBe("North of the lake.");
   });
 });

@@ -82,7 +82,7 @@ export class WorksService {
       activityAt: new Date(row.activity_at),
       teamShared: row.team_shared,
       mine: row.created_by === principal.user.id,
-      can: { rename: manage, share: source.mayShare(principal, row, manage), delete: can(principal, "delete", resource) },
+      can: { rename: source.renamable && manage, share: source.mayShare(principal, row, manage), delete: can(principal, "delete", resource) },
     };
   }
 }

@@ -16,6 +16,7 @@ export const PREVIEW_MESSAGES = 6;
 export function assistantWorks(assistants: AssistantService, conversations: ConversationService): WorkSource {
   return {
     kind: WorkKind.assistant,
+    renamable: true,
     // A share link: whoever may change the assistant publishes it (ShareService).
     mayShare: (_principal, _row, manage) => manage,
     select(principal, search, bind) {

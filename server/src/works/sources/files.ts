@@ -17,6 +17,7 @@ const FILE_COLUMNS: Record<string, string> = { tenantId: "fi.tenant_id", created
 export function fileWorks(files: FileService): WorkSource {
   return {
     kind: WorkKind.file,
+    renamable: true,
     mayShare: () => false,
     select(principal, search, bind) {
       return `SELECT '${WorkKind.file}' AS kind, fi.id, fi.name, NULL::text AS description, fi.kind::text AS variant, fi.parent_id,

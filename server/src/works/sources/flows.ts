@@ -10,6 +10,7 @@ import { emptyPreview } from "../work.types";
 export function flowWorks(flows: FlowService): WorkSource {
   return {
     kind: WorkKind.flow,
+    renamable: true,
     // Sharing a flow with the team is its maker's choice, as on the flow list: a teammate it was shared with does not unshare it.
     mayShare: (principal, row, manage) => manage && row.created_by === principal.user.id,
     select(principal, search, bind) {

@@ -12,6 +12,7 @@ export const PREVIEW_DOCUMENTS = 8;
 export function knowledgeBaseWorks(documents: DocumentService): WorkSource {
   return {
     kind: WorkKind.knowledgeBase,
+    renamable: true,
     mayShare: (_principal, _row, manage) => manage,
     select(principal, search, bind) {
       return `SELECT '${WorkKind.knowledgeBase}' AS kind, kb.id, kb.name, kb.description, NULL::text AS variant, NULL::varchar AS parent_id,

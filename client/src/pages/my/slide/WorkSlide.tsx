@@ -52,6 +52,14 @@ function SlideBody({ work }: { work: SlideWork }) {
       return <LastConversation work={work} />;
     case "file":
       return work.variant === "folder" ? <Quiet textKey="slides.folder" /> : <FileContent fileId={work.id} />;
+    case "search":
+      return work.preview.answer ? (
+        <Text fontSize="lg" lineHeight="tall" whiteSpace="pre-wrap" data-testid="slide-answer">
+          {work.preview.answer}
+        </Text>
+      ) : (
+        <Quiet textKey="slides.noAnswer" />
+      );
     default:
       return null;
   }

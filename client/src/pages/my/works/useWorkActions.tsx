@@ -12,6 +12,7 @@ import {
   DeleteFilesDocument,
   DeleteFlowCardDocument,
   DeleteKnowledgeBaseDocument,
+  DeleteSearchRecordsDocument,
   RenameFileDocument,
   UpdateAssistantDocument,
   UpdateFlowCardDocument,
@@ -23,7 +24,8 @@ import { renameProblemsOf } from "./workLogic";
 
 /**
  * My space's quick actions, each through its kind's own mutation (so every rule stays in its domain): rename, share as
- * the kind shares (a team permission, an assistant's share link), delete (into the recycle bin). `onChanged` refetches.
+ * the kind shares (a team permission, an assistant's share link), delete (into the recycle bin; a search is removed from
+ * the history). `onChanged` refetches.
  */
 export function useWorkActions(onChanged: () => Promise<unknown>) {
   const { t, i18n } = useTranslation();
@@ -39,6 +41,7 @@ export function useWorkActions(onChanged: () => Promise<unknown>) {
   const [deleteAssistants] = useMutation(DeleteAssistantsDocument);
   const [deleteFlow] = useMutation(DeleteFlowCardDocument);
   const [deleteFiles] = useMutation(DeleteFilesDocument);
+  const [deleteSearches] = useMutation(DeleteSearchRecordsDocument);
 
   async function rename(work: WorkCardFragment, name: string) {
     const id = work.id;
@@ -69,6 +72,7 @@ export function useWorkActions(onChanged: () => Promise<unknown>) {
       else if (work.kind === "assistant") await deleteAssistants({ variables: { ids: [id] } });
       else if (work.kind === "flow") await deleteFlow({ variables: { id } });
       else if (work.kind === "file") await deleteFiles({ variables: { ids: [id] } });
+      else if (work.kind === "search") await deleteSearches({ variables: { ids: [id] } });
       notify.success("deleted");
       await onChanged();
     } catch (failure) {
