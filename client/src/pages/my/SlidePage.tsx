@@ -4,14 +4,11 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LuChevronLeft, LuChevronRight, LuMaximize, LuMinimize } from "react-icons/lu";
 import { LoadFailed } from "../../components/LoadFailed";
-import { WorkSlidesDocument } from "../../graphql/gql/graphql";
+import { WorkSlideDocument } from "../../graphql/gql/graphql";
 import { slideAfterKey } from "./slide/slideKeys";
 import { WorkSlide } from "./slide/WorkSlide";
 import { WorkFilter } from "./works/WorkFilter";
 import type { WorkFilter as Filter } from "./works/workLogic";
-
-/** The slides show the newest works, as many as one page of the list may hold. */
-const SLIDES = 100;
 
 /** Keys typed into a field, or on a focused button, are theirs: the slides do not take them. */
 function ownsKeys(target: EventTarget | null): boolean {
@@ -25,10 +22,13 @@ export default function SlidePage() {
   const [index, setIndex] = useState(0);
   const [fullScreen, setFullScreen] = useState(false);
   const stage = useRef<HTMLDivElement>(null);
-  const { data, error, refetch } = useQuery(WorkSlidesDocument, { variables: { kind: filter === "all" ? null : filter, pageSize: SLIDES }, fetchPolicy: "cache-and-network" });
-  const works = data?.works.items ?? [];
-  const count = works.length;
+  // Slide n is page n of one work: its preview is read when it comes on screen, and kept for going back.
+  const { data: current, previousData, error, refetch } = useQuery(WorkSlideDocument, { variables: { kind: filter === "all" ? null : filter, page: index + 1 } });
+  const data = current ?? previousData;
+  const count = data?.works.total ?? 0;
   const shown = Math.min(index, Math.max(0, count - 1));
+  // while the next slide loads, the last one stays rather than a flash of a skeleton
+  const work = data?.works.items[0];
 
   useEffect(() => {
     function onKey(event: KeyboardEvent) {
@@ -62,7 +62,8 @@ export default function SlidePage() {
         {t("slides.empty")}
       </Center>
     );
-  else slide = <WorkSlide key={`${works[shown].kind}:${works[shown].id}`} work={works[shown]} />;
+  else if (!work) slide = <Skeleton height="full" rounded="l3" data-testid="slides-loading" />;
+  else slide = <WorkSlide key={`${work.kind}:${work.id}`} work={work} />;
 
   return (
     <Stack gap="4" data-testid="slides-page">

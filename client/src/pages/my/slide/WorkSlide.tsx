@@ -6,11 +6,11 @@ import { LoadFailed } from "../../../components/LoadFailed";
 import { FilePreview } from "../../../components/preview/FilePreview";
 import { fileRoutes } from "../../../documents/fileRoutes";
 import { useFormatters } from "../../../format";
-import { FileContentPreviewDocument, type WorkSlidesQuery } from "../../../graphql/gql/graphql";
+import { FileContentPreviewDocument, type WorkSlideQuery } from "../../../graphql/gql/graphql";
 import { useCurrentUser } from "../../../session/useCurrentUser";
 import { TeamBadge, useCountsText, WorkKindIcon } from "../works/workVisuals";
 
-export type SlideWork = WorkSlidesQuery["works"]["items"][number];
+export type SlideWork = WorkSlideQuery["works"]["items"][number];
 
 /** One work, large: its name and numbers above, and what it is made of below (its kind's preview). */
 export function WorkSlide({ work }: { work: SlideWork }) {
