@@ -8,7 +8,7 @@ export type Bind = (value: unknown) => string;
 
 /**
  * The columns every source's SELECT gives, in this order, so that my space pages all kinds in one UNION ALL:
- * kind, id, name, description, variant, parent_id, counts (jsonb: name → number), activity_at, team_shared, created_by, and
+ * kind, id, name, description, variant, parent_id, counts (json, which keeps the order written: name → number), activity_at, team_shared, created_by, and
  * `resource` (jsonb: the fields its policy reads, to say what the principal may do with each row).
  */
 export const WORK_COLUMNS = ["kind", "id", "name", "description", "variant", "parent_id", "counts", "activity_at", "team_shared", "created_by", "resource"] as const;

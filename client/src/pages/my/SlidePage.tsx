@@ -10,9 +10,15 @@ import { WorkSlide } from "./slide/WorkSlide";
 import { WorkFilter } from "./works/WorkFilter";
 import type { WorkFilter as Filter } from "./works/workLogic";
 
-/** Keys typed into a field, or on a focused button, are theirs: the slides do not take them. */
-function ownsKeys(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT", "BUTTON"].includes(target.tagName));
+/**
+ * Keys the focused element needs for itself, which the slides leave to it: all keys of a text field, the arrows of
+ * the tabs and menus (they move between their items), Space on a button (it presses it).
+ */
+function ownsKey(target: EventTarget | null, key: string): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName)) return true;
+  if (["tab", "menuitem", "option", "radio"].includes(target.getAttribute("role") ?? "")) return true;
+  return key === " " && target.tagName === "BUTTON";
 }
 
 /** /my/slide: the works one per slide, with the keyboard (← → Space Home End) and full screen (Esc leaves it). */
@@ -32,7 +38,7 @@ export default function SlidePage() {
 
   useEffect(() => {
     function onKey(event: KeyboardEvent) {
-      if (event.altKey || event.ctrlKey || event.metaKey || ownsKeys(event.target)) return;
+      if (event.altKey || event.ctrlKey || event.metaKey || ownsKey(event.target, event.key)) return;
       const next = slideAfterKey(event.key, event.shiftKey, shown, count);
       if (next === null) return;
       event.preventDefault(); // Space and the arrows would scroll the page
@@ -41,6 +47,9 @@ export default function SlidePage() {
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [shown, count]);
+
+  // Coming from the tabs, the focus is on a tab, whose arrows are its own: the slides take it.
+  useEffect(() => stage.current?.focus(), []);
 
   useEffect(() => {
     const onChange = () => setFullScreen(document.fullscreenElement === stage.current);
@@ -79,7 +88,7 @@ export default function SlidePage() {
           {t("slides.keys")}
         </Text>
       </Flex>
-      <Stack ref={stage} gap="4" bg="bg" p={fullScreen ? "10" : "0"} height={fullScreen ? "100vh" : "auto"} data-testid="slides-stage" data-full-screen={fullScreen || undefined}>
+      <Stack ref={stage} tabIndex={-1} outline="none" gap="4" bg={fullScreen ? "bg" : undefined} p={fullScreen ? "10" : "0"} height={fullScreen ? "100vh" : "auto"} data-testid="slides-stage" data-full-screen={fullScreen || undefined}>
         <Box flex="1" minHeight="0" height={fullScreen ? "auto" : "clamp(420px, 62vh, 760px)"} bg="bg.panel" borderWidth="1px" rounded="l3" p={{ base: "6", md: "10" }} shadow="sm">
           {slide}
         </Box>

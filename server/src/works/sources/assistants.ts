@@ -21,7 +21,7 @@ export function assistantWorks(assistants: AssistantService, conversations: Conv
     mayShare: (_principal, _row, manage) => manage,
     select(principal, search, bind) {
       return `SELECT '${WorkKind.assistant}' AS kind, a.id, a.name, a.description, NULL::text AS variant, NULL::varchar AS parent_id,
-          jsonb_build_object('knowledgeBases', jsonb_array_length(a.kb_ids)) AS counts,
+          json_build_object('knowledgeBases', jsonb_array_length(a.kb_ids)) AS counts,
           GREATEST(a.updated_at, (SELECT max(c.updated_at) FROM chat_conversation c WHERE c.assistant_id = a.id AND c.source IN ('web', 'api') AND c.binned_in IS NULL)) AS activity_at,
           FALSE AS team_shared, a.created_by,
           jsonb_build_object('id', a.id, 'tenantId', a.tenant_id, 'createdBy', a.created_by) AS resource

@@ -21,7 +21,7 @@ export function fileWorks(files: FileService): WorkSource {
     mayShare: () => false,
     select(principal, search, bind) {
       return `SELECT '${WorkKind.file}' AS kind, fi.id, fi.name, NULL::text AS description, fi.kind::text AS variant, fi.parent_id,
-          CASE WHEN fi.kind = 'file' THEN jsonb_build_object('bytes', fi.size) ELSE jsonb_build_object('items', (SELECT count(*) FROM file child WHERE child.parent_id = fi.id AND child.binned_in IS NULL)) END AS counts,
+          CASE WHEN fi.kind = 'file' THEN json_build_object('bytes', fi.size) ELSE json_build_object('items', (SELECT count(*) FROM file child WHERE child.parent_id = fi.id AND child.binned_in IS NULL)) END AS counts,
           fi.updated_at AS activity_at,
           ${IN_TEAM_KNOWLEDGE_BASE} AS team_shared, fi.created_by,
           jsonb_build_object('tenantId', fi.tenant_id, 'createdBy', fi.created_by, 'inTeamKnowledgeBase', ${IN_TEAM_KNOWLEDGE_BASE}) AS resource

@@ -15,7 +15,7 @@ export function flowWorks(flows: FlowService): WorkSource {
     mayShare: (principal, row, manage) => manage && row.created_by === principal.user.id,
     select(principal, search, bind) {
       return `SELECT '${WorkKind.flow}' AS kind, f.id, f.title AS name, f.description, NULL::text AS variant, NULL::varchar AS parent_id,
-          jsonb_build_object('components', CASE WHEN jsonb_typeof(f.dsl->'components') = 'object' THEN (SELECT count(*) FROM jsonb_object_keys(f.dsl->'components')) ELSE 0 END) AS counts,
+          json_build_object('components', CASE WHEN jsonb_typeof(f.dsl->'components') = 'object' THEN (SELECT count(*) FROM jsonb_object_keys(f.dsl->'components')) ELSE 0 END) AS counts,
           GREATEST(f.updated_at, f.last_run_at) AS activity_at,
           f.permission = 'team' AS team_shared, f.created_by,
           jsonb_build_object('id', f.id, 'tenantId', f.tenant_id, 'createdBy', f.created_by, 'permission', f.permission) AS resource

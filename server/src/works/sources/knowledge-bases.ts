@@ -16,7 +16,7 @@ export function knowledgeBaseWorks(documents: DocumentService): WorkSource {
     mayShare: (_principal, _row, manage) => manage,
     select(principal, search, bind) {
       return `SELECT '${WorkKind.knowledgeBase}' AS kind, kb.id, kb.name, kb.description, NULL::text AS variant, NULL::varchar AS parent_id,
-          jsonb_build_object('documents', kb.document_count, 'chunks', kb.chunk_count) AS counts,
+          json_build_object('documents', kb.document_count, 'chunks', kb.chunk_count) AS counts,
           GREATEST(kb.updated_at, (SELECT max(d.updated_at) FROM document d WHERE d.knowledge_base_id = kb.id AND d.binned_in IS NULL)) AS activity_at,
           kb.permission = 'team' AS team_shared, kb.created_by,
           jsonb_build_object('tenantId', kb.tenant_id, 'createdBy', kb.created_by, 'permission', kb.permission) AS resource

@@ -17,7 +17,7 @@ export function searchWorks(searches: SearchService): WorkSource {
     mayShare: () => false,
     select(principal, search, bind) {
       return `SELECT '${WorkKind.search}' AS kind, r.id, r.question AS name, NULL::text AS description, NULL::text AS variant, NULL::varchar AS parent_id,
-          jsonb_build_object('knowledgeBases', jsonb_array_length(r.knowledge_base_ids)) AS counts,
+          json_build_object('knowledgeBases', jsonb_array_length(r.knowledge_base_ids)) AS counts,
           r.updated_at AS activity_at, FALSE AS team_shared, r.created_by,
           jsonb_build_object('tenantId', r.tenant_id, 'createdBy', r.created_by) AS resource
         FROM search_record r
