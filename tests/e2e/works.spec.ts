@@ -60,6 +60,7 @@ test("my space lists a knowledge base and a flow newest first, filters, remember
   // The same slide in the dark theme.
   await page.evaluate(() => localStorage.setItem("cairn-theme", "dark"));
   await page.reload();
+  await expect(counter).toHaveText("1 / 2");
   await page.keyboard.press("End");
   await expect(counter).toHaveText("2 / 2");
   await page.screenshot({ path: "/tmp/works-slide-flow-dark.png" });
