@@ -63,5 +63,6 @@ test("my space lists a knowledge base and a flow newest first, filters, remember
   await expect(counter).toHaveText("1 / 2");
   await page.keyboard.press("End");
   await expect(counter).toHaveText("2 / 2");
+  await expect(page.getByTestId("slide")).toHaveAttribute("data-kind", "flow");
   await page.screenshot({ path: "/tmp/works-slide-flow-dark.png" });
 });

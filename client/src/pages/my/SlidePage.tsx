@@ -89,7 +89,18 @@ export default function SlidePage() {
         </Text>
       </Flex>
       <Stack ref={stage} tabIndex={-1} outline="none" gap="4" bg={fullScreen ? "bg" : undefined} p={fullScreen ? "10" : "0"} height={fullScreen ? "100vh" : "auto"} data-testid="slides-stage" data-full-screen={fullScreen || undefined}>
-        <Box flex="1" minHeight="0" height={fullScreen ? "auto" : "clamp(420px, 62vh, 760px)"} bg="bg.panel" borderWidth="1px" rounded="l3" p={{ base: "6", md: "10" }} shadow="sm">
+        <Box
+          flex="1"
+          minHeight="0"
+          height={fullScreen ? "auto" : "clamp(420px, 62vh, 760px)"}
+          opacity={current ? 1 : 0.6}
+          transition="opacity 0.15s"
+          bg="bg.panel"
+          borderWidth="1px"
+          rounded="l3"
+          p={{ base: "6", md: "10" }}
+          shadow="sm"
+        >
           {slide}
         </Box>
         <HStack justify="center" gap="3">

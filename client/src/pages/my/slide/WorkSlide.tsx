@@ -35,7 +35,7 @@ export function WorkSlide({ work }: { work: SlideWork }) {
         </Stack>
         {work.teamShared && <TeamBadge />}
       </HStack>
-      <Box flex="1" minHeight="0" overflow="auto" data-testid="slide-preview">
+      <Box flex="1" minHeight="0" overflow="auto" position="relative" data-testid="slide-preview">
         <SlideBody work={work} />
       </Box>
     </Stack>
@@ -45,7 +45,12 @@ export function WorkSlide({ work }: { work: SlideWork }) {
 function SlideBody({ work }: { work: SlideWork }) {
   switch (work.kind) {
     case "flow":
-      return <FlowThumbnail graph={work.preview.outline} height="full" testId="slide-flow-graph" />;
+      // Pinned to the preview's box: the drawing fits the space left, whatever the flow's proportions.
+      return (
+        <Box position="absolute" inset="0">
+          <FlowThumbnail graph={work.preview.outline} height="full" testId="slide-flow-graph" />
+        </Box>
+      );
     case "knowledgeBase":
       return <KnowledgeBaseDocuments work={work} />;
     case "assistant":
