@@ -90,7 +90,7 @@ export default function SlidePage() {
       </Flex>
       <Stack ref={stage} tabIndex={-1} outline="none" gap="4" bg={fullScreen ? "bg" : undefined} p={fullScreen ? "10" : "0"} height={fullScreen ? "100vh" : "auto"} data-testid="slides-stage" data-full-screen={fullScreen || undefined}>
         <Box
-          flex="1"
+          flex={fullScreen ? "1" : undefined}
           minHeight="0"
           height={fullScreen ? "auto" : "clamp(420px, 62vh, 760px)"}
           opacity={current ? 1 : 0.6}
