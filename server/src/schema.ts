@@ -21,10 +21,11 @@ import { FileResolver } from "./files/file.resolver";
 import { BinResolver } from "./bin/bin.resolver";
 import { DemoResolver } from "./demo/demo.resolver";
 import { SearchResolver } from "./search/search.resolver";
+import { WorksResolver } from "./works/works.resolver";
 import { createMemoryPubSub, type PubSub } from "./platform/pubsub";
 
 /** Every resolver class; a domain adds its own here. */
-const resolvers = [AuthResolver, UserFieldsResolver, IdentityResolver, ApiTokenResolver, TeamResolver, ModelsResolver, KnowledgeResolver, ChunkFieldsResolver, DocumentFieldsResolver, KbTaskResolver, RetrievalResolver, AssistantResolver, ConversationResolver, ChatMessageFieldsResolver, FlowResolver, FlowVersionResolver, FlowSessionResolver, FlowRunResolver, FlowShareResolver, FileResolver, BinResolver, DemoResolver, SearchResolver, ChunkMergeResolver, GraphExplorerResolver, ContactResolver] as const;
+const resolvers = [AuthResolver, UserFieldsResolver, IdentityResolver, ApiTokenResolver, TeamResolver, ModelsResolver, KnowledgeResolver, ChunkFieldsResolver, DocumentFieldsResolver, KbTaskResolver, RetrievalResolver, AssistantResolver, ConversationResolver, ChatMessageFieldsResolver, FlowResolver, FlowVersionResolver, FlowSessionResolver, FlowRunResolver, FlowShareResolver, FileResolver, BinResolver, DemoResolver, SearchResolver, ChunkMergeResolver, GraphExplorerResolver, ContactResolver, WorksResolver] as const;
 
 /** The committed SDL at the top of the repository, which client code generation reads. */
 export const SCHEMA_FILE = path.resolve(__dirname, "../../schema.graphql");

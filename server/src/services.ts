@@ -31,6 +31,8 @@ import { ModelsService } from "./models/models.service";
 import { RetrievalService } from "./retrieval/retrieval.service";
 import { ParserSandbox } from "./ingestion/sandbox/parser-sandbox";
 import { Previews } from "./ingestion/preview/previews";
+import { workSources } from "./works/sources";
+import { WorksService } from "./works/works.service";
 import type { Platform } from "./platform";
 import type { Services } from "./platform/services";
 // Each domain's entries of the services registry: their `services.ts` declare them.
@@ -45,6 +47,7 @@ import "./flows/services";
 import "./files/services";
 import "./demo/services";
 import "./search/services";
+import "./works/services";
 
 export type { Services };
 
@@ -79,6 +82,7 @@ export function createServices(platform: Platform): Services {
   bin.register(WorkKind.file, fileBinKind(documents, storedBytes));
   const fileImports = new S3ImportService(platform, files);
   const search = new SearchService(platform, { models, knowledgeBases, retrieval, assistants });
+  const works = new WorksService(platform, workSources({ documents, assistants, conversations, flows, files, searches: search }));
   return {
     platform,
     auth,
@@ -104,6 +108,7 @@ export function createServices(platform: Platform): Services {
     bin,
     demo: new DemoService({ knowledgeBases, documents, assistants, flows }),
     search,
+    works,
     parsers,
     previews,
     close: async () => {

@@ -17,7 +17,7 @@ test("signing up lands signed in on a page that offers the next step, and follow
   await expect(page.getByRole("heading", { name: "Welcome, Ada Lovelace" })).toBeVisible();
   const next = page.getByTestId("next-step");
   await expect(next).toHaveAttribute("data-step", "createKnowledgeBase");
-  await expect(page.getByTestId("my-knowledge-bases")).toContainText("No knowledge base yet.");
+  await expect(page.getByTestId("works-empty")).toBeVisible();
 
   await next.getByTestId("next-step-action").click();
   const dialog = page.getByTestId("kb-create-dialog");
@@ -26,14 +26,15 @@ test("signing up lands signed in on a page that offers the next step, and follow
   await expect(page).toHaveURL(/\/knowledge\/dataset\?id=\w+/);
   await expect(page.getByTestId("kb-name")).toHaveText("Trail guides");
 
-  // Back home, the knowledge base is listed with its counts, and the next step is to upload into it.
+  // Back home, the knowledge base is among the works with its counts, and the next step is to upload into it.
   await page.goto("/my");
   await expect(next).toHaveAttribute("data-step", "upload");
   await expect(page.getByTestId("next-step-title")).toHaveText("Upload files to Trail guides");
-  const listed = page.getByTestId("my-knowledge-base");
+  const listed = page.getByTestId("work-item");
   await expect(listed).toHaveCount(1);
-  await expect(listed).toContainText("Trail guides");
-  await expect(listed.getByTestId("my-knowledge-base-documents")).toHaveText("0 documents");
+  await expect(listed).toHaveAttribute("data-kind", "knowledgeBase");
+  await expect(listed.getByTestId("work-name")).toHaveText("Trail guides");
+  await expect(listed.getByTestId("work-summary")).toContainText("0 documents");
   await next.getByTestId("next-step-action").click();
   await expect(page).toHaveURL(/\/knowledge\/dataset\?id=\w+/);
 });

@@ -7,6 +7,7 @@ import {
   getVariableValues,
   isEnumType,
   isInputObjectType,
+  isObjectType,
   isListType,
   isNonNullType,
   Kind,
@@ -86,7 +87,8 @@ describe("the GraphQL budget", () => {
   test("every field the cost table names exists, so that a renamed field cannot silently become cheap", () => {
     for (const key of Object.keys(FIELD_COSTS)) {
       const [type, field] = key.split(".");
-      expect(schema.getRootType(type === "Query" ? ("query" as never) : ("mutation" as never))?.getFields()[field]).toBeDefined();
+      const owner = schema.getType(type);
+      expect(owner && isObjectType(owner) ? owner.getFields()[field] : undefined).toBeDefined();
     }
   });
 

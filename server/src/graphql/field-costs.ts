@@ -34,6 +34,10 @@ export const FIELD_COSTS: Record<string, number> = {
   "Query.chunks": 20,
   // Reads up to 100 chunks, then embeds the merged text or stores it as a document queued for parsing.
   "Mutation.mergeChunks": 100,
+  // My space: every readable item of every kind is read for its sort key before a page is cut.
+  "Query.works": 50,
+  // A work's slide: a page of documents, a conversation's messages or a flow's drawing.
+  "Work.preview": 10,
   // Queues parsing for each document, deleting their old chunks.
   "Mutation.runParsing": 50,
   // The file manager: a call to a user's S3 service; documents made and queued for parsing; a folder deleted with all below it.
@@ -59,4 +63,5 @@ export const FIELD_COSTS: Record<string, number> = {
  */
 export const FIELD_MAX_ROWS: Record<string, number> = {
   "Query.files": 100,
+  "Query.works": 100,
 };

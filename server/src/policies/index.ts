@@ -78,23 +78,28 @@ export function scope(principal: Principal, action: Action, kind: ResourceKind):
 let parameterCount = 0;
 
 /**
+ * A scope as a SQL condition, the clauses' structure written once: `condition` turns one field's allowed value (a
+ * value, or a non-empty list of them) into SQL. A list with no values matches nothing, and no clause becomes FALSE,
+ * so that an empty scope lists nothing.
+ */
+export function scopeCondition(clauses: Clause[], condition: (field: string, allowed: string | boolean | readonly string[]) => string): string {
+  const disjuncts = clauses.map((clause) => {
+    const conditions = Object.entries(clause).map(([field, value]) => (Array.isArray(value) && value.length === 0 ? "FALSE" : condition(field, value)));
+    return conditions.length === 0 ? "TRUE" : `(${conditions.join(" AND ")})`;
+  });
+  return disjuncts.length === 0 ? "FALSE" : `(${disjuncts.join(" OR ")})`;
+}
+
+/**
  * A scope as a TypeORM query-builder condition over `alias` (whose property names are the clauses' fields), with
- * its named parameters: `builder.where(sql, params)`. No clause becomes FALSE, so an empty scope lists nothing.
+ * its named parameters: `builder.where(sql, params)`.
  */
 export function scopeSql(clauses: Clause[], alias: string): { sql: string; params: Record<string, unknown> } {
   const params: Record<string, unknown> = {};
-  const disjuncts = clauses.map((clause) => {
-    const conditions = Object.entries(clause).map(([field, value]) => {
-      const name = `scope${++parameterCount}`;
-      if (Array.isArray(value)) {
-        if (value.length === 0) return "FALSE";
-        params[name] = value;
-        return `${alias}.${field} IN (:...${name})`;
-      }
-      params[name] = value;
-      return `${alias}.${field} = :${name}`;
-    });
-    return conditions.length === 0 ? "TRUE" : `(${conditions.join(" AND ")})`;
+  const sql = scopeCondition(clauses, (field, value) => {
+    const name = `scope${++parameterCount}`;
+    params[name] = value;
+    return Array.isArray(value) ? `${alias}.${field} IN (:...${name})` : `${alias}.${field} = :${name}`;
   });
-  return { sql: disjuncts.length === 0 ? "FALSE" : `(${disjuncts.join(" OR ")})`, params };
+  return { sql, params };
 }

@@ -7,7 +7,7 @@ import type { Assistants } from "./assistant/useAssistants";
 import { AssistantSettingsDialog } from "./assistant/AssistantSettingsDialog";
 import type { Conversations } from "./conversation/useConversations";
 import { ApiKeyDialog } from "./share/ApiKeyDialog";
-import { EmbedDialog } from "./share/EmbedDialog";
+import { EmbedDialog } from "../../components/share/EmbedDialog";
 import type { ChatDialogState } from "./useChatDialogs";
 import type { ChatSelection } from "./useChatSelection";
 

@@ -3,7 +3,7 @@ import { useQuery } from "@apollo/client/react";
 import { FilePreview } from "../../components/preview/FilePreview";
 import { LoadFailed } from "../../components/LoadFailed";
 import { FileContentPreviewDocument, type FileRowFragment } from "../../graphql/gql/graphql";
-import { fileRoutes } from "./fileTransfer";
+import { fileRoutes } from "../../documents/fileRoutes";
 
 /** The file as the server renders it (PDF pages, pictures, DOCX, Markdown, sheets, e-mail, code…). */
 export function FilePreviewBody({ file }: { file: FileRowFragment }) {

@@ -16,7 +16,7 @@ import {
   type FileLinkFieldsFragment,
   type FileRowFragment,
 } from "../../graphql/gql/graphql";
-import { fileRoutes } from "./fileTransfer";
+import { fileRoutes } from "../../documents/fileRoutes";
 import { isFolder, offeredBy } from "./fileActions";
 import { permissionCacheOf, type PermissionCache } from "./permissionCache";
 import type { FileList } from "./useFileList";

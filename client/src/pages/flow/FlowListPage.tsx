@@ -25,7 +25,7 @@ import type { FlowAction } from "./list/FlowMenu";
 import { titleProblemsOf } from "./list/flowTitle";
 import { useDebouncedValue } from "../../hooks/useDebouncedValue";
 import { useFlowImport } from "./list/useFlowImport";
-import { useGridLayout } from "./list/useGridLayout";
+import { useGridLayout } from "../../hooks/useGridLayout";
 
 const PAGE_SIZE = 24;
 const SEARCH_PAUSE_MS = 300;

@@ -2,7 +2,7 @@ import { Heading, Stack, Tabs, Text } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useLocation, useNavigate } from "react-router-dom";
 import { useCurrentUser } from "../../session/useCurrentUser";
-import { MyOverview } from "./overview/MyOverview";
+import { MyNextStep } from "./overview/MyNextStep";
 
 const TABS = [
   { value: "works", path: "/my" },
@@ -10,7 +10,10 @@ const TABS = [
   { value: "recycleBin", path: "/my/recycle-bin" },
 ] as const;
 
-/** /my, the signed-in home: a greeting, what to do next with what the user has, and the user's works. */
+/**
+ * /my, the signed-in home: a greeting, then on the works tab the one next step and everything the user made (each
+ * work listed once, in the works); the slides and the recycle bin share the greeting and the tabs.
+ */
 export default function MySpaceLayout() {
   const { t } = useTranslation();
   const user = useCurrentUser();
@@ -32,13 +35,13 @@ export default function MySpaceLayout() {
         </Text>
       </Stack>
 
-      <MyOverview />
+      {activeTab === "works" && <MyNextStep />}
 
       <Stack gap="5">
         <Tabs.Root value={activeTab} onValueChange={(event) => navigate(TABS.find((tab) => tab.value === event.value)?.path ?? "/my")} variant="line" colorPalette="brand">
           <Tabs.List>
             {TABS.map((tab) => (
-              <Tabs.Trigger key={tab.value} value={tab.value}>
+              <Tabs.Trigger key={tab.value} value={tab.value} data-testid={`my-tab-${tab.value}`}>
                 {t(`pages.${tab.value}.title`)}
               </Tabs.Trigger>
             ))}

@@ -9,7 +9,7 @@ import { LoadFailed } from "../../../components/LoadFailed";
 import { notify } from "../../../components/toaster";
 import { describeError, problemText, type Problem } from "../../../errors";
 import { CreateFlowFromListDocument, FlowTemplateGalleryDocument, type FlowTemplateGalleryQuery } from "../../../graphql/gql/graphql";
-import { FlowThumbnail } from "./FlowThumbnail";
+import { FlowThumbnail } from "../../../components/flow-thumbnail/FlowThumbnail";
 import { titleProblemsOf } from "./flowTitle";
 
 type Template = FlowTemplateGalleryQuery["flowTemplates"][number];

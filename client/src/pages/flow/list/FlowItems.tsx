@@ -6,7 +6,7 @@ import { useFormatters } from "../../../format";
 import type { FlowCardFragment } from "../../../graphql/gql/graphql";
 import { useCurrentUser } from "../../../session/useCurrentUser";
 import { FlowMenu, type FlowAction } from "./FlowMenu";
-import { FlowThumbnail } from "./FlowThumbnail";
+import { FlowThumbnail } from "../../../components/flow-thumbnail/FlowThumbnail";
 
 interface FlowItemProps {
   flow: FlowCardFragment;

@@ -1,7 +1,7 @@
 import { Box, Button, Center, HStack, Stack, Text } from "@chakra-ui/react";
 import { useTranslation } from "react-i18next";
 import { LuFileUp, LuSearchX, LuSparkles } from "react-icons/lu";
-import { FlowThumbnail } from "./FlowThumbnail";
+import { FlowThumbnail } from "../../../components/flow-thumbnail/FlowThumbnail";
 
 /** Begin → Retrieval → Generate → Answer: the flow most agents start as, drawn to show what a flow is. */
 const EXAMPLE_GRAPH = {

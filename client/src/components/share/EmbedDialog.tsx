@@ -2,8 +2,8 @@ import { Alert, Button, Center, CloseButton, Dialog, Portal, Spinner, Stack, Tex
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LuKeyRound, LuLink2Off, LuShare2 } from "react-icons/lu";
-import { ConfirmDeleteDialog } from "../../../components/ConfirmDeleteDialog";
-import { ShareSnippets } from "../../../components/share/ShareSnippets";
+import { ConfirmDeleteDialog } from "../ConfirmDeleteDialog";
+import { ShareSnippets } from "./ShareSnippets";
 import { useAssistantShare, type ShareFailure } from "./useAssistantShare";
 
 const NEEDS_API_TOKEN = "errors.createApiTokenFirst";

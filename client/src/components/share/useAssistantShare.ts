@@ -1,9 +1,9 @@
 import { useMutation, useQuery } from "@apollo/client/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { notify } from "../../../components/toaster";
-import { describeError, messageKeyOf } from "../../../errors";
-import { AssistantShareDocument, RevokeAssistantShareDocument, ShareAssistantDocument } from "../../../graphql/gql/graphql";
+import { notify } from "../toaster";
+import { describeError, messageKeyOf } from "../../errors";
+import { AssistantShareDocument, RevokeAssistantShareDocument, ShareAssistantDocument } from "../../graphql/gql/graphql";
 
 /** A failed share: its message key (to offer a way out) and its text. */
 export interface ShareFailure {

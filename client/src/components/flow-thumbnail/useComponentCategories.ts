@@ -1,6 +1,6 @@
 import { useQuery } from "@apollo/client/react";
 import { useMemo } from "react";
-import { FlowComponentsDocument } from "../../../graphql/gql/graphql";
+import { FlowComponentsDocument } from "../../graphql/gql/graphql";
 
 /** Each component's category (core, knowledge, tools…) by its name, from the registry; empty until it has loaded. */
 export function useComponentCategories(): ReadonlyMap<string, string> {

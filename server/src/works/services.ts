@@ -1,0 +1,7 @@
+import type { WorksService } from "./works.service";
+
+declare module "../platform/services" {
+  interface Services {
+    works: WorksService;
+  }
+}
