@@ -74,7 +74,7 @@ describe.each(LOCALES)("the %s messages", (locale) => {
 describe("Chinese messages", () => {
   /** Names and notations that stay as they are in a Chinese sentence: products, vendors, formats, keys, examples. */
   const KEPT = new Set(
-    "Cairn RAGFlow RAPTOR Word Excel PowerPoint Token Top Top-K P N S Markdown WebP Google Cloud Azure OpenAI Vertex Self-RAG Enter Shift iframe body DeepDOC Q A base Asia Shanghai Taipei Bearer Secret SecretId APIPassword App Education knowledge http https s DuckDuckGo PubMed ArXiv arXiv SerpApi GitHub DeepL AkShare Tushare Web MySQL MariaDB PostgreSQL JavaScript Promise".split(" "),
+    "Cairn RAGFlow RAPTOR Word Excel PowerPoint Token Top Top-K P N S Markdown WebP Google Cloud Azure OpenAI Vertex Self-RAG Enter Shift Home End Esc iframe body DeepDOC Q A base Asia Shanghai Taipei Bearer Secret SecretId APIPassword App Education knowledge http https s DuckDuckGo PubMed ArXiv arXiv SerpApi GitHub DeepL AkShare Tushare Web MySQL MariaDB PostgreSQL JavaScript Promise".split(" "),
   );
   const SIMPLIFIED_ONLY = new Set("这们个为说时会过还对发开关门问题见现实学东车书长马鸟鱼龙么来从给让认识请谢话语读写设计选择删数据库页图档单击载录传输网络电脑软视频乐错误确标签资权账户级务处结构样条术类项显隐启动创编辑导内检测试验证码经济历无间钟头颜众应该总线称简体儿买卖办协区医华卫压县参双变号吗员响团园围圆场块坚坏执扫扬护报担拥挂挡挤挥换摄摆摇旧晓暂机杀杂极栏树桥楼欢毁气汇汉没泽洁浅浓涌涨渐温湾满滚灭灯灵点烟热爱状独环现画疗盖盘矿础礼离种积稳穷竞笔纠红约纪纯纳纵纸练组细织终绑绕绘绝统继续维综绿缓缘缩罗职联肃胜脉脚脱节药获营蓝虑虽补装规览觉订讨训议讯记讲许论访评诉词译诗详谁调谈谓负贡财责败货质购贴贵费赖赛赞赶跃轨轮轻较辅辆边达迁运进远违连迟适递逻遗邮释钉针钢钥钱铁银链销锁键镜闪闭闲闻阅队阳阴阵阶际陆险难雾顶顺须顾预领额风飞饭饮馆驱鲜鸡齐");
 
