@@ -37,7 +37,7 @@ class RetrievalInput {
 }
 
 @ObjectType()
-class RetrievalHitType {
+export class RetrievalHitType {
   @Field(() => Chunk)
   chunk: Chunk;
 

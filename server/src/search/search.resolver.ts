@@ -4,8 +4,7 @@ import type { SubscribeResolverData } from "type-graphql";
 import type { AnswerEvent as StreamEvent } from "../chat/answer-stream";
 import { AnswerEvent, ChatReference, referencesOf } from "../chat/conversation.resolver";
 import { signedIn, type GraphQLContext } from "../graphql/context";
-import { Chunk } from "../knowledge/chunk.entity";
-import { DocumentAggregateType } from "../retrieval/retrieval.resolver";
+import { DocumentAggregateType, RetrievalHitType } from "../retrieval/retrieval.resolver";
 import { SearchRecord, type StoredMindMap } from "./search-record.entity";
 
 /** The search page over GraphQL; thin: SearchService decides everything. */
@@ -31,28 +30,10 @@ class SearchChunksInput extends SearchInput {
   pageSize?: number;
 }
 
-@ObjectType()
-class SearchHit {
-  @Field(() => Chunk)
-  chunk: Chunk;
-
-  @Field()
-  documentName: string;
-
+@ObjectType({ description: "A matching chunk as retrieval testing shows it, with its knowledge base named for the filters." })
+class SearchHit extends RetrievalHitType {
   @Field()
   knowledgeBaseName: string;
-
-  @Field(() => Float, { description: "Hybrid similarity." })
-  similarity: number;
-
-  @Field(() => Float)
-  termSimilarity: number;
-
-  @Field(() => Float)
-  vectorSimilarity: number;
-
-  @Field({ description: "The content with the question's terms in <em>…</em>, HTML-escaped." })
-  highlight: string;
 }
 
 @ObjectType({ description: "How many matching chunks a document or knowledge base holds: a filter's choice." })
