@@ -1,20 +1,8 @@
 import type { GraphEdge, GraphNode } from "../../components/knowledge-graph/graphModel";
+import type { GraphExplorerQuery } from "../../graphql/gql/graphql";
 
-/** What /force needs of the server's view and its entities. */
-export interface ExplorerNode {
-  id: string;
-  knowledgeBaseId: string;
-  name: string;
-  type: string;
-  degree: number;
-}
-
-export interface ExplorerEdge {
-  source: string;
-  target: string;
-  weight: number;
-  description: string;
-}
+/** The server's view, as the explorer's query reads it. */
+type ExplorerView = GraphExplorerQuery["graphExplorer"];
 
 /** An entity as the server names it: its knowledge base and its name. */
 export interface EntityRef {
@@ -29,7 +17,7 @@ export const DEFAULT_ENTITY_LIMIT = 150;
 export const MAX_KNOWLEDGE_BASES = 10;
 
 /** The view as the drawing takes it: nodes sized by degree. */
-export function drawingOf(nodes: ExplorerNode[], edges: ExplorerEdge[]): { nodes: GraphNode[]; edges: GraphEdge[] } {
+export function drawingOf(nodes: ExplorerView["nodes"], edges: ExplorerView["edges"]): { nodes: GraphNode[]; edges: GraphEdge[] } {
   return {
     nodes: nodes.map((node) => ({ id: node.id, name: node.name, type: node.type || "unknown", description: "", rank: node.degree })),
     edges: edges.map((edge) => ({ source: edge.source, target: edge.target, weight: edge.weight, description: edge.description })),
