@@ -7,7 +7,8 @@ import { Pager } from "../../components/Pager";
 import { useFormatters } from "../../format";
 import type { SearchChunksQuery, SearchFacetFieldsFragment } from "../../graphql/gql/graphql";
 import { SearchHitCard } from "./SearchHitCard";
-import { CHUNK_PAGE_SIZE, mergePath, toggleTicked, type ChunkFilters } from "./searchState";
+import { mergeAddress } from "../../documents/chunkMerge";
+import { CHUNK_PAGE_SIZE, toggleTicked, type ChunkFilters } from "./searchState";
 
 type ChunkResult = SearchChunksQuery["searchChunks"];
 
@@ -119,7 +120,7 @@ export function SearchResults({ facets, result, loading, error, onRetry, filters
                 {t("search.results.untick")}
               </Button>
             )}
-            <Button size="sm" variant="outline" colorPalette="brand" disabled={ticked.length === 0} onClick={() => navigate(mergePath(ticked))} data-testid="search-merge">
+            <Button size="sm" variant="outline" colorPalette="brand" disabled={ticked.length === 0} onClick={() => navigate(mergeAddress(ticked))} data-testid="search-merge">
               <LuCombine /> {t("search.results.merge", { count: ticked.length })}
             </Button>
           </HStack>

@@ -1,4 +1,5 @@
-import { chunkQueryInput, mergePath, NO_FILTERS, rememberedKnowledgeBases, toggleTicked } from "./searchState";
+import { mergeAddress } from "../../documents/chunkMerge";
+import { chunkQueryInput, NO_FILTERS, rememberedKnowledgeBases, toggleTicked } from "./searchState";
 
 const search = { question: "tides", knowledgeBaseIds: ["kb1", "kb2"], documentIds: null };
 
@@ -20,6 +21,6 @@ describe("the search page's rules", () => {
     ticked = toggleTicked(ticked, "c1", true);
     ticked = toggleTicked(ticked, "c3", true);
     ticked = toggleTicked(ticked, "c1", false);
-    expect(mergePath(ticked)).toBe("/search/merge?chunks=c2,c3");
+    expect(mergeAddress(ticked)).toBe("/search/merge?chunks=c2,c3");
   });
 });

@@ -49,11 +49,6 @@ export function toggleTicked(ticked: string[], chunkId: string, on: boolean): st
   return on ? [...without, chunkId] : without;
 }
 
-/** The merge page for the ticked chunks (the contract with /search/merge: ids, comma-separated, in ticked order). */
-export function mergePath(ticked: string[]): string {
-  return `/search/merge?chunks=${ticked.map(encodeURIComponent).join(",")}`;
-}
-
 /** As the server allows (server/src/search/search.service.ts). */
 export const QUESTION_MAX_LENGTH = 1000;
 
