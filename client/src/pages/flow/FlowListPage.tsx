@@ -1,8 +1,8 @@
-import { Button, Flex, Group, HStack, IconButton, Input, InputGroup, NativeSelect, SimpleGrid, Skeleton, Stack } from "@chakra-ui/react";
+import { Button, Flex, HStack, Input, InputGroup, NativeSelect, SimpleGrid, Skeleton, Stack } from "@chakra-ui/react";
 import { useApolloClient, useMutation, useQuery } from "@apollo/client/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { LuFileUp, LuLayoutGrid, LuList, LuPlus, LuSearch } from "react-icons/lu";
+import { LuFileUp, LuPlus, LuSearch } from "react-icons/lu";
 import { ConfirmDeleteDialog } from "../../components/ConfirmDeleteDialog";
 import { LoadFailed } from "../../components/LoadFailed";
 import { PageHeader } from "../../components/PageHeader";
@@ -26,6 +26,7 @@ import { titleProblemsOf } from "./list/flowTitle";
 import { useDebouncedValue } from "../../hooks/useDebouncedValue";
 import { useFlowImport } from "./list/useFlowImport";
 import { useGridLayout } from "../../hooks/useGridLayout";
+import { LayoutToggle } from "../../components/LayoutToggle";
 
 const PAGE_SIZE = 24;
 const SEARCH_PAUSE_MS = 300;
@@ -212,14 +213,7 @@ export default function FlowListPage() {
             </NativeSelect.Field>
             <NativeSelect.Indicator />
           </NativeSelect.Root>
-          <Group attached>
-            <IconButton size="sm" variant={grid ? "subtle" : "outline"} aria-label={t("flow.list.gridLayout")} aria-pressed={grid} onClick={() => setGrid(true)} data-testid="flow-layout-grid">
-              <LuLayoutGrid />
-            </IconButton>
-            <IconButton size="sm" variant={grid ? "outline" : "subtle"} aria-label={t("flow.list.listLayout")} aria-pressed={!grid} onClick={() => setGrid(false)} data-testid="flow-layout-list">
-              <LuList />
-            </IconButton>
-          </Group>
+          <LayoutToggle grid={grid} onGrid={setGrid} testId="flow-layout" />
         </HStack>
       </Flex>
       {content}

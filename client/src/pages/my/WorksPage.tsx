@@ -1,8 +1,8 @@
-import { Button, Center, Flex, Group, HStack, IconButton, Input, InputGroup, SimpleGrid, Skeleton, Stack, Text } from "@chakra-ui/react";
+import { Button, Center, Flex, HStack, Input, InputGroup, SimpleGrid, Skeleton, Stack, Text } from "@chakra-ui/react";
 import { useQuery } from "@apollo/client/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { LuLayoutGrid, LuLibrary, LuList, LuSearch, LuSearchX, LuSparkles } from "react-icons/lu";
+import { LuLibrary, LuSearch, LuSearchX, LuSparkles } from "react-icons/lu";
 import { Link } from "react-router-dom";
 import { CreateKnowledgeBaseDialog } from "../../components/CreateKnowledgeBaseDialog";
 import { LoadFailed } from "../../components/LoadFailed";
@@ -14,6 +14,7 @@ import { useWorkActions } from "./works/useWorkActions";
 import { WorkFilter } from "./works/WorkFilter";
 import { WorkCard, WorkRow } from "./works/WorkItems";
 import type { WorkFilter as Filter } from "./works/workLogic";
+import { LayoutToggle } from "../../components/LayoutToggle";
 
 const PAGE_SIZE = 24;
 const SEARCH_PAUSE_MS = 300;
@@ -90,14 +91,7 @@ export default function WorksPage() {
               data-testid="works-search"
             />
           </InputGroup>
-          <Group attached>
-            <IconButton size="sm" variant={grid ? "subtle" : "outline"} aria-label={t("works.gridLayout")} aria-pressed={grid} onClick={() => setGrid(true)} data-testid="works-layout-grid">
-              <LuLayoutGrid />
-            </IconButton>
-            <IconButton size="sm" variant={grid ? "outline" : "subtle"} aria-label={t("works.listLayout")} aria-pressed={!grid} onClick={() => setGrid(false)} data-testid="works-layout-list">
-              <LuList />
-            </IconButton>
-          </Group>
+          <LayoutToggle grid={grid} onGrid={setGrid} testId="works-layout" />
         </HStack>
       </Flex>
       {content}
