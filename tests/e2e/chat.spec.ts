@@ -179,7 +179,9 @@ test("an answer streams word by word; reloading the page mid-answer shows the re
     await expect(resumed).toHaveAttribute("data-status", "done", { timeout: 30_000 });
     expect(await answerWords(page)).toBe(SLOW_WORDS.join(" "));
 
-    // Stop: the answer keeps what was written and says it was stopped.
+    // Stop: the answer keeps what was written and says it was stopped. The model holds its last two words, so
+    // however slow the page, the answer cannot end before the stop.
+    model.pause(SLOW_WORDS.length - 2);
     await ask(page, "When does the harbour office open?");
     const second = page.getByTestId("chat-answer").last();
     await expect(second).toHaveAttribute("data-status", "streaming", { timeout: 20_000 });
@@ -190,6 +192,7 @@ test("an answer streams word by word; reloading the page mid-answer shows the re
     await expect(page.getByTestId("chat-send")).toBeVisible();
     const stoppedAt = await answerWords(page);
     expect(stoppedAt.split(" ").length).toBeLessThan(SLOW_WORDS.length);
+    model.resume();
 
     // Regenerate answers the same question again.
     await second.getByTestId("answer-regenerate").click();
