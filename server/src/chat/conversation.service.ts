@@ -14,7 +14,7 @@ import type { RetrievalService } from "../retrieval/retrieval.service";
 import type { ChatAssistant } from "./assistant.entity";
 import { CancellableRuns } from "../platform/runs/cancellable-runs";
 import { answerTopic, isFinal, resumableAnswer, STOP_TOPIC, type AnswerEvent } from "./answer-stream";
-import { AnswerWriter, HEARTBEAT_MS, type FinalAnswer } from "./answer/answer-writer";
+import { ABANDONED_AFTER_MS, AnswerWriter, type FinalAnswer } from "./answer/answer-writer";
 import { generateAnswer, isAbort, type Turn } from "./answer/pipeline";
 import { checkVariables } from "./answer/prompt";
 import { Conversation, type ConversationSource } from "./conversation.entity";
@@ -70,8 +70,6 @@ export const DEFAULT_CONVERSATION_NAME = "New conversation";
 const NAME_MAX_LENGTH = 255;
 /** A conversation named by default takes its first question as its name, cut to this length. */
 const AUTO_NAME_LENGTH = 60;
-/** Rows not written for this long while open belong to no running generation (writers touch them every HEARTBEAT_MS). */
-const ABANDONED_AFTER_MS = 6 * HEARTBEAT_MS;
 /** How long a stop waits for another process to close the answer before closing it itself. */
 const STOP_WAIT_MS = 3000;
 

@@ -1,7 +1,7 @@
 import { In } from "typeorm";
 import { askKnowledgeBases } from "../chat/ask";
 import { isFinal, resumableAnswer, type AnswerEvent } from "../chat/answer-stream";
-import { AnswerWriter, HEARTBEAT_MS, type FinalAnswer } from "../chat/answer/answer-writer";
+import { ABANDONED_AFTER_MS, AnswerWriter, type FinalAnswer } from "../chat/answer/answer-writer";
 import { isAbort } from "../chat/answer/pipeline";
 import type { AssistantService } from "../chat/assistant.service";
 import { relatedQuestions } from "../chat/related-questions";
@@ -90,8 +90,6 @@ const DEFAULT_PAGE_SIZE = 10;
 const DEFAULT_HISTORY_PAGE_SIZE = 30;
 /** Stop requests for summary answers reach the process writing them through this topic. */
 const STOP_TOPIC = "search.answer.stop";
-/** With several processes, an answer no process touched for this long was abandoned (as chat's). */
-const ABANDONED_AFTER_MS = 6 * HEARTBEAT_MS;
 
 const resourceOf = (record: SearchRecord) => ({ kind: "searchRecord" as const, tenantId: record.tenantId, createdBy: record.createdBy });
 

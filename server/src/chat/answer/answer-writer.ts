@@ -19,6 +19,8 @@ export type AnswerTable = "chat_message" | "search_record";
 export const FLUSH_INTERVAL_MS = 100;
 /** Rows of answers still being written are touched at least this often, so a sweep can tell them from abandoned ones. */
 export const HEARTBEAT_MS = 5000;
+/** Rows not written for this long while open belong to no running generation: a sweep may close them. */
+export const ABANDONED_AFTER_MS = 6 * HEARTBEAT_MS;
 
 export interface FinalAnswer {
   status: Extract<MessageStatus, "done" | "stopped" | "failed">;
