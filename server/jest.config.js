@@ -21,10 +21,11 @@ const project = {
 
 /**
  * Suites that hold a server to a time bound (health checks under the hostile corpus, the first parse, a bystander's
- * answer during a flood): they run after the others, one at a time, with the machine to themselves
- * (`npm test` runs the "serial" project with --runInBand, the "parallel" one on two workers; scripts/test.mjs).
+ * answer during a flood), and the scale-out proof, whose four processes would crowd the others (and a worker that
+ * cannot renew its job's lock under that load looks dead): they run after the others, one at a time, with the
+ * machine to themselves (`npm test` runs the "serial" project with --runInBand, the "parallel" one on two workers; scripts/test.mjs).
  */
-const SERIAL = ["tests/hostile/hostile.test.ts", "tests/first-run/first-run.test.ts", "server/src/retrieval/fairness.test.ts"];
+const SERIAL = ["tests/hostile/hostile.test.ts", "tests/first-run/first-run.test.ts", "server/src/retrieval/fairness.test.ts", "server/src/scale-out.test.ts"];
 const pathPattern = (file) => `/${file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}$`;
 
 module.exports = {

@@ -18,9 +18,8 @@ export interface TestPostgres {
  * 7"). A real server has a backend per connection. So the clients reach PGlite through a proxy that lets
  * one connection talk at a time, from its first byte until the server answers it ReadyForQuery.
  */
-export async function startPostgres(options: { dataDir?: string } = {}): Promise<TestPostgres> {
-  // In memory, unless given a data directory (a copy of a migrated database, for instance).
-  const db = await PGlite.create({ dataDir: options.dataDir, extensions: { vector } });
+export async function startPostgres(): Promise<TestPostgres> {
+  const db = await PGlite.create({ extensions: { vector } });
   const backend = new PGLiteSocketServer({ db, port: 0, host: "127.0.0.1", maxConnections: 64 });
   try {
     await backend.start();

@@ -6,7 +6,6 @@ import S3rver from "s3rver";
 import { prepareBuiltinModels } from "../models/builtin/builtin.provider";
 import { modelCacheDirectory } from "../models/builtin/lexicon";
 import { startPacedOpenAiServer, type PacedServer, type PacedServerOptions } from "../models/testing/paced-openai-server";
-import { TEMPLATE_VARIABLE } from "./database-template";
 import { startPostgres, type TestPostgres } from "./postgres";
 import { freePort, spawnTs, type TsProcess } from "./processes";
 import { startRedis, type TestRedis } from "./redis";
@@ -47,15 +46,6 @@ const S3_KEY = "S3RVER";
 /** How long a process may take to start: four compile the sources at once on a two-core machine. */
 const START_TIMEOUT_MS = 90_000;
 
-/** A PGlite with the migrated template of this Jest run, when there is one: the servers then have no migration to run. */
-async function sharedDatabase(scratch: string): Promise<TestPostgres> {
-  const template = process.env[TEMPLATE_VARIABLE];
-  if (!template || !fs.existsSync(template)) return startPostgres();
-  const dataDir = path.join(scratch, "pg");
-  fs.cpSync(template, dataDir, { recursive: true });
-  return startPostgres({ dataDir });
-}
-
 export async function startScaleOutStack(options: ScaleOutOptions = {}): Promise<ScaleOutStack> {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-scale-out-"));
   const started: TsProcess[] = [];
@@ -73,7 +63,7 @@ export async function startScaleOutStack(options: ScaleOutOptions = {}): Promise
     // The model cache is built here if this machine has none yet (~25 s, else ~1 s to load), before four
     // processes would each build it.
     let s3Port: number;
-    [redis, postgres, model, { port: s3Port }] = await Promise.all([startRedis(), sharedDatabase(scratch), startPacedOpenAiServer(options.model), s3.run(), prepareBuiltinModels()]);
+    [redis, postgres, model, { port: s3Port }] = await Promise.all([startRedis(), startPostgres(), startPacedOpenAiServer(options.model), s3.run(), prepareBuiltinModels()]);
     const shared: Record<string, string> = {
       DATABASE_URL: postgres.url,
       REDIS_URL: redis.url,
@@ -114,8 +104,9 @@ export async function startScaleOutStack(options: ScaleOutOptions = {}): Promise
       await child.waitForOutput(/Cairn worker \d+ is running jobs/, START_TIMEOUT_MS);
       return child;
     };
-    // The first server migrates the database alone (on PGlite, one session, the migration lock cannot keep a
-    // second process out); then the others start together.
+    // The first server migrates the empty database alone (PGlite is one session: the migration lock, a session
+    // lock, cannot keep a second process out); then the others start together. (An in-memory PGlite, migrated here,
+    // is quicker over the whole test than a copy of the Jest run's migrated template on disk.)
     const first = await startServer("server-a");
     const [second, ...workers] = await Promise.all([startServer("server-b"), startWorker("worker-1"), startWorker("worker-2")]);
     return { servers: [first, second as StackServer], workers: workers as TsProcess[], model, redis, postgres, stop };
