@@ -1,22 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
+import { variablesReadByConfig } from "./testing/config-variables";
 
 /**
  * The README's configuration table is the operator's list of what can be set: it must name every variable
  * that platform/config.ts reads, and nothing it does not. Adding a variable to config.ts without a row fails here.
  */
 
-const source = fs.readFileSync(path.join(__dirname, "platform/config.ts"), "utf8");
 const readme = fs.readFileSync(path.join(__dirname, "../../README.md"), "utf8");
-
-function variablesReadByConfig(): string[] {
-  const names = new Set<string>();
-  // Through the EnvReader (reader.integer("PORT", …)), or straight from the environment (env.X, env["X"]).
-  for (const pattern of [/\breader\.\w+\(\s*"([A-Z][A-Z0-9_]*)"/g, /\benv\.([A-Z][A-Z0-9_]*)\b/g, /\benv\[\s*"([A-Z][A-Z0-9_]*)"\s*\]/g]) {
-    for (const match of source.matchAll(pattern)) names.add(match[1]);
-  }
-  return [...names].sort();
-}
 
 function variablesInReadmeTable(): string[] {
   const section = readme.slice(readme.indexOf("## Configuration"), readme.indexOf("\n## ", readme.indexOf("## Configuration") + 1));
