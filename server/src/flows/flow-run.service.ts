@@ -35,6 +35,8 @@ export const CANCEL_TOPIC = "flows.run.cancel";
 const MESSAGE_MAX_LENGTH = 100_000;
 /** Beyond its time budget, a run still marked running with Redis is one whose process died (its own limit ends it before). */
 const INTERRUPTED_GRACE_MS = 60_000;
+/** More events than a turn publishes in practice (its default budget is 200,000 tokens); within the int seq column. */
+const SEQ_SKIP_AFTER_DEAD_PROCESS = 100_000_000;
 
 /**
  * Who acts on runs and sessions: a member of the flow's tenant (or of its team), or the visitor of a shared flow's
@@ -332,7 +334,11 @@ export class FlowRunService {
     const rows = (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as unknown[];
     if (rows.length === 0) return false;
     const last = await this.platform.db.query(`SELECT coalesce(max(seq), 0) AS seq FROM flow_run_event WHERE run_id = $1`, [runId]);
-    const recorder = new RunRecorder(this.platform, runId, Number(last[0]?.seq ?? 0));
+    // A process that died running it had published events it never stored (up to a write interval's, or a slow
+    // database's backlog): its watchers are past the stored seq, and would skip an end numbered after it. The end
+    // is numbered past any seq a turn publishes; a watcher meeting the jump reads it from the store.
+    const skip = from === "running" ? SEQ_SKIP_AFTER_DEAD_PROCESS : 0;
+    const recorder = new RunRecorder(this.platform, runId, Number(last[0]?.seq ?? 0) + skip);
     await recorder.end(end.status === "failed" ? { type: "run_failed", error: end.error } : { type: "run_cancelled" });
     return true;
   }
@@ -345,7 +351,14 @@ export class FlowRunService {
     // Registered before the run is claimed, so that a cancel in between is not missed.
     await this.runs.run(payload.runId, async (signal) => {
       const claimed: unknown = await this.platform.db.query(`UPDATE flow_run SET status = 'running', started_at = now() WHERE id = $1 AND status = 'queued' RETURNING id`, [payload.runId]);
-      if (((Array.isArray(claimed) && Array.isArray(claimed[0]) ? claimed[0] : claimed) as unknown[]).length === 0) return;
+      if (((Array.isArray(claimed) && Array.isArray(claimed[0]) ? claimed[0] : claimed) as unknown[]).length === 0) {
+        // Already running: this job ran before on a worker that died mid-turn, and the queue handed it on. A turn is
+        // not run twice (its components may have acted on the world): it ends failed, saying why, and its session
+        // takes messages again (else it stays busy until a server restarts).
+        const left = await this.runRows.findOneBy({ id: payload.runId });
+        if (left) await this.endUnrun(left.id, "running", { status: "failed", error: localizedMessage(runLocale(left), "flow.errors.interrupted") });
+        return;
+      }
       const run = await this.runRows.findOneByOrFail({ id: payload.runId });
       const session = await this.sessions.findOneBy({ id: run.sessionId });
       if (!session) return; // deleted meanwhile, with its runs
