@@ -1,9 +1,10 @@
+import fs from "node:fs";
 import Redis from "ioredis";
 import { createClient, type Client } from "graphql-ws";
 import { Client as PgClient } from "pg";
 import WebSocket from "ws";
 import { RUN } from "./knowledge/document.entity";
-import { checkPacedText } from "./models/testing/paced-openai-server";
+import { checkPacedText, startPacedOpenAiServer, type PacedServer } from "./models/testing/paced-openai-server";
 import { startScaleOutStack, type ScaleOutStack, type StackServer } from "./testing/scale-out-stack";
 
 /**
@@ -132,6 +133,26 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, wha
   }
 }
 
+/** Whether process `pid` holds an established TCP connection to 127.0.0.1:`port` (Linux: its socket inodes in /proc). */
+function connectedTo(pid: number, port: number): boolean {
+  const inodes = new Set(
+    fs
+      .readdirSync(`/proc/${pid}/fd`)
+      .map((fd) => /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`, { encoding: "utf8" }))?.[1])
+      .filter((inode): inode is string => inode !== undefined),
+  );
+  const wanted = `:${port.toString(16).toUpperCase().padStart(4, "0")}`;
+  return ["/proc/net/tcp", "/proc/net/tcp6"].some((table) =>
+    fs
+      .readFileSync(table, "utf8")
+      .split("\n")
+      .slice(1)
+      .map((line) => line.trim().split(/\s+/))
+      // local_address rem_address st … inode: established (01) to the port
+      .some((columns) => columns[2]?.endsWith(wanted) && columns[3] === "01" && inodes.has(columns[9])),
+  );
+}
+
 /** Paragraphs of a maintenance log: `paragraphs` of them make a document of many chunk batches. */
 function maintenanceLog(paragraphs: number): Buffer {
   return Buffer.from(
@@ -220,8 +241,28 @@ test("a document uploaded through server A is parsed by a worker, and its progre
   expect(mine.at(-1)).toMatchObject({ run: RUN.done, progress: 1, chunkCount: stored.chunkCount });
 });
 
-test("a flow's run, started through server A and run by a worker, streams its events to a subscriber on server B", async () => {
-  const modelId = await addPacedModel();
+interface RunEvent {
+  seq: number;
+  type: string;
+  delta: string | null;
+  status: string | null;
+  error: string | null;
+}
+const LAST_RUN_EVENTS = ["run_finished", "run_failed", "run_cancelled"];
+
+/** A turn of the flow, started through server A (in `sessionId`, or a new session), followed on server B. */
+async function startTurn(flowId: string, sessionId?: string): Promise<{ runId: string; sessionId: string; events: Subscription<RunEvent> }> {
+  const { startFlowRun } = await graphql<{ startFlowRun: { run: { id: string }; session: { id: string } } }>(
+    serverA,
+    `mutation($flowId: ID!, $input: StartFlowRunInput!) { startFlowRun(flowId: $flowId, input: $input) { run { id } session { id } } }`,
+    { flowId, input: { message: "How are the turbines serviced?", sessionId } },
+  );
+  const events = subscribe<RunEvent>(serverB, "flowRunEvents", `subscription($runId: ID!) { flowRunEvents(runId: $runId) { seq type delta status error } }`, { runId: startFlowRun.run.id });
+  return { runId: startFlowRun.run.id, sessionId: startFlowRun.session.id, events };
+}
+
+/** A flow of Begin, then Generate with the model, whose answer streams. */
+async function createFlow(title: string, modelId: string): Promise<string> {
   const dsl = {
     components: {
       begin: { obj: { component_name: "Begin", params: {} }, upstream: [], downstream: ["generate"] },
@@ -229,29 +270,25 @@ test("a flow's run, started through server A and run by a worker, streams its ev
       answer: { obj: { component_name: "Answer", params: {} }, upstream: ["generate"], downstream: [] },
     },
   };
-  const flowId = (await graphql<{ createFlow: { id: string } }>(serverA, `mutation($input: CreateFlowInput!) { createFlow(input: $input) { id } }`, { input: { title: "Across", dsl } })).createFlow.id;
-  const { startFlowRun } = await graphql<{ startFlowRun: { run: { id: string } } }>(
-    serverA,
-    `mutation($flowId: ID!, $input: StartFlowRunInput!) { startFlowRun(flowId: $flowId, input: $input) { run { id } } }`,
-    { flowId, input: { message: "How are the turbines serviced?" } },
-  );
-  interface RunEvent {
-    seq: number;
-    type: string;
-    delta: string | null;
-    status: string | null;
-    error: string | null;
-  }
-  const run = subscribe<RunEvent>(serverB, "flowRunEvents", `subscription($runId: ID!) { flowRunEvents(runId: $runId) { seq type delta status error } }`, { runId: startFlowRun.run.id });
+  return (await graphql<{ createFlow: { id: string } }>(serverA, `mutation($input: CreateFlowInput!) { createFlow(input: $input) { id } }`, { input: { title, dsl } })).createFlow.id;
+}
 
-  const events = await run.until((e) => e.some((event) => ["run_finished", "run_failed", "run_cancelled"].includes(event.type)), "the run to end", 45_000);
+test("a flow's run, started through server A and run by a worker, streams its events to a subscriber on server B", async () => {
+  const flowId = await createFlow("Across", await addPacedModel("paced-chat", stack.model.url));
+  const { events: run } = await startTurn(flowId);
+
+  const events = await run.until((e) => e.some((event) => LAST_RUN_EVENTS.includes(event.type)), "the run to end", 45_000);
   expect(events.at(-1)).toMatchObject({ type: "run_finished", status: "finished", error: null });
   expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
   const said = events.filter((e) => e.type === "message").map((e) => e.delta ?? "").join("");
   expect(checkPacedText(said, ANSWER_TOKENS)).toMatchObject({ ok: true });
 });
 
-test("a worker killed mid-parse (SIGKILL): its document is taken over by the other worker and ends parsed, nothing lost or doubled", async () => {
+let longModel: PacedServer;
+afterAll(() => longModel?.close());
+
+test("a worker killed mid-work (SIGKILL): its parse is taken over by the other worker and ends parsed, nothing lost or doubled; its flow turn ends failed, the session free", async () => {
+  longModel = await startPacedOpenAiServer({ answerTokens: 4000, tokensPerSecond: 40 });
   // Small chunks: many batches to store, so that a worker can be killed halfway through them.
   const kbId = await createKnowledgeBase("Halls", { chunk_token_num: 64 });
   // Two documents alike: each worker takes one (a worker runs one background job at a time), and the one that is
@@ -259,17 +296,35 @@ test("a worker killed mid-parse (SIGKILL): its document is taken over by the oth
   const text = maintenanceLog(2000);
   const documentIds = await upload(serverA, kbId, [{ name: "hall-1.txt", data: text }, { name: "hall-2.txt", data: text }]);
   const progress = subscribe<Progress>(serverB, "documentProgress", PROGRESS, { kb: kbId });
+  // A flow's turn too, on one of the workers, with a model of its own (a long answer): the worker it runs on, the
+  // one connected to that model, is killed in the middle of the answer.
+  const flowId = await createFlow("Interrupted", await addPacedModel("paced-long", longModel.url));
   await graphql(serverA, `mutation($ids: [ID!]!) { runParsing(ids: $ids) { id } }`, { ids: documentIds });
+  const turn = await startTurn(flowId);
 
-  // Both are storing chunks, so both workers hold one: the killed one dies in the middle of a document.
+  // Both documents are storing chunks, so both workers hold one: the killed one dies in the middle of a document.
   await until(() => Promise.all(documentIds.map(storedDocument)), (documents) => documents.every((d) => d.run === RUN.running && d.rows > 0), "both workers to store chunks", 45_000);
-  const [victim, survivor] = stack.workers;
+  await turn.events.until((e) => e.some((event) => event.type === "message"), "the turn's answer to stream", 30_000);
+  // Its answer still streaming: killed in the middle of the turn.
+  expect(longModel.open()).toBe(1);
+  const [victim, ...others] = stack.workers.filter((worker) => connectedTo(worker.pid, Number(new URL(longModel.url).port)));
+  expect(others).toEqual([]);
+  const survivor = stack.workers.find((worker) => worker !== victim)!;
   victim.child.kill("SIGKILL");
   expect(await victim.exited).toEqual({ code: null, signal: "SIGKILL" });
   const interrupted = await Promise.all(documentIds.map(storedDocument));
   expect(interrupted.some((d) => d.run === RUN.running)).toBe(true);
 
-  // BullMQ hands the job on once the dead worker's lock (15 s) has expired and a stalled-job check saw it.
+  // BullMQ hands the jobs on once the dead worker's locks (15 s) have expired and a stalled-job check saw them. A turn
+  // is not run twice (its components may have acted on the world): it ends failed, saying why, and its session
+  // takes the next message.
+  const ended = await turn.events.until((e) => e.some((event) => LAST_RUN_EVENTS.includes(event.type)), "the interrupted turn to end", 60_000);
+  expect(ended.at(-1)).toMatchObject({ type: "run_failed", error: "The server stopped while this run was under way. Send your message again." });
+  // The session takes the next message: its turn runs (on the survivor), and is stopped there.
+  const next = await startTurn(flowId, turn.sessionId);
+  await next.events.until((e) => e.some((event) => event.type === "message"), "the next turn's answer to stream", 30_000);
+  await graphql(serverA, `mutation($id: ID!) { cancelFlowRun(id: $id) { id } }`, { id: next.runId });
+  expect((await next.events.until((e) => e.some((event) => LAST_RUN_EVENTS.includes(event.type)), "the next turn to stop", 30_000)).at(-1)).toMatchObject({ type: "run_cancelled" });
   await progress.until((e) => documentIds.every((id) => lastOf(e, id)?.run === RUN.done), "both documents to be parsed, seen on server B", 75_000);
   const finished = await Promise.all(documentIds.map(storedDocument));
   for (const document of finished) expectOneCompleteRun(document);
@@ -278,10 +333,10 @@ test("a worker killed mid-parse (SIGKILL): its document is taken over by the oth
   const jobs = await Promise.all(documentIds.map(parseJobOf));
   expect(jobs.map((job) => Number(job.ats)).sort()).toEqual([1, 2]);
   expect(survivor.output()).not.toMatch(/failed on attempt/);
-});
+}, 120_000);
 
 test("a server killed mid-answer: its subscriber reconnects to the other server and gets the whole answer, resumed", async () => {
-  const modelId = await addPacedModel();
+  const modelId = await addPacedModel("paced-answer", stack.model.url);
   const { createAssistant } = await graphql<{ createAssistant: { id: string } }>(serverA, `mutation($input: AssistantInput!) { createAssistant(input: $input) { id } }`, {
     // The knowledge base parsed above; no empty response, so that the model answers whatever retrieval finds.
     input: { name: "Across servers", chatModel: modelId, knowledgeBaseIds: [parsedKnowledgeBaseId], emptyResponse: "" },
@@ -326,21 +381,18 @@ test("a server killed mid-answer: its subscriber reconnects to the other server 
   expect(events.filter((e) => e.delta).length).toBeGreaterThan(1);
 });
 
-let pacedModelId: string | undefined;
-/** The paced model server as a chat model of the tenant (once), its key sealed by A and opened by whichever process calls it. */
-async function addPacedModel(): Promise<string> {
-  pacedModelId ??= (
-    await graphql<{ addModelEntry: { modelId: string } }>(serverA, `mutation($input: ModelEntryInput!) { addModelEntry(input: $input) { modelId } }`, {
-      input: {
-        provider: "OpenAI-API-Compatible",
-        modelName: "paced-chat",
-        modelType: "chat",
-        credentials: [
-          { name: "apiKey", value: "sk-scale-out" },
-          { name: "baseUrl", value: stack.model.url },
-        ],
-      },
-    })
-  ).addModelEntry.modelId;
-  return pacedModelId;
+/** A paced model server as a chat model of the tenant; its key sealed by A and opened by whichever process calls it. */
+async function addPacedModel(modelName: string, url: string): Promise<string> {
+  const { addModelEntry } = await graphql<{ addModelEntry: { modelId: string } }>(serverA, `mutation($input: ModelEntryInput!) { addModelEntry(input: $input) { modelId } }`, {
+    input: {
+      provider: "OpenAI-API-Compatible",
+      modelName,
+      modelType: "chat",
+      credentials: [
+        { name: "apiKey", value: "sk-scale-out" },
+        { name: "baseUrl", value: url },
+      ],
+    },
+  });
+  return addModelEntry.modelId;
 }
