@@ -4,7 +4,8 @@ import { appendLogLine, logMessage, type LogMessage, type ParseLog } from "../in
 import { countIngestedDocument, timed } from "../ingestion/stage-timings";
 import { ParseError } from "../ingestion/types";
 import { onLexiconPreparation } from "../models/builtin/lexicon";
-import { completeDocument, deleteChunks, ensureVectorIndex, insertChunks } from "./chunk-store";
+import { deleteChunks, ensureVectorIndex, insertChunks } from "./chunk-store";
+import { completeDocument } from "./completion-writer";
 import { Document, RUN } from "./document.entity";
 import type { Run } from "../platform/runs/cancellable-runs";
 import { parseRuns, publishProgress } from "./document-events";
