@@ -69,8 +69,8 @@ export function createServices(platform: Platform): Services {
   const flows = new FlowService(platform, bin);
   const flowShares = new FlowShareService(platform, flows, apiTokens);
   const flowRuns = new FlowRunService(platform, { platform, models, retrieval, flows, runTurn, runnerOf: (visitor) => flowShares.runnerOf(visitor) });
-  const { timeoutSeconds, stepTimeoutSeconds, memoryMb } = platform.config.parsing;
-  const parsers = new ParserSandbox({ documentMs: timeoutSeconds * 1000, stepMs: stepTimeoutSeconds * 1000, memoryBytes: memoryMb * 1024 * 1024 });
+  const { timeoutSeconds, stepTimeoutSeconds, memoryMb, processes } = platform.config.parsing;
+  const parsers = new ParserSandbox({ documentMs: timeoutSeconds * 1000, stepMs: stepTimeoutSeconds * 1000, memoryBytes: memoryMb * 1024 * 1024 }, processes);
   const previews = new Previews((bytes, fileName) => parsers.preview(bytes, fileName));
   const files = new FileService(platform, { knowledgeBases, documents, storedBytes, previews, bin });
   // What each kind of deleted item takes into the recycle bin, and how it comes back or goes for good.

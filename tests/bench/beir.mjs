@@ -1,5 +1,6 @@
 // Shared by the benchmarks: a BEIR data set, and a built server in embedded mode on a temporary DATA_DIR
 // with one signed-in user, through which a corpus is ingested by the real pipeline.
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -64,12 +65,16 @@ export async function startBenchServer(env = {}) {
     services,
     principal,
     url: server.url,
+    dataDir,
     async close() {
       await server.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
+
+/** Files per upload and per parse request. */
+const BATCH = 128;
 
 /**
  * Ingests a corpus as one .txt document per entry (title, blank line, text) into a new knowledge base:
@@ -84,24 +89,15 @@ export async function ingestCorpus(bench, name, corpus, language = "English") {
   const files = corpus.map((doc) => ({ name: `${doc._id}.txt`, data: Buffer.from(`${doc.title ?? ""}\n\n${doc.text ?? ""}`.trim()) }));
   const corpusIdOf = new Map();
   const started = performance.now();
-  for (let i = 0; i < files.length; i += 128) {
-    const { documents } = await services.documents.upload(principal, kb.id, files.slice(i, i + 128));
+  for (let i = 0; i < files.length; i += BATCH) {
+    const { documents } = await services.documents.upload(principal, kb.id, files.slice(i, i + BATCH));
     documents.forEach((d, j) => corpusIdOf.set(d.id, corpus[i + j]._id));
   }
   const uploaded = performance.now();
   const ids = [...corpusIdOf.keys()];
-  for (let i = 0; i < ids.length; i += 128) await services.documents.runParsing(principal, ids.slice(i, i + 128));
+  for (let i = 0; i < ids.length; i += BATCH) await services.documents.runParsing(principal, ids.slice(i, i + BATCH));
   const queued = performance.now();
-  let failed = 0;
-  for (;;) {
-    const [row] = await services.platform.db.query(
-      `SELECT count(*) FILTER (WHERE run IN ('3', '4')) AS finished, count(*) FILTER (WHERE run = '4') AS failed FROM document WHERE knowledge_base_id = $1`,
-      [kb.id],
-    );
-    failed = Number(row.failed);
-    if (Number(row.finished) === ids.length) break;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const failed = await parsingFinished(services, kb.id, ids.length);
   const done = performance.now();
   return {
     kb: await services.knowledgeBases.accessible(principal, kb.id),
@@ -111,6 +107,121 @@ export async function ingestCorpus(bench, name, corpus, language = "English") {
     seconds: { upload: (uploaded - started) / 1000, queue: (queued - uploaded) / 1000, parse: (done - queued) / 1000, total: (done - started) / 1000 },
   };
 }
+
+/** Waits until every document of the knowledge base finished (done or failed); returns how many failed. */
+async function parsingFinished(services, knowledgeBaseId, count) {
+  for (;;) {
+    const [row] = await services.platform.db.query(
+      `SELECT count(*) FILTER (WHERE run IN ('3', '4')) AS finished, count(*) FILTER (WHERE run = '4') AS failed FROM document WHERE knowledge_base_id = $1`,
+      [knowledgeBaseId],
+    );
+    if (Number(row.finished) === count) return Number(row.failed);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/**
+ * The same corpus through the REST API, as a RAGFlow SDK client ingests it: per batch of files, one multipart
+ * `POST /api/v1/datasets/{id}/documents`, then `POST /api/v1/datasets/{id}/chunks` with the batch's ids (so the
+ * server parses one batch while the next uploads); then it waits until every document finished. Upload and
+ * queueing are the sums of those requests' times.
+ */
+export async function ingestCorpusRest(bench, name, corpus, language = "English") {
+  const { services, principal } = bench;
+  const kb = await services.knowledgeBases.create(principal, { name, language });
+  await (await services.models.client(principal.tenantId, "embedding", kb.embeddingModel)).embed(["warm up"]);
+  const { token } = await services.apiTokens.create(principal);
+  const call = async (path, body) => {
+    const response = await fetch(`${bench.url}/api/v1/datasets/${kb.id}${path}`, { method: "POST", headers: { authorization: `Bearer ${token}`, ...(body instanceof FormData ? {} : { "content-type": "application/json" }) }, body: body instanceof FormData ? body : JSON.stringify(body) });
+    const answer = await response.json();
+    if (answer.code !== 0) throw new Error(`POST ${path}: ${JSON.stringify(answer)}`);
+    return answer.data;
+  };
+  const files = corpus.map((doc) => ({ name: `${doc._id}.txt`, data: Buffer.from(`${doc.title ?? ""}\n\n${doc.text ?? ""}`.trim()) }));
+  const corpusIdOf = new Map();
+  let upload = 0;
+  let queue = 0;
+  const started = performance.now();
+  for (let i = 0; i < files.length; i += BATCH) {
+    const form = new FormData();
+    for (const file of files.slice(i, i + BATCH)) form.append("file", new Blob([file.data]), file.name);
+    const before = performance.now();
+    const documents = await call("/documents", form);
+    const uploaded = performance.now();
+    documents.forEach((d, j) => corpusIdOf.set(d.id, corpus[i + j]._id));
+    await call("/chunks", { document_ids: documents.map((d) => d.id) });
+    upload += uploaded - before;
+    queue += performance.now() - uploaded;
+  }
+  const sent = performance.now();
+  const failed = await parsingFinished(services, kb.id, files.length);
+  const done = performance.now();
+  return {
+    kb: await services.knowledgeBases.accessible(principal, kb.id),
+    corpusIdOf,
+    failed,
+    bytes: files.reduce((sum, f) => sum + f.data.length, 0),
+    seconds: { upload: upload / 1000, queue: queue / 1000, parse: (done - sent) / 1000, total: (done - started) / 1000 },
+  };
+}
+
+/**
+ * The production stack on this machine: Redis, a shared PostgreSQL-protocol database (PGlite behind the
+ * serializing proxy of server/src/testing/postgres.ts, in a process of its own), a server that runs no
+ * jobs (JOB_CONCURRENCY=0) storing files on local disk, and `workers` worker processes (server/dist/worker.js)
+ * sharing its DATA_DIR. Each stack is new: nothing carries over between runs.
+ */
+export async function startProductionStack(workers) {
+  require(path.join(root, "server/src/testing/register-ts.cjs"));
+  const { startRedis } = require(path.join(root, "server/src/testing/redis.ts"));
+  const redis = await startRedis();
+  const database = spawn(process.execPath, ["-r", path.join(root, "server/src/testing/register-ts.cjs"), "-e", DATABASE_PROCESS], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+  const databaseUrl = await new Promise((resolve, reject) => {
+    let output = "";
+    database.stdout.on("data", (data) => {
+      output += data;
+      const found = /^url (\S+)$/m.exec(output);
+      if (found) resolve(found[1]);
+    });
+    database.once("exit", (code) => reject(new Error(`the database process exited with code ${code}`)));
+  });
+  const shared = { DATABASE_URL: databaseUrl, REDIS_URL: redis.url };
+  const bench = await startBenchServer({ ...shared, JOB_CONCURRENCY: "0" });
+  const env = { ...process.env, ...shared, DATA_DIR: bench.dataDir, MODEL_CACHE_DIR: bench.config.modelCacheDir, PORT: "0" };
+  const processes = [];
+  for (let i = 0; i < workers; i++) {
+    const worker = spawn(process.execPath, [path.join(root, "server/dist/worker.js")], { cwd: root, env, stdio: ["ignore", "pipe", "inherit"] });
+    processes.push(worker);
+    await new Promise((resolve, reject) => {
+      let output = "";
+      worker.stdout.on("data", (data) => {
+        output += data;
+        if (output.includes("is running jobs")) resolve();
+      });
+      worker.once("exit", (code) => reject(new Error(`worker ${i + 1} exited with code ${code}: ${output}`)));
+    });
+  }
+  const ended = (child) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", resolve)));
+  return {
+    ...bench,
+    workerPids: processes.map((p) => p.pid),
+    async close() {
+      for (const worker of processes) worker.kill("SIGTERM");
+      await Promise.all(processes.map(ended));
+      await bench.close();
+      database.kill("SIGTERM");
+      await ended(database);
+      await redis.stop();
+    },
+  };
+}
+
+const DATABASE_PROCESS = `
+const { startPostgres } = require("./server/src/testing/postgres.ts");
+startPostgres().then((db) => {
+  console.log("url " + db.url);
+  process.on("SIGTERM", () => db.stop().then(() => process.exit(0)));
+});`;
 
 export function writeResult(file, result) {
   const out = path.join(root, "tests/bench/results", file);

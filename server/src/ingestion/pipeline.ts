@@ -13,6 +13,7 @@ import { logMessage, type LogMessage } from "./parse-log";
 import { parserFor } from "./parsers/registry";
 import type { ParserSandbox } from "./sandbox/parser-sandbox";
 import type { ParsePhase } from "./sandbox/messages";
+import { timed, type IngestionStage } from "./stage-timings";
 import { ParseError, type BlockPosition, type ChunkDraft, type ChunkMethod, type FailureReason, type FileParser, type ParsedDocument, type ParserConfig } from "./types";
 
 /**
@@ -246,7 +247,7 @@ const embedAndHandOver: Stage = async (state, run) => {
   const name = { text: subject.name, vector: null as number[] | null, weight: subject.config.filename_embd_weight ?? 0.1 };
   for (let start = 0; start < drafts.length; start += EMBED_BATCH) {
     const batch = drafts.slice(start, start + EMBED_BATCH);
-    const embedded = await embedWithName(embedding, batch.map(embeddingInput), name, ports.abort.signal);
+    const embedded = await timed("embed", () => embedWithName(embedding, batch.map(embeddingInput), name, ports.abort.signal));
     name.vector = embedded.nameVector;
     if (start === 0) await ports.sink.prepare(embedded.vectors[0].length);
     const rows: IngestedChunk[] = [];
@@ -281,15 +282,22 @@ const embedAndHandOver: Stage = async (state, run) => {
       });
     }
     result.stored += rows.length;
-    if (result.stored < drafts.length) await ports.sink.store(rows);
+    if (result.stored < drafts.length) await timed("write", () => ports.sink.store(rows));
     else result.lastBatch = rows;
     await ports.report(0.6 + (0.3 * result.stored) / drafts.length);
   }
   if (drafts.length > 0) await ports.report(0.9, logMessage("parseLog.indexed", { count: result.stored, tokens: result.tokens }));
 };
 
-/** The stages, in order. */
-const STAGES: Stage[] = [readFile, parse, chunk, keywords, questions, embedAndHandOver];
+/** The stages, in order, with what their time counts as (embedding's stage times its model calls and writes itself). */
+const STAGES: [Stage, IngestionStage | null][] = [
+  [readFile, "read"],
+  [parse, "parse"],
+  [chunk, "chunk"],
+  [keywords, "enrich"],
+  [questions, "enrich"],
+  [embedAndHandOver, null],
+];
 
 /** Runs a document through the stages; the chunks go to `ports.sink`, the last batch comes back with the figures. */
 export async function ingestDocument(subject: IngestionSubject, ports: IngestionPorts): Promise<Ingested> {
@@ -316,6 +324,6 @@ export async function ingestDocument(subject: IngestionSubject, ports: Ingestion
     producedBy: {},
     result: { lastBatch: [], stored: 0, tokens: 0, pageCount: null },
   };
-  for (const stage of STAGES) await stage(state, run);
+  for (const [stage, timing] of STAGES) await (timing ? timed(timing, () => stage(state, run)) : stage(state, run));
   return state.result;
 }

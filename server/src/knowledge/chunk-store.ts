@@ -125,26 +125,44 @@ export interface DocumentCompletion {
 }
 
 /**
- * Marks a parse done and stores its last chunks in one statement (atomic, and one round trip to the
- * database). Nothing happens when the document's run is no longer `runId` — it was cancelled or parsed
- * again meanwhile: then it returns null. The counts returned are the document's once the statement's
- * triggers have added these chunks: a run's chunk ids are new (its document's old chunks went when it began).
+ * Marks parses done and stores their last chunks in one statement (atomic, and one round trip to the database
+ * for all of them). A document whose run is no longer its completion's `runId` — it was cancelled or parsed
+ * again meanwhile — is left as it is and its chunks are not stored: its entry in the answer is null. The counts
+ * returned are the document's once the statement's triggers have added these chunks: a run's chunk ids are new
+ * (its document's old chunks went when it began).
  */
-export async function completeDocument(db: DataSource, completion: DocumentCompletion): Promise<{ chunkCount: number; tokenCount: number } | null> {
-  const tokens = completion.chunks.reduce((sum, c) => sum + c.tokenCount, 0);
-  const { documentId, runId, log, processDuration, pageCount } = completion;
-  const fixed = [documentId, runId, log.progressMsg, processDuration, pageCount, completion.chunks.length, tokens, JSON.stringify(log.progressLog)];
-  const upsert = chunkUpsert(completion.chunks, fixed.length + 1, "EXISTS (SELECT 1 FROM done)");
-  const rows: { chunk_count: number; token_count: string }[] = await db.query(
+export async function completeDocuments(db: DataSource, completions: DocumentCompletion[]): Promise<({ chunkCount: number; tokenCount: number } | null)[]> {
+  const column = <T>(value: (c: DocumentCompletion) => T) => completions.map(value);
+  const fixed = [
+    column((c) => c.documentId),
+    column((c) => c.runId),
+    column((c) => c.log.progressMsg),
+    column((c) => c.processDuration),
+    column((c) => c.pageCount),
+    column((c) => c.chunks.length),
+    column((c) => c.chunks.reduce((sum, chunk) => sum + chunk.tokenCount, 0)),
+    column((c) => JSON.stringify(c.log.progressLog)),
+  ];
+  const upsert = chunkUpsert(
+    completions.flatMap((c) => c.chunks),
+    fixed.length + 1,
+    "t.document_id IN (SELECT id FROM done)",
+  );
+  const rows: { id: string; chunk_count: number; token_count: string }[] = await db.query(
     `WITH done AS (
-       UPDATE document SET run = '3', run_id = NULL, progress = 1, progress_msg = $3, progress_log = $8, process_duration = $4, page_count = $5, updated_at = now()
-       WHERE id = $1 AND run_id = $2 RETURNING chunk_count + $6::int AS chunk_count, token_count + $7::bigint AS token_count
+       UPDATE document d SET run = '3', run_id = NULL, progress = 1, progress_msg = c.progress_msg, progress_log = c.progress_log::jsonb,
+         process_duration = c.process_duration, page_count = c.page_count, updated_at = now()
+       FROM unnest($1::varchar[], $2::varchar[], $3::text[], $4::float8[], $5::int[], $6::int[], $7::bigint[], $8::text[])
+         AS c(id, run_id, progress_msg, process_duration, page_count, chunks, tokens, progress_log)
+       WHERE d.id = c.id AND d.run_id = c.run_id
+       RETURNING d.id, d.chunk_count + c.chunks AS chunk_count, d.token_count + c.tokens AS token_count
      ),
      stored AS (${upsert.sql} RETURNING id)
-     SELECT chunk_count, token_count FROM done`,
+     SELECT id, chunk_count, token_count FROM done`,
     [...fixed, ...upsert.params],
   );
-  return rows.length === 0 ? null : { chunkCount: Number(rows[0].chunk_count), tokenCount: Number(rows[0].token_count) };
+  const finished = new Map(rows.map((row) => [row.id, { chunkCount: Number(row.chunk_count), tokenCount: Number(row.token_count) }]));
+  return completions.map((c) => finished.get(c.documentId) ?? null);
 }
 
 /** Deletes the chunks of a document (all, or those ids); returns how many went. */

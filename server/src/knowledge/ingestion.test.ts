@@ -2,6 +2,9 @@ import type { SignedIn } from "../policies/principal";
 import { closeTesseract } from "../models/builtin/tesseract-ocr";
 import { corruptPdf, sampleDocx } from "../ingestion/testing/sample-files";
 import { signUpAndIn, startTestServer, type TestServer } from "../testing/app";
+import { chunkId } from "../ingestion/pipeline";
+import type { DocumentCompletion } from "./chunk-store";
+import { completeDocument } from "./completion-writer";
 import { RUN, type Document } from "./document.entity";
 
 /**
@@ -125,6 +128,39 @@ describe("parsing a document", () => {
     expect(after.run).toBe(RUN.cancelled);
     expect(after.chunkCount).toBe(0);
     expect((await server.services.chunks.list(owner, after.id)).total).toBe(0);
+  });
+});
+
+describe("completing parses together", () => {
+  test("completions that meet are written in one statement; a document whose run changed meanwhile stores nothing", async () => {
+    const kb = await server.services.knowledgeBases.create(owner, { name: "Together" });
+    const { documents } = await server.services.documents.upload(owner, kb.id, [text("a.txt", "alpha"), text("b.txt", "beta"), text("c.txt", "gamma")]);
+    const db = server.services.platform.db;
+    await db.query(`UPDATE document SET run = '1', run_id = 'r' || right(id, 20) WHERE id = ANY($1)`, [documents.map((d) => d.id)]);
+    const completion = (document: Document, runId: string, content: string): DocumentCompletion => ({
+      documentId: document.id,
+      knowledgeBaseId: kb.id,
+      runId,
+      chunks: [
+        { id: chunkId(document.id, 0, content), knowledgeBaseId: kb.id, documentId: document.id, tenantId: document.tenantId, ordinal: 0, kind: "text", content, title: "", keywords: [], questions: [], fields: null, positions: [], imageKey: null, available: true, tokenCount: 1, producedBy: {}, vector: [1, 0, 0] },
+      ],
+      log: { progressMsg: "done", progressLog: [] },
+      processDuration: 0.5,
+      pageCount: null,
+    });
+    const runOf = (document: Document) => `r${document.id.slice(-20)}`;
+    const [a, b, c] = documents;
+    // three at once: the first finds the writer idle, the other two meet in the next statement
+    const finished = await Promise.all([
+      completeDocument(db, completion(a, runOf(a), "alpha")),
+      completeDocument(db, completion(b, "a run that was cancelled", "beta")),
+      completeDocument(db, completion(c, runOf(c), "gamma")),
+    ]);
+    expect(finished).toEqual([{ chunkCount: 1, tokenCount: 1 }, null, { chunkCount: 1, tokenCount: 1 }]);
+    const runs = await Promise.all(documents.map((d) => server.services.documents.accessible(owner, d.id)));
+    expect(runs.map((d) => [d.run, d.chunkCount])).toEqual([[RUN.done, 1], [RUN.running, 0], [RUN.done, 1]]);
+    const stored: { content: string }[] = await db.query(`SELECT content FROM chunk WHERE knowledge_base_id = $1 ORDER BY content`, [kb.id]);
+    expect(stored.map((row) => row.content)).toEqual(["alpha", "gamma"]);
   });
 });
 

@@ -1,9 +1,11 @@
 import type { Services } from "../platform/services";
 import { ingestDocument, failureOf, type ChunkSink } from "../ingestion/pipeline";
 import { appendLogLine, logMessage, type LogMessage, type ParseLog } from "../ingestion/parse-log";
+import { countIngestedDocument, timed } from "../ingestion/stage-timings";
 import { ParseError } from "../ingestion/types";
 import { onLexiconPreparation } from "../models/builtin/lexicon";
-import { completeDocument, deleteChunks, ensureVectorIndex, insertChunks } from "./chunk-store";
+import { deleteChunks, ensureVectorIndex, insertChunks } from "./chunk-store";
+import { completeDocument } from "./completion-writer";
 import { Document, RUN } from "./document.entity";
 import type { Run } from "../platform/runs/cancellable-runs";
 import { parseRuns, publishProgress } from "./document-events";
@@ -109,10 +111,12 @@ function chunkTable(services: Services): ChunkSink {
 
 export async function runParse(services: Services, documentId: string, runId: string): Promise<void> {
   const { db, storage } = services.platform;
-  const taken = await documentOfRun(services, documentId, runId);
+  const taken = await timed("start", async () => {
+    const found = await documentOfRun(services, documentId, runId);
+    return found && (await countAttempt(services, found.document, runId)) ? found : null;
+  });
   if (!taken) return;
   const { document, kb } = taken;
-  if (!(await countAttempt(services, document, runId))) return;
   if (document.parseAttempts > PARSE_ATTEMPTS) {
     await failDocument(services, documentId, runId, ParseError.because("errors.parsing.tooManyAttempts", { attempts: PARSE_ATTEMPTS }));
     return;
@@ -159,7 +163,7 @@ export async function runParse(services: Services, documentId: string, runId: st
 
     const duration = Math.max((Date.now() - startedAt) / 1000, 0.001);
     const log = appendLogLine(progress.messages, logMessage("parseLog.done", { seconds: duration.toFixed(2) }));
-    const finished = await completeDocument(db, {
+    const finished = await timed("write", () => completeDocument(db, {
       documentId: document.id,
       knowledgeBaseId: document.knowledgeBaseId,
       runId,
@@ -167,9 +171,10 @@ export async function runParse(services: Services, documentId: string, runId: st
       log,
       processDuration: duration,
       pageCount: ingested.pageCount,
-    });
+    }));
     // Cancelled or superseded meanwhile: nothing was stored.
     if (!finished) throw new ParseCancelled();
+    countIngestedDocument();
     Object.assign(document, { run: RUN.done, progress: 1, ...log, processDuration: duration, pageCount: ingested.pageCount, ...finished });
     publishProgress(services.platform, document);
   } catch (error) {

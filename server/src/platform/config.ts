@@ -58,7 +58,7 @@ export interface Config {
   /** Sign-ups allowed per client address and per network before further ones wait, so that accounts cannot be mass-created. */
   signUpThrottle: { addressFreeSignUps: number; networkFreeSignUps: number };
   /** Limits of one document's parse process (ingestion/sandbox): past them it is ended and the document fails with the reason. */
-  parsing: { timeoutSeconds: number; stepTimeoutSeconds: number; memoryMb: number };
+  parsing: { timeoutSeconds: number; stepTimeoutSeconds: number; memoryMb: number; processes: number };
   /** Origins that may frame the share page; empty lets any website embed a shared assistant, as the embed dialog offers. */
   embedAllowedOrigins: string[];
   uploads: UploadLimits;
@@ -376,6 +376,8 @@ export function loadConfig(env: Env = process.env): Config {
       stepTimeoutSeconds: reader.integer("PARSE_STEP_TIMEOUT_SECONDS", 120, 2, 3600),
       // pdf.js on a large PDF, or OCR with its Chinese models, needs a few hundred MB
       memoryMb: reader.integer("PARSE_MEMORY_MB", 1536, 256, 65_536),
+      // files parsed at once by one process's parse processes: each holds its parsers' memory, and more than the cores parse no faster
+      processes: reader.integer("PARSE_PROCESSES", 2, 1, 64),
     },
     embedAllowedOrigins: reader.origins("EMBED_ALLOWED_ORIGINS"),
     uploads: {

@@ -119,3 +119,24 @@ test("a cancelled parse ends its process and rejects with the cancellation", asy
   controller.abort();
   await expect(parsing).rejects.toThrow(/abort/i);
 });
+
+test("parses beyond the number of parse processes wait for one, and a cancelled waiting one never starts", async () => {
+  const parsers = new ParserSandbox(GENEROUS, 1);
+  sandboxes.push(parsers);
+  let mostProcesses = 0;
+  const watching = setInterval(() => (mostProcesses = Math.max(mostProcesses, parsers.pids.length)), 5);
+  try {
+    const cancelled = new AbortController();
+    const first = parsers.parse(request("text", "a.txt", Buffer.from("word ".repeat(300_000))).request);
+    const waiting = parsers.parse(request("text", "b.txt", Buffer.from("waits its turn"), cancelled.signal).request);
+    const third = parsers.parse(request("text", "c.txt", Buffer.from("after the first")).request);
+    cancelled.abort();
+    await expect(waiting).rejects.toThrow(/abort/i);
+    const [a, c] = await Promise.all([first, third]);
+    expect(a.document.blocks.length).toBeGreaterThan(0);
+    expect(c.document.blocks.length).toBeGreaterThan(0);
+    expect(mostProcesses).toBe(1);
+  } finally {
+    clearInterval(watching);
+  }
+});

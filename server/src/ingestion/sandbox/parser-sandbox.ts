@@ -21,6 +21,9 @@ import { reviveBuffers, type ParsePhase, type ParseReply, type ParseRequest, typ
  *   progress; a parser that stops reporting has stopped responding.
  * A process that failed is ended (so its memory is returned), and one that parsed many files is replaced.
  * Idle processes are kept for a while: starting one costs a fraction of a second, OCR's models a second more.
+ * At most `parseProcesses` files are parsed at once; more parse jobs wait for a process rather than start
+ * one each (a process holds its parsers' memory, and more of them than cores parse no faster). A preview,
+ * which someone is waiting to see, never waits behind them.
  */
 
 export interface SandboxLimits {
@@ -103,29 +106,70 @@ class ParseProcess {
 export class ParserSandbox {
   private readonly idle: ParseProcess[] = [];
   private readonly processes = new Set<ParseProcess>();
+  /** Parses running now, and those waiting for one of them to end. */
+  private parsing = 0;
+  private readonly waitingParses: (() => void)[] = [];
   private closed = false;
 
-  constructor(private readonly limits: SandboxLimits) {}
+  constructor(
+    private readonly limits: SandboxLimits,
+    private readonly parseProcesses = Infinity,
+  ) {}
 
   /** Parses (and chunks) one file in a parse process; every way it can fail becomes a ParseError with a reason. */
   async parse(request: SandboxParse): Promise<SandboxResult> {
     if (this.closed) throw new Error("The parser sandbox is closed");
     request.signal.throwIfAborted();
-    const { signal, progress, ...asked } = request;
-    const result = await this.inProcess(
-      { type: "parse", ...asked },
-      {
-        signal,
-        progress,
-        parser: request.parser,
-        timeMs: this.limits.documentMs,
-        timeLimit: () => because("errors.parsing.timeLimit", { minutes: Math.round(this.limits.documentMs / 60_000) || 1 }),
-        stepMs: this.limits.stepMs,
-      },
-      (reply) => (reply.type === "parsed" ? { document: reply.document, chunked: reply.chunked } : undefined),
-    );
-    reviveBuffers(result);
-    return result;
+    await this.parseSlot(request.signal);
+    try {
+      // cancelled while it waited for its turn
+      request.signal.throwIfAborted();
+      const { signal, progress, ...asked } = request;
+      const result = await this.inProcess(
+        { type: "parse", ...asked },
+        {
+          signal,
+          progress,
+          parser: request.parser,
+          timeMs: this.limits.documentMs,
+          timeLimit: () => because("errors.parsing.timeLimit", { minutes: Math.round(this.limits.documentMs / 60_000) || 1 }),
+          stepMs: this.limits.stepMs,
+        },
+        (reply) => (reply.type === "parsed" ? { document: reply.document, chunked: reply.chunked } : undefined),
+      );
+      reviveBuffers(result);
+      return result;
+    } finally {
+      this.endParse();
+    }
+  }
+
+  /** Counts this parse in, or waits until a running one hands its place over (or the parse is cancelled meanwhile). */
+  private async parseSlot(signal: AbortSignal): Promise<void> {
+    if (this.parsing < this.parseProcesses) {
+      this.parsing += 1;
+      return;
+    }
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        const index = this.waitingParses.indexOf(go);
+        if (index >= 0) this.waitingParses.splice(index, 1);
+        reject(signal.reason);
+      };
+      const go = () => {
+        signal.removeEventListener("abort", onAbort);
+        resolve();
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.waitingParses.push(go);
+    });
+  }
+
+  /** The place of a parse that ended goes to the first waiting one, if any. */
+  private endParse(): void {
+    const next = this.waitingParses.shift();
+    if (next) next();
+    else this.parsing -= 1;
   }
 
   /**
