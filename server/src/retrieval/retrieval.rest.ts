@@ -151,9 +151,8 @@ async function retrieval({ services, principal, body }: AuthenticatedRestContext
   pageSize = Math.max(1, pageSize);
 
   const languages = crossLanguagesOf(body.cross_languages);
-  const result = await services.retrieval.retrieve(principal, {
+  const result = await services.retrieval.retrieveFrom(kbs, {
     question: languages.length > 0 ? (await translateForRetrieval(services.models, kbs[0].tenantId, question, languages)).question : question,
-    knowledgeBaseIds: kbs.map((kb) => kb.id),
     documentIds,
     // RAGFlow takes any float (its suite sends a weight of 10); similarities lie in 0..1, so clamping keeps the meaning.
     similarityThreshold: clamp01(similarityThreshold),

@@ -1,7 +1,6 @@
 import { In } from "typeorm";
 import type { SignedIn } from "../policies/principal";
 import { Chunk } from "../knowledge/chunk.entity";
-import { Document } from "../knowledge/document.entity";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import { RETRIEVAL_DEFAULTS, type KnowledgeBaseService } from "../knowledge/knowledge-base.service";
 import { highlight } from "../knowledge/search-terms";
@@ -113,6 +112,17 @@ export class RetrievalService {
   }
 
   /**
+   * As `retrieve`, over knowledge bases the caller has just been found to use (the REST route looks each one
+   * up to word its own refusal): the same checks of the request, without looking them up again.
+   */
+  async retrieveFrom(kbs: KnowledgeBase[], request: Omit<RetrievalRequest, "knowledgeBaseIds">): Promise<RetrievalResult> {
+    const unique = [...new Map(kbs.map((kb) => [kb.id, kb])).values()];
+    const full = { ...request, knowledgeBaseIds: unique.map((kb) => kb.id) };
+    this.validate(full);
+    return this.search(unique, full);
+  }
+
+  /**
    * Retrieval over knowledge bases the caller may already use (checked by `retrieve`, or by a chat assistant's
    * owner). It is the heaviest database work there is, so it waits for a fair slot of its tenant's
    * (platform/fair-scheduler.ts): the testing page, the REST API and every chat answer alike.
@@ -134,18 +144,26 @@ export class RetrievalService {
     const threshold = request.similarityThreshold ?? RETRIEVAL_DEFAULTS.similarityThreshold;
     const scope = { knowledgeBaseIds: kbs.map((kb) => kb.id), documentIds: request.documentIds };
 
+    // Knowledge bases embedded by different models are searched apart, each with its own query vector. The
+    // question is embedded while the database reads the postings: the two run on different threads.
+    const byModel = new Map<string, KnowledgeBase[]>();
+    for (const kb of kbs) byModel.set(kb.embeddingModel, [...(byModel.get(kb.embeddingModel) ?? []), kb]);
+    const queryVectors = [...byModel].map(async ([modelId, group]) => {
+      const model = await this.models.client(group[0].tenantId, "embedding", modelId);
+      const [vector] = (await model.embed([question], { purpose: "query" })).vectors;
+      return { group, vector };
+    });
+    // Settled at once so that a failed embedding cannot go unhandled while the keyword search runs; awaited below.
+    for (const pending of queryVectors) pending.catch(() => undefined);
+
     const keywordStarted = performance.now();
     const keywordHits = await keywordSearch(db, terms, scope, candidateCount);
     const keywordMs = performance.now() - keywordStarted;
 
-    // Knowledge bases embedded by different models are searched apart, each with its own query vector.
     const vectorStarted = performance.now();
-    const byModel = new Map<string, KnowledgeBase[]>();
-    for (const kb of kbs) byModel.set(kb.embeddingModel, [...(byModel.get(kb.embeddingModel) ?? []), kb]);
     let candidates: Candidate[] = keywordHits.map((hit) => ({ ...hit, termSimilarity: hit.similarity, vectorSimilarity: 0 }));
-    for (const [modelId, group] of byModel) {
-      const model = await this.models.client(group[0].tenantId, "embedding", modelId);
-      const [vector] = (await model.embed([question], { purpose: "query" })).vectors;
+    const names = new Map<string, string>();
+    for (const { group, vector } of await Promise.all(queryVectors)) {
       const groupIds = new Set(group.map((kb) => kb.id));
       if (keywordHits.length > 0) {
         // As in RAGFlow (§5.3, its kNN search is filtered by the text query), the candidates are chunks that
@@ -153,12 +171,17 @@ export class RetrievalService {
         // vector is near, which the built-in embedding makes common for short texts. Each gets its vector similarity.
         const inGroup = candidates.filter((c) => groupIds.has(c.knowledgeBaseId));
         const similarities = await vectorSimilarities(db, vector, inGroup.map((c) => c.chunkId));
-        for (const c of inGroup) c.vectorSimilarity = Math.max(0, similarities.get(c.chunkId) ?? 0);
+        for (const c of inGroup) {
+          const found = similarities.get(c.chunkId);
+          c.vectorSimilarity = Math.max(0, found?.similarity ?? 0);
+          if (found) names.set(c.documentId, found.documentName);
+        }
       } else {
         // No chunk shares a word with the question: vector search stands alone, bounded by top-K.
         const limit = Math.min(request.topK ?? RETRIEVAL_DEFAULTS.topK, candidateCount);
         const inScope = group.reduce((sum, kb) => sum + kb.chunkCount, 0);
         const nearest = await nearestChunks(db, vector, { ...scope, knowledgeBaseIds: [...groupIds] }, limit, inScope);
+        for (const hit of nearest) names.set(hit.documentId, hit.documentName);
         candidates = [...candidates, ...nearest.map((hit) => ({ ...hit, termSimilarity: 0, vectorSimilarity: Math.max(0, hit.similarity) }))];
       }
     }
@@ -199,8 +222,6 @@ export class RetrievalService {
     await load(pageHits.map((s) => s.chunkId));
     const counts = new Map<string, number>();
     for (const s of kept) counts.set(s.documentId, (counts.get(s.documentId) ?? 0) + 1);
-    const documents = counts.size === 0 ? [] : await db.getRepository(Document).find({ where: { id: In([...counts.keys()]) }, select: { id: true, name: true } });
-    const names = new Map(documents.map((d) => [d.id, d.name]));
     const termSet = new Set(terms.filter((t) => t.source !== "synonym").map((t) => t.term));
     const hits: RetrievalHit[] = pageHits.flatMap((s) => {
       const chunk = contents.get(s.chunkId);

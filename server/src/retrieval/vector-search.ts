@@ -17,16 +17,25 @@ export interface VectorHit {
   knowledgeBaseId: string;
   /** Cosine similarity, -1..1 (in practice 0..1). */
   similarity: number;
+  documentName: string;
 }
 
-/** Cosine similarity of each of `chunkIds` (those with a vector of the query's dimension) to `vector`. */
-export async function vectorSimilarities(db: DataSource, vector: number[], chunkIds: string[]): Promise<Map<string, number>> {
+export interface ChunkSimilarity {
+  /** Cosine similarity to the query vector; null when the chunk has no vector of the query's dimension. */
+  similarity: number | null;
+  /** The name of the chunk's document, read in the same statement: the hits' and aggregates' labels. */
+  documentName: string;
+}
+
+/** Cosine similarity to `vector` of each of `chunkIds` that still exists, with its document's name. */
+export async function vectorSimilarities(db: DataSource, vector: number[], chunkIds: string[]): Promise<Map<string, ChunkSimilarity>> {
   if (chunkIds.length === 0) return new Map();
-  const rows: { id: string; similarity: number }[] = await db.query(
-    `SELECT id, 1 - (embedding <=> $2::vector) AS similarity FROM chunk WHERE id = ANY($1) AND dimension = $3`,
+  const rows: { id: string; similarity: number | null; name: string }[] = await db.query(
+    `SELECT c.id, CASE WHEN c.dimension = $3 THEN 1 - (c.embedding <=> $2::vector) END AS similarity, d.name
+     FROM chunk c JOIN document d ON d.id = c.document_id WHERE c.id = ANY($1)`,
     [chunkIds, vectorLiteral(vector), vector.length],
   );
-  return new Map(rows.map((r) => [r.id, Number(r.similarity)]));
+  return new Map(rows.map((r) => [r.id, { similarity: r.similarity === null ? null : Number(r.similarity), documentName: r.name }]));
 }
 
 export async function nearestChunks(db: DataSource, vector: number[], scope: KeywordScope, limit: number, chunksInScope: number): Promise<VectorHit[]> {
@@ -36,17 +45,17 @@ export async function nearestChunks(db: DataSource, vector: number[], scope: Key
   const exact = chunksInScope <= EXACT_SCAN_LIMIT;
   // The HNSW index matches only its own expression, so the plain column distance makes the planner scan.
   const distance = exact ? "(c.embedding <=> $2::vector)" : cosineDistance(dimension, "$2");
-  const query = `SELECT c.id, c.document_id, c.knowledge_base_id, 1 - ${distance} AS similarity
+  const query = `SELECT c.id, c.document_id, c.knowledge_base_id, d.name, 1 - ${distance} AS similarity
      FROM chunk c JOIN document d ON d.id = c.document_id
      WHERE c.dimension = $3 AND ${retrievableChunks("$1", "$5")}
      ORDER BY ${distance}
      LIMIT $4`;
-  const rows: { id: string; document_id: string; knowledge_base_id: string; similarity: number }[] = exact
+  const rows: { id: string; document_id: string; knowledge_base_id: string; name: string; similarity: number }[] = exact
     ? await db.query(query, params)
     : await db.transaction(async (m) => {
         await m.query(`SET LOCAL hnsw.ef_search = ${HNSW_EF_SEARCH}`);
         await m.query("SET LOCAL hnsw.iterative_scan = relaxed_order");
         return m.query(query, params);
       });
-  return rows.map((r) => ({ chunkId: r.id, documentId: r.document_id, knowledgeBaseId: r.knowledge_base_id, similarity: Number(r.similarity) }));
+  return rows.map((r) => ({ chunkId: r.id, documentId: r.document_id, knowledgeBaseId: r.knowledge_base_id, documentName: r.name, similarity: Number(r.similarity) }));
 }
