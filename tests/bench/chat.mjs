@@ -30,8 +30,11 @@ import { ingestCorpus, loadBeir, machine, readJsonLines, root, writeResult } fro
 
 const require = createRequire(import.meta.url);
 const { startServer } = require(path.join(root, "server/dist/app.js"));
-const { loadConfig } = require(path.join(root, "server/dist/config.js"));
-const pacedModule = path.join(root, "server/dist/models/testing/paced-openai-server.js");
+const { loadConfig } = require(path.join(root, "server/dist/platform/config.js"));
+// The build leaves testing helpers out: the paced server runs from its source, compiled as tests compile it.
+const registerTs = path.join(root, "server/src/testing/register-ts.cjs");
+require(registerTs);
+const pacedModule = path.join(root, "server/src/models/testing/paced-openai-server.ts");
 const { checkPacedText } = require(pacedModule);
 
 const env = (name, fallback) => Number(process.env[name] ?? fallback);
@@ -51,7 +54,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 async function startModelServer() {
   const child = spawn(
     process.execPath,
-    [pacedModule, "--tokens-per-second", String(TOKENS_PER_SECOND), "--answer-tokens", String(ANSWER_TOKENS), "--first-token-ms", String(MODEL_FIRST_TOKEN_MS)],
+    ["-r", registerTs, pacedModule, "--tokens-per-second", String(TOKENS_PER_SECOND), "--answer-tokens", String(ANSWER_TOKENS), "--first-token-ms", String(MODEL_FIRST_TOKEN_MS)],
     { stdio: ["ignore", "pipe", "inherit"] },
   );
   const line = await new Promise((resolve, reject) => {

@@ -110,6 +110,7 @@ export class AssistantService {
    */
   async usableKnowledgeBases(assistant: ChatAssistant): Promise<KnowledgeBase[]> {
     const kbs = await this.knowledgeBases(assistant);
+    if (kbs.length === 0) return kbs;
     const maker = await this.platform.db.getRepository(User).findOneBy({ id: assistant.createdBy });
     if (!maker) return [];
     const memberships = await membershipsOf(this.platform.db, maker.id);
@@ -170,7 +171,9 @@ export class AssistantService {
    * (`glm-4`): the id of the first such model of one of `types`, or null.
    */
   private async modelId(tenantId: string, types: ModelType[], requested: string): Promise<string | null> {
-    const available = (await Promise.all(types.map((type) => this.models.availableModels(tenantId, type)))).flat();
+    // One read of the tenant's models, in the order of `types`.
+    const all = await this.models.availableModels(tenantId);
+    const available = types.flatMap((type) => all.filter((m) => m.modelType === type));
     return (available.find((m) => m.id === requested) ?? available.find((m) => m.modelName === requested))?.id ?? null;
   }
 

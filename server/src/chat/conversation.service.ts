@@ -363,27 +363,22 @@ export class ConversationService {
     };
     checkVariables(assistant.promptVariables, options.variables ?? {});
 
-    // Three round trips before the pipeline starts, since each delays the first token: the history, the two
-    // rows with the conversation's touch in one statement, and the rows as stored.
-    const history = turnsBefore ? [] : await this.messages.find({ where: { conversationId: conversation.id }, order: { position: "ASC" } });
+    // One statement stores the two rows and touches the conversation; the conversation's history is read
+    // after `ask` has returned, as the first step of the answer.
     const autoName = conversation.name === DEFAULT_CONVERSATION_NAME && conversation.source !== "api";
     const [questionId, answerId] = [newId(), newId()];
+    const storedOptions = Object.keys(options).length > 0 ? options : null;
+    let inserted: { id: string; position: number; created_at: Date; updated_at: Date }[];
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.platform.db.query(
+        inserted = await this.platform.db.query(
           `WITH touched AS (UPDATE chat_conversation SET updated_at = now(), name = coalesce($6, name) WHERE id = $1),
            p AS (SELECT COALESCE(MAX(position), -1) AS last FROM chat_message WHERE conversation_id = $1)
            INSERT INTO chat_message (id, conversation_id, position, role, content, status, seq, variables)
            SELECT $2, $1, p.last + 1, 'user', $4, 'done', 0, $5::jsonb FROM p
-           UNION ALL SELECT $3, $1, p.last + 2, 'assistant', '', 'searching', 0, NULL FROM p`,
-          [
-            conversation.id,
-            questionId,
-            answerId,
-            question,
-            Object.keys(options).length > 0 ? JSON.stringify(options) : null,
-            autoName ? question.slice(0, AUTO_NAME_LENGTH) : null,
-          ],
+           UNION ALL SELECT $3, $1, p.last + 2, 'assistant', '', 'searching', 0, NULL FROM p
+           RETURNING id, position, created_at, updated_at`,
+          [conversation.id, questionId, answerId, question, storedOptions ? JSON.stringify(storedOptions) : null, autoName ? question.slice(0, AUTO_NAME_LENGTH) : null],
         );
         break;
       } catch (error) {
@@ -391,10 +386,29 @@ export class ConversationService {
         if (attempt >= 3 || !String((error as Error).message).includes("chat_message_position_key")) throw error;
       }
     }
-    const stored = await this.messages.findBy({ id: In([questionId, answerId]) });
-    const asked = stored.find((m) => m.id === questionId)!;
-    const answer = stored.find((m) => m.id === answerId)!;
-    const turns = turnsBefore ? [...turnsBefore, { role: "user" as const, content: asked.content }] : toTurns([...history.filter((m) => m.position < asked.position), asked]);
+    const storedRow = (id: string, columns: Pick<Message, "role" | "content" | "status" | "variables">): Message => {
+      const row = inserted.find((r) => r.id === id)!;
+      return this.messages.create({
+        ...columns,
+        id,
+        conversationId: conversation.id,
+        position: row.position,
+        seq: 0,
+        error: null,
+        reference: null,
+        prompt: null,
+        promptTokens: 0,
+        completionTokens: 0,
+        firstTokenMs: null,
+        durationMs: null,
+        feedback: null,
+        createdAt: new Date(row.created_at),
+        updatedAt: new Date(row.updated_at),
+      });
+    };
+    const asked = storedRow(questionId, { role: "user", content: question, status: "done", variables: storedOptions });
+    const answer = storedRow(answerId, { role: "assistant", content: "", status: "searching", variables: null });
+    const turns = async () => (turnsBefore ? [...turnsBefore, { role: "user" as const, content: question }] : this.turnsBefore(conversation.id, answer.position));
     const finished = this.generate(assistant, answer, turns, options, listen);
     return { question: asked, answer, finished };
   }
@@ -406,12 +420,9 @@ export class ConversationService {
   }
 
   /** Runs the pipeline for an answer row in status 'searching', writing and publishing as it goes. */
-  private generate(assistant: ChatAssistant, answer: Message, turns: Turn[], options: AskOptions, listen?: (event: AnswerEvent) => void): Promise<void> {
+  private generate(assistant: ChatAssistant, answer: Message, turns: () => Promise<Turn[]>, options: AskOptions, listen?: (event: AnswerEvent) => void): Promise<void> {
     const run = this.runs.start(answer.id);
-    const state = this.writer.begin(answer.id, () => run.abort());
-    const emit = (event: AnswerEvent | null) => {
-      if (event && listen) listen(event);
-    };
+    const state = this.writer.begin(answer.id, () => run.abort(), listen);
     const finished = (async () => {
       let final: FinalAnswer;
       try {
@@ -420,15 +431,15 @@ export class ConversationService {
           {
             assistant,
             knowledgeBases: await this.knowledgeBasesOf(assistant),
-            turns,
+            turns: await turns(),
             variables: options.variables ?? {},
             documentIds: options.documentIds,
             quote: options.quote,
             signal: run.signal,
           },
           {
-            reference: async (reference) => emit(await this.writer.reference(state, reference)),
-            delta: (text) => emit(this.writer.delta(state, text)),
+            reference: async (reference) => void (await this.writer.reference(state, reference)),
+            delta: (text) => this.writer.delta(state, text),
           },
         );
         final = {
@@ -447,7 +458,7 @@ export class ConversationService {
           final = { status: "failed", content: state.content, error: messageForClient(`chat answer ${answer.id}`, error) };
         }
       }
-      emit(await this.writer.finish(state, final));
+      await this.writer.finish(state, final);
     })()
       .catch((error) => console.error(`[chat] could not finish answer ${answer.id}:`, error))
       .finally(() => run.end());
@@ -490,8 +501,7 @@ export class ConversationService {
       await manager.insert(Message, replacement);
     });
     await this.conversations.update({ id: conversation.id }, {});
-    const turns = await this.turnsBefore(conversation.id, replacement.position);
-    void this.generate(assistant, replacement, turns, options);
+    void this.generate(assistant, replacement, () => this.turnsBefore(conversation.id, replacement.position), options);
     return this.messages.findOneByOrFail({ id: replacement.id });
   }
 

@@ -3,8 +3,12 @@ import { answerTopic, type AnswerEvent } from "../answer-stream";
 import type { Message, MessageReference, MessageStatus } from "../message.entity";
 
 /**
- * Writes answers while they stream: every event is published at once, and the rows of all answers this
- * process is writing are brought up to date together, in one UPDATE, every 100 ms (never per token).
+ * Writes answers while they stream. Text from the model is published as it comes, coalesced per answer
+ * per turn of the event loop: the deltas one answer received in one turn (several model chunks read at
+ * once when the process is busy) go out as one event, so a loaded process does less work per token
+ * instead of falling behind. The rows of all answers this process is writing are brought up to date
+ * together, in one UPDATE, FLUSH_INTERVAL_MS after the previous one ended (never per token, and never
+ * piling up behind a slow one): a crash loses at most the text of that window and of the flush under way.
  * All writes of the process go through one queue, so a row's seq only ever grows. A row that someone
  * else closed meanwhile (a stop forced from another process, the start-up sweep) is not written again,
  * and its generation is told to stop.
@@ -36,7 +40,10 @@ export interface FinalAnswer {
 
 export class AnswerStreamState {
   seq = 0;
+  /** Everything the model wrote so far (the answer a stop keeps). */
   content = "";
+  /** How much of `content` the published events (and so `seq`) cover; the rest goes out with the next event. */
+  published = 0;
   status: MessageStatus = "searching";
   dirty = false;
   lastWrite = Date.now();
@@ -46,13 +53,20 @@ export class AnswerStreamState {
     readonly messageId: string,
     /** Called when the row was closed by someone else: the generation should stop. */
     readonly onClosedElsewhere: () => void,
+    /** Receives every event of the answer as it is published, in this process (a REST stream). */
+    readonly listen?: (event: AnswerEvent) => void,
   ) {}
 }
 
 export class AnswerWriter {
   private readonly open = new Map<string, AnswerStreamState>();
+  /** Answers with text not yet published, and the turn-end callback that publishes it. */
+  private readonly unpublished = new Set<AnswerStreamState>();
+  private publishing: NodeJS.Immediate | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  /** The next flush, or the one under way: there is never more than one. */
   private timer: NodeJS.Timeout | null = null;
+  private closed = false;
 
   constructor(
     private readonly platform: Platform,
@@ -60,16 +74,27 @@ export class AnswerWriter {
   ) {}
 
   /** Starts writing a new answer whose row exists with status 'searching' and seq 0. */
-  begin(messageId: string, onClosedElsewhere: () => void): AnswerStreamState {
-    const state = new AnswerStreamState(messageId, onClosedElsewhere);
+  begin(messageId: string, onClosedElsewhere: () => void, listen?: (event: AnswerEvent) => void): AnswerStreamState {
+    const state = new AnswerStreamState(messageId, onClosedElsewhere, listen);
     this.open.set(messageId, state);
-    this.timer ??= setInterval(() => void this.enqueue(() => this.flushAll()), FLUSH_INTERVAL_MS);
-    this.timer.unref?.();
+    this.scheduleFlush();
     return state;
   }
 
-  private publish(event: AnswerEvent): void {
+  private scheduleFlush(): void {
+    if (this.timer !== null || this.closed || this.open.size === 0) return;
+    this.timer = setTimeout(() => {
+      void this.enqueue(() => this.flushAll()).finally(() => {
+        this.timer = null;
+        this.scheduleFlush();
+      });
+    }, FLUSH_INTERVAL_MS);
+    this.timer.unref?.();
+  }
+
+  private publish(state: AnswerStreamState, event: AnswerEvent): void {
     this.platform.pubsub.publish(answerTopic(event.messageId), event);
+    state.listen?.(event);
   }
 
   private enqueue<T>(work: () => Promise<T>): Promise<T> {
@@ -78,20 +103,32 @@ export class AnswerWriter {
     return run;
   }
 
-  /** Text from the model: published now, written with the next flush. */
-  delta(state: AnswerStreamState, text: string): AnswerEvent | null {
-    if (state.closed || text === "") return null;
-    state.seq += 1;
+  /** Text from the model: published at the end of this turn of the event loop, written with the next flush. */
+  delta(state: AnswerStreamState, text: string): void {
+    if (state.closed || text === "") return;
     state.content += text;
     state.status = "streaming";
+    this.unpublished.add(state);
+    this.publishing ??= setImmediate(() => {
+      this.publishing = null;
+      for (const waiting of this.unpublished) this.publishPending(waiting);
+    });
+  }
+
+  /** One event with the text the answer received since its last event, if any. */
+  private publishPending(state: AnswerStreamState): void {
+    this.unpublished.delete(state);
+    if (state.closed || state.published === state.content.length) return;
+    const delta = state.content.slice(state.published);
+    state.published = state.content.length;
+    state.seq += 1;
     state.dirty = true;
-    const event: AnswerEvent = { messageId: state.messageId, seq: state.seq, status: "streaming", delta: text };
-    this.publish(event);
-    return event;
+    this.publish(state, { messageId: state.messageId, seq: state.seq, status: "streaming", delta });
   }
 
   /** The references, known once retrieval is over: written before they are published, so every snapshot after carries them. */
   async reference(state: AnswerStreamState, reference: MessageReference): Promise<AnswerEvent | null> {
+    this.publishPending(state);
     if (state.closed) return null;
     state.seq += 1;
     state.status = "streaming";
@@ -111,17 +148,14 @@ export class AnswerWriter {
     }
     state.lastWrite = Date.now();
     const event: AnswerEvent = { messageId: state.messageId, seq, status: "streaming", reference };
-    this.publish(event);
+    this.publish(state, event);
     return event;
   }
 
   /** Writes the final row, then publishes the final event (with the whole content). */
   async finish(state: AnswerStreamState, final: FinalAnswer): Promise<AnswerEvent> {
+    this.publishPending(state);
     this.open.delete(state.messageId);
-    if (this.open.size === 0 && this.timer) {
-      clearInterval(this.timer);
-      this.timer = null;
-    }
     const wasClosed = state.closed;
     state.closed = true;
     state.seq += 1;
@@ -154,7 +188,7 @@ export class AnswerWriter {
         ],
       ),
     );
-    this.publish(event);
+    this.publish(state, event);
     return event;
   }
 
@@ -167,6 +201,8 @@ export class AnswerWriter {
 
   /** One UPDATE for every answer with unwritten text (or due a heartbeat). */
   private async flushAll(): Promise<void> {
+    // The row holds what was published (its seq counts events): text still waiting for its event goes out first.
+    for (const waiting of this.unpublished) this.publishPending(waiting);
     const now = Date.now();
     const due = [...this.open.values()].filter((s) => !s.closed && (s.dirty || now - s.lastWrite >= HEARTBEAT_MS));
     if (due.length === 0) return;
@@ -195,7 +231,8 @@ export class AnswerWriter {
   }
 
   close(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
     this.timer = null;
   }
 }

@@ -119,8 +119,8 @@ class Trace {
 /** The assistant's chat model, its context size, and the same model for the question steps. */
 async function chatModelOf(services: AnswerServices, assistant: ChatAssistant, signal: AbortSignal) {
   const { chat: modelId, rerank: rerankModel } = await services.assistants.modelsOf(assistant);
-  const model = await services.models.client(assistant.tenantId, "chat", modelId);
-  const available = (await services.models.availableModels(assistant.tenantId, "chat")).find((m) => m.id === modelId);
+  const [model, chatModels] = await Promise.all([services.models.client(assistant.tenantId, "chat", modelId), services.models.availableModels(assistant.tenantId, "chat")]);
+  const available = chatModels.find((m) => m.id === modelId);
   const questionModel: QuestionModel = { model, builtin: parseModelId(modelId)?.provider === BUILTIN_PROVIDER, signal };
   return { model, rerankModel, contextTokens: available?.maxTokens ?? DEFAULT_CONTEXT_TOKENS, questionModel };
 }
