@@ -3,10 +3,11 @@ import { answerTopic, type AnswerEvent } from "../answer-stream";
 import type { Message, MessageReference, MessageStatus } from "../message.entity";
 
 /**
- * Writes answers while they stream. Text from the model is published as it comes, coalesced per answer
- * per turn of the event loop: the deltas one answer received in one turn (several model chunks read at
- * once when the process is busy) go out as one event, so a loaded process does less work per token
- * instead of falling behind. The rows of all answers this process is writing are brought up to date
+ * Writes answers while they stream. Text from the model is published as it comes, at most one event per
+ * answer every LIVE_EVENT_GAP_MS: an answer's first text (and any after a pause) goes out at the end of the
+ * event loop's turn, text that follows sooner waits for the next beat and goes out with whatever else came
+ * meanwhile, as one event. Every event costs each subscriber a GraphQL execution and a socket write, so a
+ * thousand streams cost a bounded number of events per second, whatever the model's pace. The rows of all answers this process is writing are brought up to date
  * together, in one UPDATE, FLUSH_INTERVAL_MS after the previous one ended (never per token, and never
  * piling up behind a slow one): a crash loses at most the text of that window and of the flush under way.
  * All writes of the process go through one queue, so a row's seq only ever grows. A row that someone
@@ -21,6 +22,8 @@ import type { Message, MessageReference, MessageStatus } from "../message.entity
 export type AnswerTable = "chat_message" | "search_record";
 
 export const FLUSH_INTERVAL_MS = 100;
+/** The shortest time between two live events of one answer (its text is held at most this long). */
+export const LIVE_EVENT_GAP_MS = 100;
 /** Rows of answers still being written are touched at least this often, so a sweep can tell them from abandoned ones. */
 export const HEARTBEAT_MS = 5000;
 /** Rows not written for this long while open belong to no running generation: a sweep may close them. */
@@ -44,6 +47,8 @@ export class AnswerStreamState {
   content = "";
   /** How much of `content` the published events (and so `seq`) cover; the rest goes out with the next event. */
   published = 0;
+  /** When its last live event went out (performance.now()). */
+  publishedAt = -Infinity;
   status: MessageStatus = "searching";
   dirty = false;
   lastWrite = Date.now();
@@ -60,9 +65,10 @@ export class AnswerStreamState {
 
 export class AnswerWriter {
   private readonly open = new Map<string, AnswerStreamState>();
-  /** Answers with text not yet published, and the turn-end callback that publishes it. */
+  /** Answers with text not yet published; the end of this turn publishes the idle ones, the beat the others. */
   private readonly unpublished = new Set<AnswerStreamState>();
   private publishing: NodeJS.Immediate | null = null;
+  private beat: NodeJS.Timeout | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   /** The next flush, or the one under way: there is never more than one. */
   private timer: NodeJS.Timeout | null = null;
@@ -103,16 +109,29 @@ export class AnswerWriter {
     return run;
   }
 
-  /** Text from the model: published at the end of this turn of the event loop, written with the next flush. */
+  /** Text from the model: published at the end of this turn, or with the next beat if the answer's last event is recent; written with the next flush. */
   delta(state: AnswerStreamState, text: string): void {
     if (state.closed || text === "") return;
     state.content += text;
     state.status = "streaming";
     this.unpublished.add(state);
-    this.publishing ??= setImmediate(() => {
-      this.publishing = null;
-      for (const waiting of this.unpublished) this.publishPending(waiting);
-    });
+    if (performance.now() - state.publishedAt >= LIVE_EVENT_GAP_MS) {
+      this.publishing ??= setImmediate(() => {
+        this.publishing = null;
+        const now = performance.now();
+        for (const waiting of this.unpublished) if (now - waiting.publishedAt >= LIVE_EVENT_GAP_MS) this.publishPending(waiting);
+      });
+    }
+    if (this.beat === null) {
+      this.beat = setInterval(() => {
+        for (const waiting of this.unpublished) this.publishPending(waiting);
+        if (this.unpublished.size === 0 && this.beat) {
+          clearInterval(this.beat);
+          this.beat = null;
+        }
+      }, LIVE_EVENT_GAP_MS);
+      this.beat.unref?.();
+    }
   }
 
   /** One event with the text the answer received since its last event, if any. */
@@ -121,6 +140,7 @@ export class AnswerWriter {
     if (state.closed || state.published === state.content.length) return;
     const delta = state.content.slice(state.published);
     state.published = state.content.length;
+    state.publishedAt = performance.now();
     state.seq += 1;
     state.dirty = true;
     this.publish(state, { messageId: state.messageId, seq: state.seq, status: "streaming", delta });
@@ -234,6 +254,8 @@ export class AnswerWriter {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    if (this.beat) clearInterval(this.beat);
+    this.beat = null;
   }
 }
 
