@@ -89,7 +89,7 @@ const SESSION_ORDER: Record<string, string> = { create_time: "createdAt", update
 export const conversationResource = (c: Conversation): ConversationResource => ({ kind: "conversation", tenantId: c.tenantId, assistantId: c.assistantId, source: c.source, userId: c.userId });
 
 /** The turns a model sees: every question, and the answers that were finished (not failed, not empty). */
-function toTurns(messages: Message[]): Turn[] {
+function toTurns(messages: Pick<Message, "role" | "content" | "status">[]): Turn[] {
   return messages
     .filter((m) => m.role === "user" || (["done", "stopped"].includes(m.status) && m.content !== ""))
     .map((m) => ({ role: m.role, content: m.content }));
@@ -363,21 +363,25 @@ export class ConversationService {
     };
     checkVariables(assistant.promptVariables, options.variables ?? {});
 
-    // One statement stores the two rows and touches the conversation; the conversation's history is read
-    // after `ask` has returned, as the first step of the answer.
+    // One statement stores the two rows, touches the conversation and reads the conversation before them
+    // (the turns the model is shown): every query on this path delays the first token.
     const autoName = conversation.name === DEFAULT_CONVERSATION_NAME && conversation.source !== "api";
     const [questionId, answerId] = [newId(), newId()];
     const storedOptions = Object.keys(options).length > 0 ? options : null;
-    let inserted: { id: string; position: number; created_at: Date; updated_at: Date }[];
+    let rows: (Pick<Message, "id" | "position" | "role" | "content" | "status"> & { stored: boolean; created_at: Date; updated_at: Date })[];
     for (let attempt = 0; ; attempt++) {
       try {
-        inserted = await this.platform.db.query(
+        rows = await this.platform.db.query(
           `WITH touched AS (UPDATE chat_conversation SET updated_at = now(), name = coalesce($6, name) WHERE id = $1),
-           p AS (SELECT COALESCE(MAX(position), -1) AS last FROM chat_message WHERE conversation_id = $1)
-           INSERT INTO chat_message (id, conversation_id, position, role, content, status, seq, variables)
-           SELECT $2, $1, p.last + 1, 'user', $4, 'done', 0, $5::jsonb FROM p
-           UNION ALL SELECT $3, $1, p.last + 2, 'assistant', '', 'searching', 0, NULL FROM p
-           RETURNING id, position, created_at, updated_at`,
+           p AS (SELECT COALESCE(MAX(position), -1) AS last FROM chat_message WHERE conversation_id = $1),
+           stored AS (
+             INSERT INTO chat_message (id, conversation_id, position, role, content, status, seq, variables)
+             SELECT $2, $1, p.last + 1, 'user', $4, 'done', 0, $5::jsonb FROM p
+             UNION ALL SELECT $3, $1, p.last + 2, 'assistant', '', 'searching', 0, NULL FROM p
+             RETURNING id, position, role, content, status, created_at, updated_at)
+           SELECT true AS stored, * FROM stored
+           UNION ALL SELECT false, id, position, role, ${turnsBefore ? "''" : "content"}, status, created_at, updated_at FROM chat_message WHERE conversation_id = $1
+           ORDER BY position`,
           [conversation.id, questionId, answerId, question, storedOptions ? JSON.stringify(storedOptions) : null, autoName ? question.slice(0, AUTO_NAME_LENGTH) : null],
         );
         break;
@@ -386,6 +390,7 @@ export class ConversationService {
         if (attempt >= 3 || !String((error as Error).message).includes("chat_message_position_key")) throw error;
       }
     }
+    const inserted = rows.filter((r) => r.stored);
     const storedRow = (id: string, columns: Pick<Message, "role" | "content" | "status" | "variables">): Message => {
       const row = inserted.find((r) => r.id === id)!;
       return this.messages.create({
@@ -408,7 +413,8 @@ export class ConversationService {
     };
     const asked = storedRow(questionId, { role: "user", content: question, status: "done", variables: storedOptions });
     const answer = storedRow(answerId, { role: "assistant", content: "", status: "searching", variables: null });
-    const turns = async () => (turnsBefore ? [...turnsBefore, { role: "user" as const, content: question }] : this.turnsBefore(conversation.id, answer.position));
+    const history = rows.filter((r) => !r.stored && r.position < asked.position);
+    const turns = async () => [...(turnsBefore ?? toTurns(history)), { role: "user" as const, content: question }];
     const finished = this.generate(assistant, answer, turns, options, listen);
     return { question: asked, answer, finished };
   }
