@@ -13,7 +13,7 @@ import type { Platform } from "../platform";
 import type { RetrievalService } from "../retrieval/retrieval.service";
 import type { ChatAssistant } from "./assistant.entity";
 import { CancellableRuns } from "../platform/runs/cancellable-runs";
-import { answerTopic, isFinal, resumableAnswer, STOP_TOPIC, type AnswerEvent } from "./answer-stream";
+import { answerSubscription, answerTopic, isFinal, resumableAnswer, STOP_TOPIC, type AnswerEvent } from "./answer-stream";
 import { ABANDONED_AFTER_MS, AnswerWriter, type FinalAnswer } from "./answer/answer-writer";
 import { generateAnswer, isAbort, type Turn } from "./answer/pipeline";
 import { checkVariables } from "./answer/prompt";
@@ -522,8 +522,17 @@ export class ConversationService {
 
   /** The answer's events for this subscriber: what it missed first, then the rest live (answer-stream.ts). */
   async answerStream(actor: ChatActor, messageId: string): Promise<AsyncIterable<AnswerEvent>> {
-    const { message } = await this.ownAnswer(actor, messageId);
-    return resumableAnswer(this.platform, message.id, () => this.messages.findOneBy({ id: message.id }));
+    // Listening first, the stream starts from the answer as this process is writing it, or else from the row read
+    // to check access: no second read.
+    const live = answerSubscription(this.platform, messageId);
+    try {
+      const { message } = await this.ownAnswer(actor, messageId);
+      const row = this.writer.current(message.id) ?? message;
+      return resumableAnswer(this.platform, message.id, async () => this.writer.current(message.id) ?? this.messages.findOneBy({ id: message.id }), { live, row });
+    } catch (error) {
+      await live.close();
+      throw error;
+    }
   }
 
   /** The answer's row as it is now. */
