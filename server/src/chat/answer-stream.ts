@@ -1,5 +1,5 @@
 import type { Platform } from "../platform";
-import { resumableStream } from "../platform/runs/event-stream";
+import { LiveSubscription, resumableStream } from "../platform/runs/event-stream";
 import { FINAL_STATUSES, type Message, type MessageReference, type MessageStatus } from "./message.entity";
 
 /**
@@ -38,11 +38,20 @@ function snapshotOf(row: AnswerRow): AnswerEvent {
   return { messageId: row.id, seq: row.seq, status: row.status, content: row.content, reference: row.reference, error: row.error };
 }
 
+/** The answer's events, listened to from now on: open it before reading the row that `resumableAnswer` starts from. */
+export const answerSubscription = (platform: Platform, messageId: string) => new LiveSubscription<AnswerEvent>(platform.pubsub, answerTopic(messageId));
+
 /**
  * The events of one answer for one subscriber, from whatever point the answer has reached.
- * `readRow` reads the answer's row (null once it is deleted: the stream ends).
+ * `readRow` reads the answer's row (null once it is deleted: the stream ends). `opened`: the subscription
+ * (answerSubscription) and the row as read after it opened, which the stream starts from without reading it again.
  */
-export async function* resumableAnswer(platform: Platform, messageId: string, readRow: () => Promise<AnswerRow | null>): AsyncGenerator<AnswerEvent> {
+export async function* resumableAnswer(
+  platform: Platform,
+  messageId: string,
+  readRow: () => Promise<AnswerRow | null>,
+  opened?: { live: LiveSubscription<AnswerEvent>; row: AnswerRow },
+): AsyncGenerator<AnswerEvent> {
   // What this subscriber was given: a catch-up event adds only the rest.
   let length = 0;
   let referenced = false;
@@ -59,18 +68,19 @@ export async function* resumableAnswer(platform: Platform, messageId: string, re
     }
     return event;
   };
-  const events = resumableStream<AnswerEvent>(platform.pubsub, {
+  const source = {
     topic: answerTopic(messageId),
-    isLast: (event) => isFinal(event.status),
+    isLast: (event: AnswerEvent) => isFinal(event.status),
     lastIsSnapshot: true,
-    stored: async (after) => {
-      const row = await readRow();
+    stored: async (after: number | null) => {
+      const row = after === null && opened ? opened.row : await readRow();
       if (!row) return null;
       if (after === null) return [snapshotOf(row)];
       const event = catchUp(row, after);
       return event ? [event] : [];
     },
-  });
+  };
+  const events = resumableStream<AnswerEvent>(platform.pubsub, source, { live: opened?.live });
   for await (const event of events) {
     length = event.content !== undefined ? event.content.length : length + (event.delta?.length ?? 0);
     referenced ||= Boolean(event.reference);

@@ -9,7 +9,7 @@ import { Document } from "../knowledge/document.entity";
 import { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import { knowledgeBaseResource, type KnowledgeBaseService } from "../knowledge/knowledge-base.service";
 import type { ModelType } from "../models/model-types";
-import { parseModelId, type ModelsService } from "../models/models.service";
+import { parseModelId, type AvailableModel, type ModelsService } from "../models/models.service";
 import { documentsMatching, parseManualMetadataFilter, type MetadataCondition } from "../knowledge/metadata-condition";
 import { Conflict, DomainError, Invalid, NotFound, Unauthenticated } from "../platform/errors";
 import { newId } from "../platform/ids";
@@ -110,6 +110,7 @@ export class AssistantService {
    */
   async usableKnowledgeBases(assistant: ChatAssistant): Promise<KnowledgeBase[]> {
     const kbs = await this.knowledgeBases(assistant);
+    if (kbs.length === 0) return kbs;
     const maker = await this.platform.db.getRepository(User).findOneBy({ id: assistant.createdBy });
     if (!maker) return [];
     const memberships = await membershipsOf(this.platform.db, maker.id);
@@ -167,26 +168,30 @@ export class AssistantService {
 
   /**
    * A model of the tenant by its id (`name@Provider`), or by its bare name as RAGFlow's clients send it
-   * (`glm-4`): the id of the first such model of one of `types`, or null.
+   * (`glm-4`): the first such model of one of `types`, or null.
    */
-  private async modelId(tenantId: string, types: ModelType[], requested: string): Promise<string | null> {
-    const available = (await Promise.all(types.map((type) => this.models.availableModels(tenantId, type)))).flat();
-    return (available.find((m) => m.id === requested) ?? available.find((m) => m.modelName === requested))?.id ?? null;
+  private async model(tenantId: string, types: ModelType[], requested: string): Promise<AvailableModel | null> {
+    // One read of the tenant's models, in the order of `types`.
+    const all = await this.models.availableModels(tenantId);
+    const available = types.flatMap((type) => all.filter((m) => m.modelType === type));
+    return available.find((m) => m.id === requested) ?? available.find((m) => m.modelName === requested) ?? null;
   }
 
   /**
    * The models an answer of this assistant uses, as `name@Provider`: the stored chat model resolved
-   * ("" = the tenant's default; a bare name as RAGFlow's clients store it), and the rerank model or null.
+   * ("" = the tenant's default; a bare name as RAGFlow's clients store it), and the rerank model or null;
+   * `chatModel`: the chat model's description when resolving it read it (its context size), else undefined.
    * RAGFlow's two allow-listed rerank names, which need no configuration there, are served by the built-in reranker.
    */
-  async modelsOf(assistant: ChatAssistant): Promise<{ chat: string; rerank: string | null }> {
-    const chat = assistant.llmId ? ((await this.modelId(assistant.tenantId, ["chat", "img2txt"], assistant.llmId)) ?? assistant.llmId) : (await this.models.defaults(assistant.tenantId)).chat;
+  async modelsOf(assistant: ChatAssistant): Promise<{ chat: string; rerank: string | null; chatModel?: AvailableModel }> {
+    const chatModel = assistant.llmId ? ((await this.model(assistant.tenantId, ["chat", "img2txt"], assistant.llmId)) ?? undefined) : undefined;
+    const chat = assistant.llmId ? (chatModel?.id ?? assistant.llmId) : (await this.models.defaults(assistant.tenantId)).chat;
     let rerank: string | null = null;
     if (assistant.rerankId) {
-      rerank = await this.modelId(assistant.tenantId, ["rerank"], assistant.rerankId);
+      rerank = (await this.model(assistant.tenantId, ["rerank"], assistant.rerankId))?.id ?? null;
       if (!rerank && RAGFLOW_RERANK_ALLOW_LIST.includes(assistant.rerankId)) rerank = (await this.models.availableModels(assistant.tenantId, "rerank")).find((m) => m.builtin)?.id ?? null;
     }
-    return { chat, rerank };
+    return { chat, rerank, chatModel };
   }
 
   /** Whether another live assistant of the tenant has this name, whatever its case. */
@@ -253,7 +258,7 @@ export class AssistantService {
         principal,
         chatModelTypes: options.chatModelTypes ?? ["chat", "img2txt"],
         knowledgeBaseProblem: (ids) => this.knowledgeBaseProblem(principal, ids),
-        modelId: (types, requested) => this.modelId(principal.tenantId, types, requested),
+        modelId: async (types, requested) => (await this.model(principal.tenantId, types, requested))?.id ?? null,
         nameTaken: (name, exceptId) => this.nameTaken(principal.tenantId, name, exceptId),
       },
       options.leniency,

@@ -13,7 +13,7 @@ import type { Platform } from "../platform";
 import type { RetrievalService } from "../retrieval/retrieval.service";
 import type { ChatAssistant } from "./assistant.entity";
 import { CancellableRuns } from "../platform/runs/cancellable-runs";
-import { answerTopic, isFinal, resumableAnswer, STOP_TOPIC, type AnswerEvent } from "./answer-stream";
+import { answerSubscription, answerTopic, isFinal, resumableAnswer, STOP_TOPIC, type AnswerEvent } from "./answer-stream";
 import { ABANDONED_AFTER_MS, AnswerWriter, type FinalAnswer } from "./answer/answer-writer";
 import { generateAnswer, isAbort, type Turn } from "./answer/pipeline";
 import { checkVariables } from "./answer/prompt";
@@ -89,7 +89,7 @@ const SESSION_ORDER: Record<string, string> = { create_time: "createdAt", update
 export const conversationResource = (c: Conversation): ConversationResource => ({ kind: "conversation", tenantId: c.tenantId, assistantId: c.assistantId, source: c.source, userId: c.userId });
 
 /** The turns a model sees: every question, and the answers that were finished (not failed, not empty). */
-function toTurns(messages: Message[]): Turn[] {
+function toTurns(messages: Pick<Message, "role" | "content" | "status">[]): Turn[] {
   return messages
     .filter((m) => m.role === "user" || (["done", "stopped"].includes(m.status) && m.content !== ""))
     .map((m) => ({ role: m.role, content: m.content }));
@@ -363,27 +363,26 @@ export class ConversationService {
     };
     checkVariables(assistant.promptVariables, options.variables ?? {});
 
-    // Three round trips before the pipeline starts, since each delays the first token: the history, the two
-    // rows with the conversation's touch in one statement, and the rows as stored.
-    const history = turnsBefore ? [] : await this.messages.find({ where: { conversationId: conversation.id }, order: { position: "ASC" } });
+    // One statement stores the two rows, touches the conversation and reads the conversation before them
+    // (the turns the model is shown): every query on this path delays the first token.
     const autoName = conversation.name === DEFAULT_CONVERSATION_NAME && conversation.source !== "api";
     const [questionId, answerId] = [newId(), newId()];
+    const storedOptions = Object.keys(options).length > 0 ? options : null;
+    let rows: (Pick<Message, "id" | "position" | "role" | "content" | "status"> & { stored: boolean; created_at: Date; updated_at: Date })[];
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.platform.db.query(
+        rows = await this.platform.db.query(
           `WITH touched AS (UPDATE chat_conversation SET updated_at = now(), name = coalesce($6, name) WHERE id = $1),
-           p AS (SELECT COALESCE(MAX(position), -1) AS last FROM chat_message WHERE conversation_id = $1)
-           INSERT INTO chat_message (id, conversation_id, position, role, content, status, seq, variables)
-           SELECT $2, $1, p.last + 1, 'user', $4, 'done', 0, $5::jsonb FROM p
-           UNION ALL SELECT $3, $1, p.last + 2, 'assistant', '', 'searching', 0, NULL FROM p`,
-          [
-            conversation.id,
-            questionId,
-            answerId,
-            question,
-            Object.keys(options).length > 0 ? JSON.stringify(options) : null,
-            autoName ? question.slice(0, AUTO_NAME_LENGTH) : null,
-          ],
+           p AS (SELECT COALESCE(MAX(position), -1) AS last FROM chat_message WHERE conversation_id = $1),
+           stored AS (
+             INSERT INTO chat_message (id, conversation_id, position, role, content, status, seq, variables)
+             SELECT $2, $1, p.last + 1, 'user', $4, 'done', 0, $5::jsonb FROM p
+             UNION ALL SELECT $3, $1, p.last + 2, 'assistant', '', 'searching', 0, NULL FROM p
+             RETURNING id, position, role, content, status, created_at, updated_at)
+           SELECT true AS stored, * FROM stored
+           UNION ALL SELECT false, id, position, role, ${turnsBefore ? "''" : "content"}, status, created_at, updated_at FROM chat_message WHERE conversation_id = $1
+           ORDER BY position`,
+          [conversation.id, questionId, answerId, question, storedOptions ? JSON.stringify(storedOptions) : null, autoName ? question.slice(0, AUTO_NAME_LENGTH) : null],
         );
         break;
       } catch (error) {
@@ -391,10 +390,31 @@ export class ConversationService {
         if (attempt >= 3 || !String((error as Error).message).includes("chat_message_position_key")) throw error;
       }
     }
-    const stored = await this.messages.findBy({ id: In([questionId, answerId]) });
-    const asked = stored.find((m) => m.id === questionId)!;
-    const answer = stored.find((m) => m.id === answerId)!;
-    const turns = turnsBefore ? [...turnsBefore, { role: "user" as const, content: asked.content }] : toTurns([...history.filter((m) => m.position < asked.position), asked]);
+    const inserted = rows.filter((r) => r.stored);
+    const storedRow = (id: string, columns: Pick<Message, "role" | "content" | "status" | "variables">): Message => {
+      const row = inserted.find((r) => r.id === id)!;
+      return this.messages.create({
+        ...columns,
+        id,
+        conversationId: conversation.id,
+        position: row.position,
+        seq: 0,
+        error: null,
+        reference: null,
+        prompt: null,
+        promptTokens: 0,
+        completionTokens: 0,
+        firstTokenMs: null,
+        durationMs: null,
+        feedback: null,
+        createdAt: new Date(row.created_at),
+        updatedAt: new Date(row.updated_at),
+      });
+    };
+    const asked = storedRow(questionId, { role: "user", content: question, status: "done", variables: storedOptions });
+    const answer = storedRow(answerId, { role: "assistant", content: "", status: "searching", variables: null });
+    const history = rows.filter((r) => !r.stored && r.position < asked.position);
+    const turns = async () => [...(turnsBefore ?? toTurns(history)), { role: "user" as const, content: question }];
     const finished = this.generate(assistant, answer, turns, options, listen);
     return { question: asked, answer, finished };
   }
@@ -406,12 +426,9 @@ export class ConversationService {
   }
 
   /** Runs the pipeline for an answer row in status 'searching', writing and publishing as it goes. */
-  private generate(assistant: ChatAssistant, answer: Message, turns: Turn[], options: AskOptions, listen?: (event: AnswerEvent) => void): Promise<void> {
+  private generate(assistant: ChatAssistant, answer: Message, turns: () => Promise<Turn[]>, options: AskOptions, listen?: (event: AnswerEvent) => void): Promise<void> {
     const run = this.runs.start(answer.id);
-    const state = this.writer.begin(answer.id, () => run.abort());
-    const emit = (event: AnswerEvent | null) => {
-      if (event && listen) listen(event);
-    };
+    const state = this.writer.begin(answer.id, () => run.abort(), listen);
     const finished = (async () => {
       let final: FinalAnswer;
       try {
@@ -420,15 +437,15 @@ export class ConversationService {
           {
             assistant,
             knowledgeBases: await this.knowledgeBasesOf(assistant),
-            turns,
+            turns: await turns(),
             variables: options.variables ?? {},
             documentIds: options.documentIds,
             quote: options.quote,
             signal: run.signal,
           },
           {
-            reference: async (reference) => emit(await this.writer.reference(state, reference)),
-            delta: (text) => emit(this.writer.delta(state, text)),
+            reference: async (reference) => void (await this.writer.reference(state, reference)),
+            delta: (text) => this.writer.delta(state, text),
           },
         );
         final = {
@@ -447,7 +464,7 @@ export class ConversationService {
           final = { status: "failed", content: state.content, error: messageForClient(`chat answer ${answer.id}`, error) };
         }
       }
-      emit(await this.writer.finish(state, final));
+      await this.writer.finish(state, final);
     })()
       .catch((error) => console.error(`[chat] could not finish answer ${answer.id}:`, error))
       .finally(() => run.end());
@@ -490,8 +507,7 @@ export class ConversationService {
       await manager.insert(Message, replacement);
     });
     await this.conversations.update({ id: conversation.id }, {});
-    const turns = await this.turnsBefore(conversation.id, replacement.position);
-    void this.generate(assistant, replacement, turns, options);
+    void this.generate(assistant, replacement, () => this.turnsBefore(conversation.id, replacement.position), options);
     return this.messages.findOneByOrFail({ id: replacement.id });
   }
 
@@ -506,8 +522,17 @@ export class ConversationService {
 
   /** The answer's events for this subscriber: what it missed first, then the rest live (answer-stream.ts). */
   async answerStream(actor: ChatActor, messageId: string): Promise<AsyncIterable<AnswerEvent>> {
-    const { message } = await this.ownAnswer(actor, messageId);
-    return resumableAnswer(this.platform, message.id, () => this.messages.findOneBy({ id: message.id }));
+    // Listening first, the stream starts from the answer as this process is writing it, or else from the row read
+    // to check access: no second read.
+    const live = answerSubscription(this.platform, messageId);
+    try {
+      const { message } = await this.ownAnswer(actor, messageId);
+      const row = this.writer.current(message.id) ?? message;
+      return resumableAnswer(this.platform, message.id, async () => this.writer.current(message.id) ?? this.messages.findOneBy({ id: message.id }), { live, row });
+    } catch (error) {
+      await live.close();
+      throw error;
+    }
   }
 
   /** The answer's row as it is now. */

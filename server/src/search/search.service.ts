@@ -203,7 +203,7 @@ export class SearchService {
           record.tenantId,
           kbs,
           record.question,
-          { reference: async (reference) => void (await this.writer.reference(state, reference)), delta: (text) => void this.writer.delta(state, text) },
+          { reference: async (reference) => void (await this.writer.reference(state, reference)), delta: (text) => this.writer.delta(state, text) },
           run.signal,
           record.documentIds ?? undefined,
         );

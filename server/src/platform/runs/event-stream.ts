@@ -38,9 +38,14 @@ export interface EventSource<E extends SequencedEvent> {
   lastIsSnapshot?: boolean;
 }
 
-export interface ResumeOptions {
+export interface ResumeOptions<E = unknown> {
   /** Resume after this seq (a reconnecting subscriber's last); default: from the start. */
   after?: number;
+  /**
+   * The stream's subscription, opened by the caller before it read what `stored` will first return (a row it
+   * read anyway to check access); default: opened here, before the store is read.
+   */
+  live?: LiveSubscription<E>;
   /** How long the subscriber waits for a live event before it reads the store itself. */
   quietCheckMs?: number;
   /** How often the store is re-read while it has not caught up with a live event. */
@@ -120,10 +125,10 @@ export class LiveSubscription<E> {
 }
 
 /** The events of one stream for one subscriber, from the start (or `after`), each exactly once, in order. */
-export async function* resumableStream<E extends SequencedEvent>(pubsub: PubSub, source: EventSource<E>, options: ResumeOptions = {}): AsyncGenerator<E> {
+export async function* resumableStream<E extends SequencedEvent>(pubsub: PubSub, source: EventSource<E>, options: ResumeOptions<E> = {}): AsyncGenerator<E> {
   const quietCheckMs = options.quietCheckMs ?? QUIET_CHECK_MS;
   const catchUpPollMs = options.catchUpPollMs ?? CATCH_UP_POLL_MS;
-  const live = new LiveSubscription<E>(pubsub, source.topic);
+  const live = options.live ?? new LiveSubscription<E>(pubsub, source.topic);
   let seq = options.after ?? 0;
   let ended = false;
   /** The stored events not given yet; false when the stream no longer exists. */
