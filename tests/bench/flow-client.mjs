@@ -64,6 +64,7 @@ export async function streamCompletion({ url, key, path, body }) {
 // The concurrent load: every job is one client that asks its turn again as soon as the last one ended, until the
 // parent says stop (each client asks at least once). "inflight" tells the parent that every client has asked.
 if (process.argv.includes("--child")) {
+  process.once("disconnect", () => process.exit(1)); // the bench is gone: no clients left behind
   process.once("message", async ({ url, key, jobs }) => {
     let stopping = false;
     process.on("message", (message) => {
