@@ -387,6 +387,14 @@ export class FlowRunService {
 
   private async runTurn(run: FlowRun, session: FlowSession, principal: SignedIn, signal: AbortSignal): Promise<void> {
     const recorder = new RunRecorder(this.platform, run.id);
+    try {
+      await this.recordTurn(run, session, principal, signal, recorder);
+    } finally {
+      recorder.detach(); // ended, or failed before its end was told: its watchers read the store
+    }
+  }
+
+  private async recordTurn(run: FlowRun, session: FlowSession, principal: SignedIn, signal: AbortSignal, recorder: RunRecorder): Promise<void> {
     recorder.emit({ type: "run_started", runId: run.id, sessionId: session.id });
     const notes: string[] = [];
     let tokens = 0;

@@ -9,7 +9,9 @@ import { FlowRunEventRow } from "./flow-run.entity";
  * runs it. Writes are batched as chat's answers are: what came since the last write goes in one statement (the
  * events, consecutive message deltas in one row, and each finished component's step), at most every
  * WRITE_EVERY_MS and never two at once for a run, so that a busy database gets fewer, larger writes instead of a
- * pile of small ones. A crash loses at most the events of the last WRITE_EVERY_MS and of the write in flight.
+ * pile of small ones. A crash loses at most the events of the last WRITE_EVERY_MS and of the write in flight (the
+ * run itself is then failed as interrupted). While a run runs, a watcher in the same process reads what the store
+ * would give from the run's recorder instead, every event up to the last one published, without a query.
  */
 
 export const runTopic = (runId: string) => `flows.run.${runId}`;
@@ -17,8 +19,14 @@ export const runTopic = (runId: string) => `flows.run.${runId}`;
 /** A run ends with one of these. */
 export const isLastEvent = (event: Pick<RunEvent, "type">) => event.type === "run_finished" || event.type === "run_failed" || event.type === "run_cancelled";
 
-/** As chat writes a growing answer: often enough that a reader lags little, seldom enough that tokens are not a statement each. */
-const WRITE_EVERY_MS = 100;
+/**
+ * Often enough that a watcher in another process (with Redis), who reads the store, lags little; seldom enough that
+ * a run of a second at a model's pace is a few statements, not ten (watchers in this process read the recorder).
+ */
+const WRITE_EVERY_MS = 250;
+
+/** The recorders of the runs this process runs, by run id, from their first event to their last. */
+const runningHere = new Map<string, RunRecorder>();
 
 /** A finished component's row of flow_run_step, as the flush writes it. */
 interface StepRow {
@@ -53,6 +61,8 @@ export class RunRecorder {
   /** The write in flight, if any: the next one waits for it (and takes what came meanwhile). */
   private writing: Promise<void> | null = null;
   private failure: unknown = null;
+  /** Every event of a new run so far, in order, for the watchers of this process; null for a run's late last word. */
+  private readonly told: SequencedRunEvent[] | null;
 
   constructor(
     private readonly platform: Platform,
@@ -61,6 +71,18 @@ export class RunRecorder {
     startSeq = 0,
   ) {
     this.seq = startSeq;
+    this.told = startSeq === 0 ? [] : null;
+    if (this.told) runningHere.set(runId, this);
+  }
+
+  /** The run's events after seq `after`, as the store will hold them (a new run's recorder only). */
+  eventsAfter(after: number): SequencedRunEvent[] {
+    return (this.told ?? []).filter((event) => event.seq > after);
+  }
+
+  /** The run's watchers read the store from now on (it holds every event, or the run failed to be recorded). */
+  detach(): void {
+    if (runningHere.get(this.runId) === this) runningHere.delete(this.runId);
   }
 
   /** Numbers, publishes and (soon) stores an event; what a component finished becomes a step too. */
@@ -77,13 +99,18 @@ export class RunRecorder {
    */
   async end(event: RunEvent): Promise<void> {
     const sequenced = this.add(event);
-    await this.close();
+    try {
+      await this.close();
+    } finally {
+      this.detach();
+    }
     this.platform.pubsub.publish(runTopic(this.runId), sequenced);
   }
 
   private add(event: RunEvent): SequencedRunEvent {
     const sequenced = { ...event, seq: ++this.seq, at: new Date().toISOString() } as SequencedRunEvent;
     this.pending.push(sequenced);
+    this.told?.push(sequenced);
     if (event.type === "node_finished") {
       this.pendingSteps.push({
         seq: ++this.stepSeq,
@@ -148,6 +175,8 @@ function rowsOf(events: SequencedRunEvent[]): Pick<FlowRunEventRow, "seq" | "eve
 
 /** The stored events of a run after `after`, in order; null when the run does not exist. */
 export async function storedEvents(platform: Platform, runId: string, after: number | null): Promise<SequencedRunEvent[] | null> {
+  const recorder = runningHere.get(runId);
+  if (recorder) return recorder.eventsAfter(after ?? 0);
   const rows = await platform.db
     .getRepository(FlowRunEventRow)
     .createQueryBuilder("e")
