@@ -61,10 +61,26 @@ export async function streamCompletion({ url, key, path, body }) {
   return result;
 }
 
+// The concurrent load: every job is one client that asks its turn again as soon as the last one ended, until the
+// parent says stop (each client asks at least once). "inflight" tells the parent that every client has asked.
 if (process.argv.includes("--child")) {
+  process.once("disconnect", () => process.exit(1)); // the bench is gone: no clients left behind
   process.once("message", async ({ url, key, jobs }) => {
-    // All start at once: the runs are concurrent on the server from the first request.
-    const results = await Promise.all(jobs.map((job) => streamCompletion({ url, key, path: job.path, body: job.body })));
+    let stopping = false;
+    process.on("message", (message) => {
+      if (message.type === "stop") stopping = true;
+    });
+    const results = [];
+    let asked = 0;
+    await Promise.all(
+      jobs.map(async (job, client) => {
+        for (let turn = 0; turn === 0 || !stopping; turn++) {
+          const completion = streamCompletion({ url, key, path: job.path, body: { ...job.body, question: `${job.body.question} (turn ${turn})` } });
+          if (turn === 0 && ++asked === jobs.length) process.send({ type: "inflight" });
+          results.push({ client, turn, ...(await completion) });
+        }
+      }),
+    );
     process.send({ type: "results", results }, () => process.exit(0));
   });
 }

@@ -10,13 +10,18 @@
 //    (server/src/models/testing/paced-openai-server.ts, in a child process), compared with the same question to
 //    a chat assistant over the same knowledge base and model [within 10 ms]. Both are asked through the REST
 //    facade, streamed (`/api/v1/agents/{id}/completions` and `/api/v1/chats/{id}/completions`), alternately.
-// 3. Concurrent runs [200 with no lost event]: BENCH_RUNS (default 200) streamed agent completions of
-//    Begin → Generate → Answer start at once from a child process (flow-client.mjs). Every token of the paced
-//    model carries its index, so each client checks its answer (every token once, in order) and its events
-//    (each component's node_finished in order, one message_end after the message deltas, [DONE] last).
+// 3. Under load [the same targets, and 200 concurrent runs with no lost event]: BENCH_RUNS (default 200) clients
+//    in a child process (flow-client.mjs) each ask a streamed agent completion of Begin → Generate → Answer, and
+//    ask again in the same session as soon as it ended, so that BENCH_RUNS runs are in flight all the time. While
+//    they are, 1. and 2. are measured again. Every token of the paced model carries its index, so each client
+//    checks its answer (every token once, in order) and its events (each component's node_finished in order, one
+//    message_end after the message deltas, [DONE] last); a second subscriber in the server's process follows every
+//    run of the load as a late watcher (the run service's event stream, as the GraphQL subscription does) and
+//    checks it too: every event once, in order, from the first to the run's last. Whole-run time is set against
+//    the model's own.
 //
 // Settings: BENCH_CHAIN (components in the chain, default 100), BENCH_CHAIN_TURNS (default 30),
-// BENCH_TTFT_QUESTIONS (default 20), BENCH_LIMIT (documents of the knowledge part, default 50),
+// BENCH_TTFT_QUESTIONS (default 20), BENCH_RUNS (default 200), BENCH_LIMIT (documents of the knowledge part, default 50),
 // BENCH_TOKENS_PER_SECOND (default 20), BENCH_ANSWER_TOKENS (default 20), BENCH_MODEL_FIRST_TOKEN_MS (default 50).
 // Writes tests/bench/results/flows.json.
 import { fork, spawn } from "node:child_process";
@@ -84,9 +89,8 @@ function chainDsl(components) {
 }
 
 const model = await startModelServer();
-// Flow runs are jobs: the queue's concurrency (JOB_CONCURRENCY, default 2, shared with parsing) bounds how many run at once.
-const JOB_CONCURRENCY = process.env.JOB_CONCURRENCY ?? "64";
-const bench = await startBenchServer({ JOB_CONCURRENCY });
+// The server's own configuration: flow turns run in the interactive lane of the job queue (INTERACTIVE_JOB_CONCURRENCY).
+const bench = await startBenchServer();
 const { services, principal, config } = bench;
 const { token: key } = await services.apiTokens.create(principal);
 const { url } = bench;
@@ -100,6 +104,74 @@ const rest = async (method, route, body) => {
 async function createAgent(title, dsl) {
   await rest("POST", "/api/v1/agents", { title, dsl });
   return (await rest("GET", `/api/v1/agents?title=${encodeURIComponent(title)}`))[0].id;
+}
+
+/** A load child: `jobs` clients asking again and again until `stop()`; `inflight` resolves once every client has asked. */
+function startLoad(jobs) {
+  const child = fork(path.join(path.dirname(new URL(import.meta.url).pathname), "flow-client.mjs"), ["--child"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  let inflight;
+  const results = new Promise((resolve, reject) => {
+    inflight = new Promise((resolveInflight) => child.on("message", (message) => (message.type === "inflight" ? resolveInflight() : message.type === "results" && resolve(message.results))));
+    child.once("exit", (code) => (code === 0 ? undefined : reject(new Error(`the clients' process exited (${code})`))));
+  });
+  child.send({ url, key, jobs });
+  return { inflight, stop: () => (child.send({ type: "stop" }), results) };
+}
+
+/**
+ * The second subscriber of every run of an agent: a watcher in this process that finds each run as it is queued or
+ * running (a late subscriber: it reads what was stored, then follows live) and keeps what its event stream gave.
+ */
+function watchRuns(agentId) {
+  const watched = new Map();
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const open = await services.platform.db.query(`SELECT id FROM flow_run WHERE flow_id = $1 AND status IN ('queued', 'running')`, [agentId]);
+      for (const { id } of open) {
+        if (watched.has(id)) continue;
+        const seen = { seqs: [], types: [], text: "", error: null };
+        seen.done = (async () => {
+          try {
+            for await (const event of await services.flowRuns.events(principal, id)) {
+              seen.seqs.push(event.seq);
+              seen.types.push(event.type);
+              if (event.type === "message") seen.text += event.delta;
+            }
+          } catch (error) {
+            seen.error = String(error?.message ?? error);
+          }
+        })();
+        watched.set(id, seen);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await loop;
+    await Promise.all([...watched.values()].map((seen) => seen.done));
+    return watched;
+  };
+}
+
+const expectedEvents = ["node_finished:begin", "node_finished:Generate:0", "message", "node_finished:Answer:0", "message_end"];
+/** A REST client's completion: every token once and in order, every event in order, [DONE] last and alone. */
+function checkCompletion(r) {
+  const check = checkPacedText(r.text, ANSWER_TOKENS);
+  // The message deltas may come before or after Generate's node_finished (it streams as it runs); the rest is in order.
+  const events = r.events.filter((e) => e !== "message");
+  const wanted = expectedEvents.filter((e) => e !== "message");
+  const inOrder = events.length === wanted.length && events.every((e, i) => e === wanted[i]) && r.events.indexOf("message") < r.events.indexOf("message_end");
+  return { check, inOrder, ok: check.ok && inOrder && r.done && r.afterDone === 0 && !r.error };
+}
+/** A watcher's run: seq 1, 2, 3… with none missing or repeated, the run's own events in order, the whole answer. */
+function checkWatched(seen) {
+  const contiguous = seen.seqs.every((seq, i) => seq === i + 1);
+  const types = seen.types.filter((t) => t !== "message" && t !== "node_started");
+  const wanted = ["run_started", "node_finished", "node_finished", "node_finished", "message_end", "run_finished"];
+  const inOrder = types.length === wanted.length && types.every((t, i) => t === wanted[i]);
+  return contiguous && inOrder && checkPacedText(seen.text, ANSWER_TOKENS).ok && !seen.error;
 }
 
 try {
@@ -122,38 +194,35 @@ try {
     fetch: () => Promise.reject(new Error("no fetch in this part")),
   };
   const limits = { ...flowLimits(config), maxStepsPerTurn: CHAIN * 10 };
-  const engineRows = [];
-  for (let turn = 0; turn < CHAIN_TURNS + 3; turn++) {
-    let own = 0;
-    let components = 0;
-    const started = performance.now();
-    const result = await runTurn(chain, initialState(chain, { userId: "bench" }), { message: `question ${turn}` }, {
-      ports: noPorts,
-      limits,
-      signal: new AbortController().signal,
-      emit: (event) => {
-        if (event.type === "node_finished") {
-          own += event.elapsedMs;
-          components++;
-        }
-      },
-    });
-    const wall = performance.now() - started;
-    if (result.status === "failed") throw new Error(`the chain failed: ${result.error}`);
-    if (turn >= 3) engineRows.push({ wall, own, components }); // the first turns warm the JIT up
+  async function engineTurns(turns) {
+    const rows = [];
+    for (let turn = 0; turn < turns + 3; turn++) {
+      let own = 0;
+      let components = 0;
+      const started = performance.now();
+      const result = await runTurn(chain, initialState(chain, { userId: "bench" }), { message: `question ${turn}` }, {
+        ports: noPorts,
+        limits,
+        signal: new AbortController().signal,
+        emit: (event) => {
+          if (event.type === "node_finished") {
+            own += event.elapsedMs;
+            components++;
+          }
+        },
+      });
+      const wall = performance.now() - started;
+      if (result.status === "failed") throw new Error(`the chain failed: ${result.error}`);
+      if (turn >= 3) rows.push({ wall, own, components }); // the first turns warm the JIT up
+    }
+    return {
+      chain: `Begin → ${CHAIN} Template`,
+      componentsPerTurn: rows[0].components,
+      turnMs: summary(rows.map((r) => r.wall)),
+      componentsOwnMs: summary(rows.map((r) => r.own)),
+      addedPerComponentMs: summary(rows.map((r) => (r.wall - r.own) / r.components)),
+    };
   }
-  const perComponent = engineRows.map((r) => (r.wall - r.own) / r.components);
-  const engine = {
-    chain: `Begin → ${CHAIN} Template`,
-    componentsPerTurn: engineRows[0].components,
-    turnMs: summary(engineRows.map((r) => r.wall)),
-    componentsOwnMs: summary(engineRows.map((r) => r.own)),
-    addedPerComponentMs: summary(perComponent),
-  };
-  console.log(
-    `engine: ${engine.chain}, ${engine.componentsPerTurn} components a turn: turn p50 ${engine.turnMs.p50} ms, the components' own p50 ${engine.componentsOwnMs.p50} ms → ` +
-      `the engine adds p50 ${engine.addedPerComponentMs.p50} ms, p95 ${engine.addedPerComponentMs.p95} ms per component (target ≤ 2 ms)`,
-  );
 
   // The same as stored runs (a job on the queue, every event numbered, published and stored): the slope between a
   // chain of one Template and the long chain, so that what a run costs once (the job, the last write) is left out.
@@ -171,20 +240,27 @@ try {
     return { wall: percentile(rows.map((r) => r.wall), 50), own: percentile(rows.map((r) => r.own), 50) };
   }
   const shortChain = chainDsl([["begin", "Begin", {}], ["Template:0", "Template", { content: "step 0: {sys.query}" }]]);
-  const long = await storedTurns(await createAgent("bench chain", chain), Math.min(CHAIN_TURNS, 10));
-  const short = await storedTurns(await createAgent("bench short chain", shortChain), Math.min(CHAIN_TURNS, 10));
-  engine.storedRun = {
-    longChainMs: round(long.wall),
-    shortChainMs: round(short.wall),
-    addedPerComponentMs: round((long.wall - long.own - (short.wall - short.own)) / (CHAIN - 1)),
-  };
-  console.log(
-    `  as stored runs: Begin → ${CHAIN} Template p50 ${engine.storedRun.longChainMs} ms, Begin → 1 Template p50 ${engine.storedRun.shortChainMs} ms → ` +
-      `${engine.storedRun.addedPerComponentMs} ms per component beyond the engine's own (events numbered, published, stored with the steps)`,
-  );
+  const longAgent = await createAgent("bench chain", chain);
+  const shortAgent = await createAgent("bench short chain", shortChain);
+  async function storedRun(turns) {
+    const long = await storedTurns(longAgent, turns);
+    const short = await storedTurns(shortAgent, turns);
+    return { longChainMs: round(long.wall), shortChainMs: round(short.wall), addedPerComponentMs: round((long.wall - long.own - (short.wall - short.own)) / (CHAIN - 1)) };
+  }
+  const printEngine = (engine, when) =>
+    console.log(
+      `engine${when}: ${engine.chain}, ${engine.componentsPerTurn} components a turn: turn p50 ${engine.turnMs.p50} ms, the components' own p50 ${engine.componentsOwnMs.p50} ms → ` +
+        `the engine adds p50 ${engine.addedPerComponentMs.p50} ms, p95 ${engine.addedPerComponentMs.p95} ms per component (target ≤ 2 ms)\n` +
+        `  as stored runs: Begin → ${CHAIN} Template p50 ${engine.storedRun.longChainMs} ms, Begin → 1 Template p50 ${engine.storedRun.shortChainMs} ms → ` +
+        `${engine.storedRun.addedPerComponentMs} ms per component beyond the engine's own (events numbered, published, stored with the steps)`,
+    );
+  const engine = await engineTurns(CHAIN_TURNS);
+  engine.storedRun = await storedRun(Math.min(CHAIN_TURNS, 10));
+  printEngine(engine, "");
 
   // ---- 2. first token: a flow against a chat assistant -------------------------------------------
-  let firstToken = null;
+  let askFirstTokens = null;
+  let corpusInfo = null;
   if (fs.existsSync(path.join(corpusDirectory, "corpus.jsonl"))) {
     const beir = loadBeir(corpusDirectory);
     const corpus = beir.corpus.slice(0, env("BENCH_LIMIT", 50));
@@ -195,6 +271,7 @@ try {
       ? readJsonLines(qaFile).filter((q) => !q.is_impossible && ingested.has(q.context_id)).map((q) => q.question)
       : beir.queries.filter((q) => [...(beir.qrels.get(q._id)?.keys() ?? [])].some((id) => ingested.has(id))).map((q) => q.text);
     const questions = [...new Set(candidates)].slice(0, TTFT_QUESTIONS + 2);
+    corpusInfo = { corpus: beir.name, documents: kb.documentCount, chunks: kb.chunkCount };
 
     const assistant = await services.assistants.create(principal, { name: "bench flows assistant", chatModel, knowledgeBaseIds: [kb.id] });
     const ragFlow = chainDsl([
@@ -204,42 +281,47 @@ try {
       ["Answer:0", "Answer", {}],
     ]);
     const agentId = await createAgent("bench retrieval flow", ragFlow);
-    const rows = [];
-    for (let i = 0; i < questions.length; i++) {
-      const question = questions[i];
-      const chatSession = (await rest("POST", `/api/v1/chats/${assistant.id}/sessions`, { name: `q${i}` })).id;
-      const agentSession = (await rest("POST", `/api/v1/agents/${agentId}/sessions`, {})).id;
-      // Alternate which goes first, so that neither always meets a warmer cache.
-      const ask = {
-        chat: () => streamCompletion({ url, key, path: `/api/v1/chats/${assistant.id}/completions`, body: { question, session_id: chatSession } }),
-        flow: () => streamCompletion({ url, key, path: `/api/v1/agents/${agentId}/completions`, body: { question, session_id: agentSession } }),
+    askFirstTokens = async () => {
+      const rows = [];
+      for (let i = 0; i < questions.length; i++) {
+        const question = questions[i];
+        const chatSession = (await rest("POST", `/api/v1/chats/${assistant.id}/sessions`, { name: `q${i}` })).id;
+        const agentSession = (await rest("POST", `/api/v1/agents/${agentId}/sessions`, {})).id;
+        // Alternate which goes first, so that neither always meets a warmer cache.
+        const ask = {
+          chat: () => streamCompletion({ url, key, path: `/api/v1/chats/${assistant.id}/completions`, body: { question, session_id: chatSession } }),
+          flow: () => streamCompletion({ url, key, path: `/api/v1/agents/${agentId}/completions`, body: { question, session_id: agentSession } }),
+        };
+        const order = i % 2 === 0 ? ["chat", "flow"] : ["flow", "chat"];
+        const result = {};
+        for (const which of order) result[which] = await ask[which]();
+        if (process.env.BENCH_DEBUG) console.log(i, JSON.stringify(result).slice(0, 600));
+        if (i < 2) continue; // warm-up
+        rows.push({ chat: result.chat.firstText, flow: result.flow.firstText, chatOk: checkPacedText(result.chat.text, ANSWER_TOKENS).ok, flowOk: checkPacedText(result.flow.text, ANSWER_TOKENS).ok });
+      }
+      const both = rows.filter((r) => r.chat !== null && r.flow !== null);
+      return {
+        ...corpusInfo,
+        questions: rows.length,
+        completeAnswers: { chat: rows.filter((r) => r.chatOk).length, flow: rows.filter((r) => r.flowOk).length },
+        chatFirstTokenMs: summary(both.map((r) => r.chat)),
+        flowFirstTokenMs: summary(both.map((r) => r.flow)),
+        flowMinusChatMs: summary(both.map((r) => r.flow - r.chat)),
       };
-      const order = i % 2 === 0 ? ["chat", "flow"] : ["flow", "chat"];
-      const result = {};
-      for (const which of order) result[which] = await ask[which]();
-      if (process.env.BENCH_DEBUG) console.log(i, JSON.stringify(result).slice(0, 600));
-      if (i < 2) continue; // warm-up
-      rows.push({ chat: result.chat.firstText, flow: result.flow.firstText, chatOk: checkPacedText(result.chat.text, ANSWER_TOKENS).ok, flowOk: checkPacedText(result.flow.text, ANSWER_TOKENS).ok });
-    }
-    const both = rows.filter((r) => r.chat !== null && r.flow !== null);
-    firstToken = {
-      corpus: beir.name,
-      documents: kb.documentCount,
-      chunks: kb.chunkCount,
-      questions: rows.length,
-      completeAnswers: { chat: rows.filter((r) => r.chatOk).length, flow: rows.filter((r) => r.flowOk).length },
-      chatFirstTokenMs: summary(both.map((r) => r.chat)),
-      flowFirstTokenMs: summary(both.map((r) => r.flow)),
-      flowMinusChatMs: summary(both.map((r) => r.flow - r.chat)),
     };
+  }
+  const printFirstToken = (firstToken, when) =>
     console.log(
-      `first token over ${kb.chunkCount} chunks, ${firstToken.questions} questions through REST SSE: chat assistant p50 ${firstToken.chatFirstTokenMs.p50} ms, ` +
-        `Begin → Retrieval → Generate → Answer p50 ${firstToken.flowFirstTokenMs.p50} ms → the flow is p50 ${firstToken.flowMinusChatMs.p50} ms, p95 ${firstToken.flowMinusChatMs.p95} ms behind (target ≤ 10 ms); ` +
-        `complete answers: chat ${firstToken.completeAnswers.chat}, flow ${firstToken.completeAnswers.flow}`,
+      firstToken === null
+        ? `first token${when}: skipped (no corpus at ${corpusDirectory})`
+        : `first token${when} over ${firstToken.chunks} chunks, ${firstToken.questions} questions through REST SSE: chat assistant p50 ${firstToken.chatFirstTokenMs.p50} ms, ` +
+            `Begin → Retrieval → Generate → Answer p50 ${firstToken.flowFirstTokenMs.p50} ms → the flow is p50 ${firstToken.flowMinusChatMs.p50} ms, p95 ${firstToken.flowMinusChatMs.p95} ms behind (target ≤ 10 ms); ` +
+            `complete answers: chat ${firstToken.completeAnswers.chat}, flow ${firstToken.completeAnswers.flow}`,
     );
-  } else console.log(`first token: skipped (no corpus at ${corpusDirectory})`);
+  const firstToken = askFirstTokens ? await askFirstTokens() : null;
+  printFirstToken(firstToken, "");
 
-  // ---- 3. concurrent runs --------------------------------------------------------------------------
+  // ---- 3. under load: RUNS runs in flight all the time ---------------------------------------------
   const talkFlow = chainDsl([
     ["begin", "Begin", {}],
     ["Generate:0", "Generate", { llm_id: chatModel, prompt: "You are a helpful assistant." }],
@@ -251,46 +333,58 @@ try {
     const sessionId = (await rest("POST", `/api/v1/agents/${talkAgent}/sessions`, {})).id;
     jobs.push({ path: `/api/v1/agents/${talkAgent}/completions`, body: { question: `run ${i}: tell me everything`, session_id: sessionId } });
   }
-  const results = await new Promise((resolve, reject) => {
-    const child = fork(path.join(path.dirname(new URL(import.meta.url).pathname), "flow-client.mjs"), ["--child"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
-    child.on("message", (message) => message.type === "results" && resolve(message.results));
-    child.once("exit", (code) => (code === 0 ? undefined : reject(new Error(`the clients' process exited (${code})`))));
-    child.send({ url, key, jobs });
-  });
-  const expectedEvents = ["node_finished:begin", "node_finished:Generate:0", "message", "node_finished:Answer:0", "message_end"];
+  const stopWatching = watchRuns(talkAgent);
+  const loadStarted = performance.now();
+  const load = startLoad(jobs);
+  await load.inflight;
+  const underLoad = await engineTurns(Math.min(CHAIN_TURNS, 10));
+  underLoad.storedRun = await storedRun(Math.min(CHAIN_TURNS, 5));
+  printEngine(underLoad, ` with ${RUNS} runs in flight`);
+  const firstTokenUnderLoad = askFirstTokens ? await askFirstTokens() : null;
+  printFirstToken(firstTokenUnderLoad, ` with ${RUNS} runs in flight`);
+  const results = await load.stop();
+  const loadSeconds = (performance.now() - loadStarted) / 1000;
+  const watched = await stopWatching();
+
   let complete = 0;
   let lostTokens = 0;
   let misplacedTokens = 0;
   let eventsWrong = 0;
   const failures = [];
   for (const r of results) {
-    const check = checkPacedText(r.text, ANSWER_TOKENS);
+    const { check, inOrder, ok } = checkCompletion(r);
     lostTokens += check.missing;
     misplacedTokens += check.misplaced;
-    // The message deltas may come before or after Generate's node_finished (it streams as it runs); the rest is in order.
-    const events = r.events.filter((e) => e !== "message");
-    const wanted = expectedEvents.filter((e) => e !== "message");
-    const inOrder = events.length === wanted.length && events.every((e, i) => e === wanted[i]) && r.events.indexOf("message") < r.events.indexOf("message_end");
     if (!inOrder) eventsWrong++;
-    const ok = check.ok && inOrder && r.done && r.afterDone === 0 && !r.error;
     if (ok) complete++;
     else if (failures.length < 5) failures.push({ error: r.error, events: r.events.join(","), missing: check.missing, misplaced: check.misplaced, done: r.done });
   }
+  const [{ count: runsOfLoad }] = await services.platform.db.query(`SELECT count(*)::int AS count FROM flow_run WHERE flow_id = $1`, [talkAgent]);
+  const watchedComplete = [...watched.values()].filter(checkWatched).length;
+  const modelAnswerMs = (ANSWER_TOKENS - 1) * (1000 / TOKENS_PER_SECOND) + MODEL_FIRST_TOKEN_MS;
+  const wholeRunMs = summary(results.map((r) => r.durationMs));
   const concurrency = {
-    runs: RUNS,
+    clients: RUNS,
+    runs: results.length,
+    loadSeconds: round(loadSeconds, 1),
     complete,
     lostTokens,
     misplacedTokens,
     runsWithEventsMissingOrOutOfOrder: eventsWrong,
+    secondSubscriber: { runsStored: runsOfLoad, watched: watched.size, complete: watchedComplete },
     firstTokenMs: summary(results.filter((r) => r.firstText !== null).map((r) => r.firstText)),
-    wholeRunMs: summary(results.map((r) => r.durationMs)),
-    modelAnswerMs: (ANSWER_TOKENS - 1) * (1000 / TOKENS_PER_SECOND) + MODEL_FIRST_TOKEN_MS,
+    modelFirstTokenMs: MODEL_FIRST_TOKEN_MS,
+    wholeRunMs,
+    modelAnswerMs,
+    wholeRunOverModel: { p50: round(wholeRunMs.p50 / modelAnswerMs), p95: round(wholeRunMs.p95 / modelAnswerMs) },
     failures,
   };
   console.log(
-    `${RUNS} concurrent runs of Begin → Generate → Answer (streamed REST completions from another process; ${ANSWER_TOKENS} tokens at ${TOKENS_PER_SECOND}/s each): ` +
-      `${complete} complete with every event in order, ${lostTokens} tokens lost, ${misplacedTokens} repeated or out of order, ${eventsWrong} runs with events missing or out of order; ` +
-      `first token p50 ${concurrency.firstTokenMs.p50} ms, p95 ${concurrency.firstTokenMs.p95} ms; whole run p50 ${concurrency.wholeRunMs.p50} ms, p95 ${concurrency.wholeRunMs.p95} ms (the model alone: ${concurrency.modelAnswerMs} ms)`,
+    `${RUNS} clients asking again and again for ${concurrency.loadSeconds} s (Begin → Generate → Answer, streamed REST completions from another process; ${ANSWER_TOKENS} tokens at ${TOKENS_PER_SECOND}/s each): ` +
+      `${results.length} runs, ${complete} complete with every event in order, ${lostTokens} tokens lost, ${misplacedTokens} repeated or out of order, ${eventsWrong} runs with events missing or out of order; ` +
+      `the second subscriber followed ${watched.size} of the ${runsOfLoad} runs, ${watchedComplete} complete and in order; ` +
+      `first token p50 ${concurrency.firstTokenMs.p50} ms, p95 ${concurrency.firstTokenMs.p95} ms (the model's own ${MODEL_FIRST_TOKEN_MS} ms); ` +
+      `whole run p50 ${wholeRunMs.p50} ms, p95 ${wholeRunMs.p95} ms (the model alone: ${modelAnswerMs} ms; ×${concurrency.wholeRunOverModel.p50} p50, ×${concurrency.wholeRunOverModel.p95} p95)`,
   );
   if (failures.length > 0) console.log(`  failures: ${JSON.stringify(failures)}`);
 
@@ -298,11 +392,11 @@ try {
     date: new Date().toISOString(),
     machine: machine(),
     loadAverage: os.loadavg().map((n) => round(n, 2)),
-    jobConcurrency: Number(JOB_CONCURRENCY),
+    interactiveJobConcurrency: config.interactiveJobConcurrency,
     model: { tokensPerSecond: TOKENS_PER_SECOND, answerTokens: ANSWER_TOKENS, firstTokenMs: MODEL_FIRST_TOKEN_MS, process: "child process, OpenAI-API-Compatible provider" },
     targets: { addedPerComponentMs: 2, firstTokenBehindChatMs: 10, concurrentRunsWithoutLoss: 200 },
-    engine,
-    firstToken,
+    alone: { engine, firstToken },
+    underLoad: { runsInFlight: RUNS, engine: underLoad, firstToken: firstTokenUnderLoad },
     concurrency,
   });
 } finally {

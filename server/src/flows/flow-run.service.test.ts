@@ -82,6 +82,7 @@ afterAll(() => server.close());
 
 describe("runs on a scripted engine (the run service's own work)", () => {
   let principal: SignedIn;
+  let platform: Platform;
   let runs: FlowRunService;
   /** A turn that starts a component and then waits until it is cancelled. */
   const untilCancelled: RunTurn = async (_flow, state, _request, options) => {
@@ -93,7 +94,7 @@ describe("runs on a scripted engine (the run service's own work)", () => {
   beforeAll(async () => {
     principal = (await server.services.principalFor(`Bearer ${owner.token}`)) as SignedIn;
     // Its jobs go nowhere: the test runs them itself, when it wants.
-    const platform: Platform = { ...server.services.platform, queue: { ...server.services.platform.queue, enqueue: async (_name, _payload, options) => options?.jobId ?? "" } };
+    platform = { ...server.services.platform, queue: { ...server.services.platform.queue, enqueue: async (_name, _payload, options) => options?.jobId ?? "" } };
     runs = new FlowRunService(platform, { platform, models: server.services.models, retrieval: server.services.retrieval, flows: server.services.flows, runTurn: untilCancelled });
   });
 
@@ -130,6 +131,43 @@ describe("runs on a scripted engine (the run service's own work)", () => {
     const flowId = await createFlow(owner, "One at a time");
     const { session } = await runs.start(principal, flowId, { message: "first" });
     await expect(runs.start(principal, flowId, { message: "second", sessionId: session.id })).rejects.toMatchObject({ kind: "CONFLICT", messageKey: "flow.errors.sessionBusy" });
+  });
+
+  it("streams a run started watched from its first event to its last, each once and in order, and stores the same events and steps", async () => {
+    // A turn that speaks in many deltas over several database round trips, so that its events are written in several batches.
+    const talking: RunTurn = async (_flow, state, _request, options) => {
+      options.emit({ type: "node_started", componentId: "Generate:0", componentName: "Generate" });
+      for (let i = 0; i < 12; i++) {
+        options.emit({ type: "message", componentId: "Generate:0", delta: `t${i} ` });
+        await server.services.platform.db.query(`SELECT pg_sleep(0.02)`);
+      }
+      options.emit({ type: "node_finished", componentId: "Generate:0", componentName: "Generate", inputs: [], output: { content: "said" }, error: null, elapsedMs: 1, tokens: 3 });
+      return { state, status: "finished", answer: "said" };
+    };
+    const talkingRuns = new FlowRunService(platform, { platform, models: server.services.models, retrieval: server.services.retrieval, flows: server.services.flows, runTurn: talking });
+    const flowId = await createFlow(owner, "Watched from the start");
+    const { run, events } = await talkingRuns.startWatched(principal, flowId, { message: "hello" });
+    const executing = talkingRuns.execute({ runId: run.id, principal });
+    const streamed = [];
+    for await (const event of events) streamed.push(event);
+    await executing;
+    expect(streamed.map((e) => e.seq)).toEqual(streamed.map((_e, i) => i + 1));
+    expect(streamed.map((e) => e.type)).toEqual(["run_started", "node_started", ...Array(12).fill("message"), "node_finished", "message_end", "run_finished"]);
+    expect(streamed.flatMap((e) => (e.type === "message" ? [e.delta] : [])).join("")).toBe(Array.from({ length: 12 }, (_v, i) => `t${i} `).join(""));
+    // A watcher who comes after the end reads the same events back from the store, and the step is stored.
+    expect((await watch(owner, run.id)).map((e) => [e.seq, e.type, e.delta])).toEqual(streamed.map((e) => [e.seq, e.type, e.type === "message" ? e.delta : null]));
+    expect((await talkingRuns.stepsOf([run.id])).get(run.id)!.map((s) => [s.seq, s.componentId, s.tokens, s.output])).toEqual([[1, "Generate:0", 3, { content: "said" }]]);
+  });
+
+  it("fails a run that could not be queued, so that its session takes messages again", async () => {
+    const broken: Platform = { ...platform, queue: { ...platform.queue, enqueue: () => Promise.reject(new Error("queue down")) } };
+    const brokenRuns = new FlowRunService(broken, { platform: broken, models: server.services.models, retrieval: server.services.retrieval, flows: server.services.flows, runTurn: untilCancelled });
+    const flowId = await createFlow(owner, "Not queued");
+    await expect(brokenRuns.startWatched(principal, flowId, { message: "lost" })).rejects.toThrow("queue down");
+    const [run] = await runs.list(principal, flowId);
+    expect(run.status).toBe("failed");
+    expect((await watch(owner, run.id)).map((e) => e.type)).toEqual(["run_failed"]);
+    await expect(runs.start(principal, flowId, { message: "again", sessionId: run.sessionId })).resolves.toBeDefined();
   });
 
   it("fails the runs a stopped server left open, with a reason, so that their sessions take messages again", async () => {

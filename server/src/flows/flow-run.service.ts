@@ -13,7 +13,7 @@ import type { Flow } from "./flow.entity";
 import { localeOf, type FlowService } from "./flow.service";
 import { FINAL_RUN_STATUSES, FlowRun, FlowRunStep, type FlowRunStatus } from "./flow-run.entity";
 import { FlowSession, type FlowSessionMessage, type FlowSessionSource } from "./flow-session.entity";
-import { isLastEvent, RunRecorder, runEventStream } from "./run-events";
+import { isLastEvent, RunRecorder, runEventStream, runEventStreamFromStart } from "./run-events";
 import { flowPorts, type PortServices } from "./run-ports";
 import { debugComponent, type DebugInput, type DebugResult } from "./debug-component";
 import { testFlowDatabase } from "./database-test";
@@ -76,6 +76,11 @@ export interface StartRunInput {
 export interface StartedRun {
   run: FlowRun;
   session: FlowSession;
+}
+
+export interface WatchedRun extends StartedRun {
+  /** The run's events from its first, to its last. */
+  events: AsyncIterable<SequencedRunEvent>;
 }
 
 export interface SessionQuery {
@@ -200,6 +205,26 @@ export class FlowRunService {
    * one. The run is queued and returned at once; follow it with `events`.
    */
   async start(actor: FlowActor, flowId: string, input: StartRunInput = {}): Promise<StartedRun> {
+    return this.queueRun(actor, flowId, input);
+  }
+
+  /**
+   * Starts a turn as `start` does, for the one who streams it (the agents API): its events are watched from before
+   * it is queued, so that every one of them comes live and none waits for its batch to be stored and read back.
+   */
+  async startWatched(actor: FlowActor, flowId: string, input: StartRunInput = {}): Promise<WatchedRun> {
+    return this.queueRun(actor, flowId, input, (run) => runEventStreamFromStart(this.platform, run.id));
+  }
+
+  /** The turn's checks, its run row, and its job; `watch` opens the run's event stream just before the job is queued. */
+  private async queueRun(actor: FlowActor, flowId: string, input: StartRunInput): Promise<StartedRun>;
+  private async queueRun(actor: FlowActor, flowId: string, input: StartRunInput, watch: (run: FlowRun) => AsyncGenerator<SequencedRunEvent>): Promise<WatchedRun>;
+  private async queueRun(
+    actor: FlowActor,
+    flowId: string,
+    input: StartRunInput,
+    watch?: (run: FlowRun) => AsyncGenerator<SequencedRunEvent>,
+  ): Promise<StartedRun & { events?: AsyncIterable<SequencedRunEvent> }> {
     const flow = await this.deps.flows.accessible(actor, flowId, "use");
     const message = input.message?.trim() || null;
     new FieldChecks().check(!message || message.length <= MESSAGE_MAX_LENGTH, "message", "flow.errors.messageTooLong", { max: MESSAGE_MAX_LENGTH }).throwIfAny();
@@ -244,8 +269,15 @@ export class FlowRunService {
     }
     const queued = await this.runRows.findOneByOrFail({ id: run.id });
     await this.deps.flows.touchRun(flow.id);
-    await this.platform.queue.enqueue(RUN_JOB, { runId: run.id, principal } satisfies RunPayload, { jobId: run.id });
-    return { run: queued, session };
+    const events = watch?.(queued);
+    try {
+      await this.platform.queue.enqueue(RUN_JOB, { runId: run.id, principal } satisfies RunPayload, { jobId: run.id });
+    } catch (error) {
+      // Never queued: the run ends failed, so that its session takes messages again and its watcher stops.
+      await this.endUnrun(run.id, "queued", { status: "failed", error: messageForClient(`flow run ${run.id}`, error) }).catch(() => undefined);
+      throw error;
+    }
+    return { run: queued, session, ...(events ? { events } : {}) };
   }
 
   /** Who runs the flow for the actor: a member themself; a visitor, whoever shared the flow (FlowShareService.runnerOf). */
@@ -368,6 +400,14 @@ export class FlowRunService {
 
   private async runTurn(run: FlowRun, session: FlowSession, principal: SignedIn, signal: AbortSignal): Promise<void> {
     const recorder = new RunRecorder(this.platform, run.id);
+    try {
+      await this.recordTurn(run, session, principal, signal, recorder);
+    } finally {
+      recorder.detach(); // ended, or failed before its end was told: its watchers read the store
+    }
+  }
+
+  private async recordTurn(run: FlowRun, session: FlowSession, principal: SignedIn, signal: AbortSignal, recorder: RunRecorder): Promise<void> {
     recorder.emit({ type: "run_started", runId: run.id, sessionId: session.id });
     const notes: string[] = [];
     let tokens = 0;

@@ -1,13 +1,17 @@
 import type { Platform } from "../platform";
 import { resumableStream } from "../platform/runs/event-stream";
 import type { RunEvent, SequencedRunEvent } from "./events";
-import { FlowRunEventRow, FlowRunStep } from "./flow-run.entity";
+import { FlowRunEventRow } from "./flow-run.entity";
 
 /**
  * A run's events: numbered, published on the run's topic, and stored (flow_run_event), so that a watcher who
  * comes late or reconnects reads the run from its first event (platform/runs/event-stream.ts), whichever process
- * runs it. Writes are batched as chat's answers are: what came in the last WRITE_EVERY_MS goes in one statement,
- * consecutive message deltas in one row; each finished component's step is written with them.
+ * runs it. Writes are batched as chat's answers are: what came since the last write goes in one statement (the
+ * events, consecutive message deltas in one row, and each finished component's step), at most every
+ * WRITE_EVERY_MS and never two at once for a run, so that a busy database gets fewer, larger writes instead of a
+ * pile of small ones. A crash loses at most the events of the last WRITE_EVERY_MS and of the write in flight (the
+ * run itself is then failed as interrupted). While a run runs, a watcher in the same process reads what the store
+ * would give from the run's recorder instead, every event up to the last one published, without a query.
  */
 
 export const runTopic = (runId: string) => `flows.run.${runId}`;
@@ -15,17 +19,50 @@ export const runTopic = (runId: string) => `flows.run.${runId}`;
 /** A run ends with one of these. */
 export const isLastEvent = (event: Pick<RunEvent, "type">) => event.type === "run_finished" || event.type === "run_failed" || event.type === "run_cancelled";
 
-/** As chat writes a growing answer: often enough that a reader lags little, seldom enough that tokens are not a statement each. */
-const WRITE_EVERY_MS = 100;
+/**
+ * Often enough that a watcher in another process (with Redis), who reads the store, lags little; seldom enough that
+ * a run of a second at a model's pace is a few statements, not ten (watchers in this process read the recorder).
+ */
+const WRITE_EVERY_MS = 250;
+
+/** The recorders of the runs this process runs, by run id, from their first event to their last. */
+const runningHere = new Map<string, RunRecorder>();
+
+/** A finished component's row of flow_run_step, as the flush writes it. */
+interface StepRow {
+  seq: number;
+  component_id: string;
+  component_name: string;
+  inputs: unknown;
+  output: unknown;
+  error: string | null;
+  elapsed_ms: number;
+  tokens: number;
+}
+
+/**
+ * One statement for a batch: the steps and the event rows given as two JSON documents (one parameter each, no
+ * per-column parameters to bind), the steps' insert as a data-modifying WITH that runs even though nothing reads it.
+ */
+const WRITE_BATCH = `WITH steps AS (
+    INSERT INTO flow_run_step (run_id, seq, component_id, component_name, inputs, output, error, elapsed_ms, tokens)
+    SELECT $1, s.seq, s.component_id, s.component_name, coalesce(s.inputs, '[]'), s.output, s.error, s.elapsed_ms, s.tokens
+    FROM jsonb_to_recordset($2::jsonb) AS s(seq integer, component_id text, component_name text, inputs jsonb, output jsonb, error text, elapsed_ms integer, tokens integer)
+  )
+  INSERT INTO flow_run_event (run_id, seq, events)
+  SELECT $1, e.seq, e.events FROM jsonb_to_recordset($3::jsonb) AS e(seq integer, events jsonb)`;
 
 export class RunRecorder {
   private seq = 0;
   private stepSeq = 0;
   private pending: SequencedRunEvent[] = [];
-  private pendingSteps: FlowRunStep[] = [];
+  private pendingSteps: StepRow[] = [];
   private timer: NodeJS.Timeout | null = null;
-  private writing: Promise<void> = Promise.resolve();
+  /** The write in flight, if any: the next one waits for it (and takes what came meanwhile). */
+  private writing: Promise<void> | null = null;
   private failure: unknown = null;
+  /** Every event of a new run so far, in order, for the watchers of this process; null for a run's late last word. */
+  private readonly told: SequencedRunEvent[] | null;
 
   constructor(
     private readonly platform: Platform,
@@ -34,13 +71,25 @@ export class RunRecorder {
     startSeq = 0,
   ) {
     this.seq = startSeq;
+    this.told = startSeq === 0 ? [] : null;
+    if (this.told) runningHere.set(runId, this);
+  }
+
+  /** The run's events after seq `after`, as the store will hold them (a new run's recorder only). */
+  eventsAfter(after: number): SequencedRunEvent[] {
+    return (this.told ?? []).filter((event) => event.seq > after);
+  }
+
+  /** The run's watchers read the store from now on (it holds every event, or the run failed to be recorded). */
+  detach(): void {
+    if (runningHere.get(this.runId) === this) runningHere.delete(this.runId);
   }
 
   /** Numbers, publishes and (soon) stores an event; what a component finished becomes a step too. */
   emit(event: RunEvent): SequencedRunEvent {
     const sequenced = this.add(event);
     this.platform.pubsub.publish(runTopic(this.runId), sequenced);
-    this.timer ??= setTimeout(() => void this.flush(), WRITE_EVERY_MS);
+    if (!this.writing) this.timer ??= setTimeout(() => void this.flush(), WRITE_EVERY_MS);
     return sequenced;
   }
 
@@ -50,49 +99,57 @@ export class RunRecorder {
    */
   async end(event: RunEvent): Promise<void> {
     const sequenced = this.add(event);
-    await this.close();
+    try {
+      await this.close();
+    } finally {
+      this.detach();
+    }
     this.platform.pubsub.publish(runTopic(this.runId), sequenced);
   }
 
   private add(event: RunEvent): SequencedRunEvent {
     const sequenced = { ...event, seq: ++this.seq, at: new Date().toISOString() } as SequencedRunEvent;
     this.pending.push(sequenced);
+    this.told?.push(sequenced);
     if (event.type === "node_finished") {
-      this.pendingSteps.push(
-        this.platform.db.getRepository(FlowRunStep).create({
-          runId: this.runId,
-          seq: ++this.stepSeq,
-          componentId: event.componentId,
-          componentName: event.componentName,
-          inputs: event.inputs,
-          output: event.output,
-          error: event.error,
-          elapsedMs: Math.round(event.elapsedMs),
-          tokens: event.tokens,
-        }),
-      );
+      this.pendingSteps.push({
+        seq: ++this.stepSeq,
+        component_id: event.componentId,
+        component_name: event.componentName,
+        inputs: event.inputs,
+        output: event.output,
+        error: event.error,
+        elapsed_ms: Math.round(event.elapsedMs),
+        tokens: event.tokens,
+      });
     }
     return sequenced;
   }
 
-  /** Writes what is pending; resolves once everything emitted so far is stored. */
-  flush(): Promise<void> {
+  /** Writes what is pending (after the write in flight); resolves once everything emitted so far is stored. */
+  async flush(): Promise<void> {
+    while (this.writing) await this.writing;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    if (this.pending.length === 0 && this.pendingSteps.length === 0) return;
     const events = this.pending;
     const steps = this.pendingSteps;
     this.pending = [];
     this.pendingSteps = [];
-    if (events.length === 0 && steps.length === 0) return this.writing;
-    this.writing = this.writing.then(async () => {
-      try {
-        if (steps.length > 0) await this.platform.db.getRepository(FlowRunStep).insert(steps as never);
-        if (events.length > 0) await this.platform.db.getRepository(FlowRunEventRow).insert(rowsOf(this.runId, events) as never);
-      } catch (error) {
-        this.failure ??= error;
-      }
-    });
-    return this.writing;
+    this.writing = this.write(steps, events);
+    await this.writing;
+  }
+
+  private async write(steps: StepRow[], events: SequencedRunEvent[]): Promise<void> {
+    try {
+      await this.platform.db.query(WRITE_BATCH, [this.runId, JSON.stringify(steps), JSON.stringify(rowsOf(events))]);
+    } catch (error) {
+      this.failure ??= error;
+    } finally {
+      this.writing = null;
+      // What came while it wrote waits its turn, as new events would.
+      if (this.pending.length > 0 || this.pendingSteps.length > 0) this.timer ??= setTimeout(() => void this.flush(), WRITE_EVERY_MS);
+    }
   }
 
   /** Writes the rest; throws when a write failed (the run's record is incomplete). */
@@ -103,21 +160,23 @@ export class RunRecorder {
 }
 
 /** Consecutive message deltas share a row; any other event has its own. */
-function rowsOf(runId: string, events: SequencedRunEvent[]): Pick<FlowRunEventRow, "runId" | "seq" | "events">[] {
-  const rows: Pick<FlowRunEventRow, "runId" | "seq" | "events">[] = [];
+function rowsOf(events: SequencedRunEvent[]): Pick<FlowRunEventRow, "seq" | "events">[] {
+  const rows: Pick<FlowRunEventRow, "seq" | "events">[] = [];
   for (const event of events) {
     const last = rows.at(-1);
     const lastEvent = last?.events.at(-1) as SequencedRunEvent | undefined;
     if (last && event.type === "message" && lastEvent?.type === "message") {
       last.events.push(event);
       last.seq = event.seq;
-    } else rows.push({ runId, seq: event.seq, events: [event] });
+    } else rows.push({ seq: event.seq, events: [event] });
   }
   return rows;
 }
 
 /** The stored events of a run after `after`, in order; null when the run does not exist. */
 export async function storedEvents(platform: Platform, runId: string, after: number | null): Promise<SequencedRunEvent[] | null> {
+  const recorder = runningHere.get(runId);
+  if (recorder) return recorder.eventsAfter(after ?? 0);
   const rows = await platform.db
     .getRepository(FlowRunEventRow)
     .createQueryBuilder("e")
@@ -135,4 +194,27 @@ export function runEventStream(platform: Platform, runId: string, after?: number
     { topic: runTopic(runId), stored: (from) => storedEvents(platform, runId, from), isLast: isLastEvent },
     { after },
   );
+}
+
+/**
+ * A run's events for a watcher that subscribes before the run is queued (the one who starts it and streams it):
+ * the stream's first step opens its subscription before its first await, so, taken now, every event the run
+ * publishes comes live, none has to wait for its batch to be stored.
+ */
+export function runEventStreamFromStart(platform: Platform, runId: string): AsyncGenerator<SequencedRunEvent> {
+  // Nothing is stored yet: the first read of the store (from the start, `null`) is known empty; the later ones (a
+  // quiet check, a gap) read it.
+  const stored = (from: number | null) => (from === null ? Promise.resolve([]) : storedEvents(platform, runId, from));
+  const stream = resumableStream<SequencedRunEvent>(platform.pubsub, { topic: runTopic(runId), stored, isLast: isLastEvent });
+  const first = stream.next();
+  return (async function* () {
+    try {
+      const head = await first;
+      if (head.done) return;
+      yield head.value;
+      yield* stream;
+    } finally {
+      await stream.return(undefined);
+    }
+  })();
 }

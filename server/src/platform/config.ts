@@ -340,8 +340,9 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: reader.url("REDIS_URL", ["redis:", "rediss:"]),
     s3: readS3(reader),
     jobConcurrency: reader.integer("JOB_CONCURRENCY", 2, 0, 64),
-    // Many: a flow's turn mostly waits on models and outside services, and a person waits on it, so turns get their own slots.
-    interactiveJobConcurrency: reader.integer("INTERACTIVE_JOB_CONCURRENCY", 32, 0, 256),
+    // Many: a flow's turn mostly waits on models and outside services, holding a slot costs it a few kilobytes and no CPU,
+    // and a person waits on it; so the lane bounds memory and connections, not CPU, and 200 conversations at once do not queue.
+    interactiveJobConcurrency: reader.integer("INTERACTIVE_JOB_CONCURRENCY", 256, 0, 1024),
     sessionTtlHours: reader.integer("SESSION_TTL_HOURS", 24, 1, 24 * 30),
     rememberMeDays: reader.integer("SESSION_REMEMBER_DAYS", 30, 1, 365),
     // Deleting from the web app keeps the item restorable this long (issue 19); ten years is "keep it".

@@ -7,8 +7,7 @@ import { DomainError } from "../../platform/errors";
 import type { Services } from "../../platform/services";
 import { bridgeToSse, rawFrame } from "../../platform/runs/sse";
 import { agentEvent, failureEvents, FoldedAnswer, STREAMED_EVENTS, TraceCollector, type AgentEvent, type AgentTurn } from "./agent-frames";
-import type { FlowRun } from "../flow-run.entity";
-import type { FlowSession } from "../flow-session.entity";
+import type { WatchedRun } from "../flow-run.service";
 import { visibleAgent } from "./agents.rest";
 
 /**
@@ -64,14 +63,14 @@ export async function startAgentTurn(services: Services, principal: SignedIn, ag
     if (!agent) throw new PythonException("AssertionError", "Agent not found.");
     if (agent.tenantId !== principal.tenantId) throw new PythonException("AssertionError", "You do not own the agent.");
   }
-  let started: { run: FlowRun; session: FlowSession };
+  let started: WatchedRun;
   try {
-    started = await services.flowRuns.start(principal, agentId, { message: request.question, inputs: request.inputs, sessionId: request.sessionId, userId: request.userId, source: "api" });
+    started = await services.flowRuns.startWatched(principal, agentId, { message: request.question, inputs: request.inputs, sessionId: request.sessionId, userId: request.userId, source: "api" });
   } catch (error) {
     if (request.sessionId && error instanceof DomainError && error.messageKey === "flow.errors.sessionNotFound") throw new PythonException("AssertionError", "Session not found!");
     throw error;
   }
-  const { run, session } = started;
+  const { run, session, events: stream } = started;
   const turn: AgentTurn = {
     messageId: randomUUID().replace(/-/g, ""),
     agentId,
@@ -81,7 +80,6 @@ export async function startAgentTurn(services: Services, principal: SignedIn, ag
     startedAt: Date.now(),
     lastOutputs: {},
   };
-  const stream = await services.flowRuns.events(principal, run.id);
   async function* events(): AsyncGenerator<AgentEvent> {
     for await (const event of stream) {
       if (event.type === "run_failed") {
