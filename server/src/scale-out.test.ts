@@ -5,6 +5,7 @@ import { Client as PgClient } from "pg";
 import WebSocket from "ws";
 import { RUN } from "./knowledge/document.entity";
 import { checkPacedText, startPacedOpenAiServer, type PacedServer } from "./models/testing/paced-openai-server";
+import { graphqlOverHttp } from "./testing/graphql-http";
 import { startScaleOutStack, type ScaleOutStack, type StackServer } from "./testing/scale-out-stack";
 
 /**
@@ -44,15 +45,8 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function graphql<T = Record<string, never>>(server: StackServer, query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const response = await fetch(`${server.url}/graphql`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await response.json()) as { data?: T; errors?: unknown[] };
-  if (!body.data || body.errors) throw new Error(`${query}: ${JSON.stringify(body.errors)}`);
-  return body.data;
+function graphql<T = Record<string, never>>(server: StackServer, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  return graphqlOverHttp<T>(server.url, query, variables, token);
 }
 
 function wsClient(server: StackServer): Client {

@@ -99,12 +99,22 @@ export async function ingestCorpus(bench, name, corpus, language = "English") {
   const queued = performance.now();
   const failed = await parsingFinished(services, kb.id, ids.length);
   const done = performance.now();
+  return ingestion(services, principal, kb, corpusIdOf, failed, files, {
+    upload: (uploaded - started) / 1000,
+    queue: (queued - uploaded) / 1000,
+    parse: (done - queued) / 1000,
+    total: (done - started) / 1000,
+  });
+}
+
+/** What an ingestion made: the knowledge base as it ended, the corpus ids of its documents, failures, bytes and phases. */
+async function ingestion(services, principal, kb, corpusIdOf, failed, files, seconds) {
   return {
     kb: await services.knowledgeBases.accessible(principal, kb.id),
     corpusIdOf,
     failed,
     bytes: files.reduce((sum, f) => sum + f.data.length, 0),
-    seconds: { upload: (uploaded - started) / 1000, queue: (queued - uploaded) / 1000, parse: (done - queued) / 1000, total: (done - started) / 1000 },
+    seconds,
   };
 }
 
@@ -156,13 +166,7 @@ export async function ingestCorpusRest(bench, name, corpus, language = "English"
   const sent = performance.now();
   const failed = await parsingFinished(services, kb.id, files.length);
   const done = performance.now();
-  return {
-    kb: await services.knowledgeBases.accessible(principal, kb.id),
-    corpusIdOf,
-    failed,
-    bytes: files.reduce((sum, f) => sum + f.data.length, 0),
-    seconds: { upload: upload / 1000, queue: queue / 1000, parse: (done - sent) / 1000, total: (done - started) / 1000 },
-  };
+  return ingestion(services, principal, kb, corpusIdOf, failed, files, { upload: upload / 1000, queue: queue / 1000, parse: (done - sent) / 1000, total: (done - started) / 1000 });
 }
 
 /**

@@ -9,6 +9,7 @@ import { LOGIN, REGISTER, startTestServer, signUpAndIn, type TestServer } from "
 import { startPostgres, type TestPostgres } from "../testing/postgres";
 import { freePort, spawnTs, type TsProcess } from "../testing/processes";
 import { startRedis, type TestRedis } from "../testing/redis";
+import { graphqlOverHttp } from "../testing/graphql-http";
 
 /**
  * Ingestion when a process dies in the middle of a parse: the document must still end, with exactly the
@@ -212,15 +213,6 @@ describe("in embedded mode", () => {
 function httpClient(url: string) {
   return {
     url,
-    async graphql<T = unknown>(query: string, variables: Record<string, unknown>, token?: string): Promise<T> {
-      const response = await fetch(`${url}/graphql`, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: JSON.stringify({ query, variables }),
-      });
-      const body = (await response.json()) as { data?: T; errors?: unknown[] };
-      if (!body.data || body.errors) throw new Error(`${query}: ${JSON.stringify(body.errors)}`);
-      return body.data;
-    },
+    graphql: <T = unknown>(query: string, variables: Record<string, unknown>, token?: string) => graphqlOverHttp<T>(url, query, variables, token),
   };
 }
