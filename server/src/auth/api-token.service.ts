@@ -1,10 +1,9 @@
 import { In } from "typeorm";
-import { membershipsOf } from "./memberships";
+import { credentialHolder } from "./memberships";
 import { authorizeAccountAction } from "./account-guard";
 import { authorize, scope, scopeSql } from "../policies";
 import type { SignedIn } from "../policies/principal";
 import { publishRevoked } from "./revocation";
-import { User } from "./user.entity";
 import { FieldChecks, NotFound } from "../platform/errors";
 import { newId, randomToken } from "../platform/ids";
 import { tokenHash } from "../platform/secrets";
@@ -83,15 +82,11 @@ export class ApiTokenService {
   /** The tenant and user behind an API token, or null when no such token exists or it has expired. */
   async authenticate(token: string): Promise<SignedIn | null> {
     if (!token.startsWith(TOKEN_PREFIX)) return null;
-    const apiToken = await this.tokens.findOneBy({ tokenHash: tokenHash(token) });
-    if (!apiToken) return null;
-    if (apiToken.expiresAt && apiToken.expiresAt.getTime() <= Date.now()) return null;
-    const user = await this.platform.db.getRepository(User).findOneBy({ id: apiToken.createdBy });
-    if (!user || !user.isActive) return null;
-    if (!apiToken.lastUsedAt || Date.now() - apiToken.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-      await this.tokens.update({ id: apiToken.id }, { lastUsedAt: new Date() });
+    const found = await credentialHolder(this.platform.db, "apiToken", tokenHash(token));
+    if (!found || (found.expiresAt && found.expiresAt.getTime() <= Date.now()) || !found.active) return null;
+    if (!found.lastUsedAt || Date.now() - found.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+      await this.tokens.update({ id: found.credentialId }, { lastUsedAt: new Date() });
     }
-    const memberships = await membershipsOf(this.platform.db, user.id);
-    return { kind: "apiToken", user, tenantId: apiToken.tenantId, memberships, tokenId: apiToken.id, expiresAt: apiToken.expiresAt };
+    return { kind: "apiToken", user: found.user, tenantId: found.tenantId, memberships: found.memberships, tokenId: found.credentialId, expiresAt: found.expiresAt };
   }
 }

@@ -13,7 +13,7 @@ import type { SignedIn } from "../policies/principal";
 import { isLanguage } from "../platform/messages";
 import { AVATAR_MAX_BYTES, AVATAR_PATTERN, COLOR_SCHEMAS, isTimezone } from "./profile-options";
 import { publishRevoked } from "./revocation";
-import { membershipsOf } from "./memberships";
+import { credentialHolder } from "./memberships";
 import { claimTeamInvitations } from "./team.service";
 import { TenantMember } from "./tenant-member.entity";
 import { Tenant } from "./tenant.entity";
@@ -231,16 +231,15 @@ export class AuthService {
 
   /** The signed-in user behind a session token, or null when the token is unknown or expired. */
   async authenticateSession(token: string): Promise<SignedIn | null> {
-    const session = await this.sessions.findOneBy({ tokenHash: tokenHash(token) });
-    if (!session) return null;
-    if (session.expiresAt.getTime() <= Date.now()) {
-      await this.sessions.delete({ id: session.id });
+    const found = await credentialHolder(this.platform.db, "session", tokenHash(token));
+    if (!found) return null;
+    const expiresAt = found.expiresAt!;
+    if (expiresAt.getTime() <= Date.now()) {
+      await this.sessions.delete({ id: found.credentialId });
       return null;
     }
-    const user = await this.users.findOneBy({ id: session.userId });
-    if (!user || !user.isActive) return null;
-    const memberships = await membershipsOf(this.platform.db, user.id);
-    return { kind: "session", user, tenantId: user.id, memberships, sessionId: session.id, expiresAt: session.expiresAt };
+    if (!found.active) return null;
+    return { kind: "session", user: found.user, tenantId: found.tenantId, memberships: found.memberships, sessionId: found.credentialId, expiresAt };
   }
 
   tenantOf(principal: SignedIn): Promise<Tenant> {

@@ -80,19 +80,23 @@ export class AssistantService {
 
   /** A live assistant the principal may act on so (the assistant policy decides; read, by default). */
   async get(principal: Principal, id: string, action: Action = "read"): Promise<ChatAssistant> {
-    const assistant = await this.repository.findOneBy({ id, status: "1", binnedIn: IsNull() });
-    if (!assistant) throw NotFound("errors.chat.notFound");
+    return this.checked(principal, await this.repository.findOneBy({ id }), action);
+  }
+
+  /** `assistant`, loaded by the caller, when it is live (enabled, not in the recycle bin) and the principal may act on it so. */
+  private checked(principal: Principal, assistant: ChatAssistant | null, action: Action): ChatAssistant {
+    if (!assistant || assistant.status !== "1" || assistant.binnedIn) throw NotFound("errors.chat.notFound");
     authorize(principal, action, assistantResource(assistant));
     return assistant;
   }
 
   /**
    * The live assistant an actor may chat with: a signed-in member of its tenant, or the bearer of a
-   * share token of exactly this assistant.
+   * share token of exactly this assistant. Given the assistant itself (or null), the caller loaded it.
    */
-  async usable(actor: Principal, id: string): Promise<ChatAssistant> {
+  async usable(actor: Principal, assistant: string | ChatAssistant | null): Promise<ChatAssistant> {
     if (actor.kind === "anonymous") throw Unauthenticated();
-    return this.get(actor, id, "use");
+    return typeof assistant === "string" ? this.get(actor, assistant, "use") : this.checked(actor, assistant, "use");
   }
 
   /** The assistant's knowledge bases that still exist, in its order. */

@@ -11,7 +11,7 @@ import { newId } from "../platform/ids";
 import { englishMessage } from "../platform/messages";
 import type { Platform } from "../platform";
 import type { RetrievalService } from "../retrieval/retrieval.service";
-import type { ChatAssistant } from "./assistant.entity";
+import { ChatAssistant } from "./assistant.entity";
 import { CancellableRuns } from "../platform/runs/cancellable-runs";
 import { answerSubscription, answerTopic, isFinal, resumableAnswer, STOP_TOPIC, type AnswerEvent } from "./answer-stream";
 import { ABANDONED_AFTER_MS, AnswerWriter, type FinalAnswer } from "./answer/answer-writer";
@@ -20,6 +20,9 @@ import { checkVariables } from "./answer/prompt";
 import { Conversation, type ConversationSource } from "./conversation.entity";
 import { Message, type AskOptions, type VariableValue } from "./message.entity";
 
+
+/** A conversation as read with its assistant (null when the assistant row is gone). */
+type Loaded = Conversation & { loadedAssistant?: ChatAssistant | null };
 /**
  * Conversations with chat assistants and their answers, for the chat page (GraphQL), the share page
  * (a share principal, scoped to its assistant and its visitor) and the service API (§7, §8). An answer is
@@ -120,8 +123,8 @@ export class ConversationService {
   // ---- who may use what -------------------------------------------------------------------------
 
   /** The live assistant the actor may chat with: one of its tenant's, or exactly the shared one (AssistantService decides). */
-  usableAssistant(actor: ChatActor, assistantId: string): Promise<ChatAssistant> {
-    return this.deps.assistants.usable(actor.principal, assistantId);
+  usableAssistant(actor: ChatActor, assistant: string | ChatAssistant | null): Promise<ChatAssistant> {
+    return this.deps.assistants.usable(actor.principal, assistant);
   }
 
   /** The assistant's knowledge bases that still exist and that its maker may still use. */
@@ -140,12 +143,30 @@ export class ConversationService {
     return actor.principal.kind === "share" ? { ...actor.principal, visitorId: this.visitorOf(actor) } : actor.principal;
   }
 
-  private async access(actor: ChatActor, conversation: Conversation | null, action: Action = "use"): Promise<{ conversation: Conversation; assistant: ChatAssistant }> {
+  /**
+   * A conversation with its assistant, read together (every question and every answer's subscription starts
+   * here, and each statement is a round trip that adds up under load); null when there is no such conversation.
+   */
+  private async conversationWithAssistant(id: string): Promise<Loaded | null> {
+    return (await this.conversationsWithAssistants([id]))[0] ?? null;
+  }
+
+  private conversationsWithAssistants(ids: string[]): Promise<Loaded[]> {
+    return this.conversations
+      .createQueryBuilder("c")
+      .leftJoinAndMapOne("c.loadedAssistant", ChatAssistant, "a", "a.id = c.assistantId")
+      .where("c.id IN (:...ids)", { ids })
+      .getMany() as Promise<Loaded[]>;
+  }
+
+  private async access(actor: ChatActor, loaded: Loaded | null, action: Action = "use"): Promise<{ conversation: Conversation; assistant: ChatAssistant }> {
     const principal = this.policyPrincipal(actor);
-    if (!conversation || conversation.binnedIn) throw NotFound("errors.conversation.notFound");
+    if (!loaded || loaded.binnedIn) throw NotFound("errors.conversation.notFound");
+    const { loadedAssistant, ...fields } = loaded;
+    const conversation = Object.assign(new Conversation(), fields);
     authorize(principal, action, conversationResource(conversation));
     try {
-      const assistant = await this.usableAssistant(actor, conversation.assistantId);
+      const assistant = await this.usableAssistant(actor, loadedAssistant ?? null);
       return { conversation, assistant };
     } catch (error) {
       if (error instanceof DomainError && error.kind === "NOT_FOUND") throw NotFound("errors.conversation.notFound");
@@ -154,10 +175,17 @@ export class ConversationService {
   }
 
   private async ownMessage(actor: ChatActor, messageId: string): Promise<{ message: Message; conversation: Conversation; assistant: ChatAssistant }> {
-    const message = await this.messages.findOneBy({ id: messageId });
-    if (!message) throw NotFound("errors.conversation.messageNotFound");
+    const found = (await this.messages
+      .createQueryBuilder("m")
+      .leftJoinAndMapOne("m.loadedConversation", Conversation, "c", "c.id = m.conversationId")
+      .leftJoinAndMapOne("c.loadedAssistant", ChatAssistant, "a", "a.id = c.assistantId")
+      .where("m.id = :id", { id: messageId })
+      .getOne()) as (Message & { loadedConversation?: Loaded }) | null;
+    if (!found) throw NotFound("errors.conversation.messageNotFound");
+    const { loadedConversation, ...fields } = found;
+    const message = Object.assign(new Message(), fields);
     try {
-      return { message, ...(await this.access(actor, await this.conversations.findOneBy({ id: message.conversationId }))) };
+      return { message, ...(await this.access(actor, loadedConversation ?? null)) };
     } catch (error) {
       if (error instanceof DomainError && error.kind === "NOT_FOUND") throw NotFound("errors.conversation.messageNotFound");
       throw error;
@@ -209,7 +237,7 @@ export class ConversationService {
   }
 
   async get(actor: ChatActor, id: string): Promise<Conversation> {
-    return (await this.access(actor, await this.conversations.findOneBy({ id }), "read")).conversation;
+    return (await this.access(actor, await this.conversationWithAssistant(id), "read")).conversation;
   }
 
   /** The messages of conversations, in order, by conversation id (one query for a list). */
@@ -259,7 +287,7 @@ export class ConversationService {
 
   /** Renames a conversation and/or changes whose it is (the service API's `user_id`, §7.3). */
   async update(actor: ChatActor, id: string, input: UpdateConversationInput): Promise<Conversation> {
-    const { conversation } = await this.access(actor, await this.conversations.findOneBy({ id }), "manage");
+    const { conversation } = await this.access(actor, await this.conversationWithAssistant(id), "manage");
     const changes: Partial<Pick<Conversation, "name" | "userId">> = {};
     if (input.name !== undefined) changes.name = this.checkName(input.name);
     if (input.userId !== undefined) changes.userId = input.userId.slice(0, 255);
@@ -295,7 +323,7 @@ export class ConversationService {
 
   /** The live conversations among `ids` that the actor may delete; the others are left alone. */
   private async deletable(actor: ChatActor, ids: string[]): Promise<Conversation[]> {
-    const found = await this.conversations.findBy({ id: In([...new Set(ids)]) });
+    const found = ids.length > 0 ? await this.conversationsWithAssistants([...new Set(ids)]) : [];
     const own: Conversation[] = [];
     for (const conversation of found) {
       try {
@@ -321,7 +349,7 @@ export class ConversationService {
    * the answer is generated in the background. `listen` receives every event of it in this process.
    */
   async ask(actor: ChatActor, conversationId: string, input: AskInput, listen?: (event: AnswerEvent) => void): Promise<AskResult> {
-    const { conversation, assistant } = await this.access(actor, await this.conversations.findOneBy({ id: conversationId }));
+    const { conversation, assistant } = await this.access(actor, await this.conversationWithAssistant(conversationId));
     return this.askIn(conversation, assistant, input, null, listen);
   }
 
