@@ -10,6 +10,7 @@ import { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import { knowledgeBaseResource, type KnowledgeBaseService } from "../knowledge/knowledge-base.service";
 import type { ModelType } from "../models/model-types";
 import { parseModelId, type AvailableModel, type ModelsService } from "../models/models.service";
+import { findProvider } from "../models/providers/registry";
 import { documentsMatching, parseManualMetadataFilter, type MetadataCondition } from "../knowledge/metadata-condition";
 import { Conflict, DomainError, Invalid, NotFound, Unauthenticated } from "../platform/errors";
 import { newId } from "../platform/ids";
@@ -183,19 +184,25 @@ export class AssistantService {
 
   /**
    * The models an answer of this assistant uses, as `name@Provider`: the stored chat model resolved
-   * ("" = the tenant's default; a bare name as RAGFlow's clients store it), and the rerank model or null;
-   * `chatModel`: the chat model's description when resolving it read it (its context size), else undefined.
+   * ("" = the tenant's default; a bare name as RAGFlow's clients store it, looked up among the tenant's models;
+   * a whole id as it is, since opening its client looks its entry up anyway), and the rerank model or null.
    * RAGFlow's two allow-listed rerank names, which need no configuration there, are served by the built-in reranker.
    */
-  async modelsOf(assistant: ChatAssistant): Promise<{ chat: string; rerank: string | null; chatModel?: AvailableModel }> {
-    const chatModel = assistant.llmId ? ((await this.model(assistant.tenantId, ["chat", "img2txt"], assistant.llmId)) ?? undefined) : undefined;
-    const chat = assistant.llmId ? (chatModel?.id ?? assistant.llmId) : (await this.models.defaults(assistant.tenantId)).chat;
+  async modelsOf(assistant: ChatAssistant): Promise<{ chat: string; rerank: string | null }> {
+    const wholeId = (id: string) => {
+      const parsed = parseModelId(id);
+      return parsed !== null && findProvider(parsed.provider) !== undefined;
+    };
+    let chat: string;
+    if (!assistant.llmId) chat = (await this.models.defaults(assistant.tenantId)).chat;
+    else if (wholeId(assistant.llmId)) chat = assistant.llmId;
+    else chat = (await this.model(assistant.tenantId, ["chat", "img2txt"], assistant.llmId))?.id ?? assistant.llmId;
     let rerank: string | null = null;
     if (assistant.rerankId) {
       rerank = (await this.model(assistant.tenantId, ["rerank"], assistant.rerankId))?.id ?? null;
       if (!rerank && RAGFLOW_RERANK_ALLOW_LIST.includes(assistant.rerankId)) rerank = (await this.models.availableModels(assistant.tenantId, "rerank")).find((m) => m.builtin)?.id ?? null;
     }
-    return { chat, rerank, chatModel };
+    return { chat, rerank };
   }
 
   /** Whether another live assistant of the tenant has this name, whatever its case. */

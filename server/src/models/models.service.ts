@@ -355,6 +355,15 @@ export class ModelsService {
    * through it records its token usage.
    */
   async client<T extends ModelType>(tenantId: string, type: T, id?: string | null): Promise<ModelClients[T]> {
+    return (await this.open(tenantId, type, id)).client;
+  }
+
+  /** A chat client with its context size (null when unknown), from one read of its entry. */
+  chatClient(tenantId: string, id?: string | null): Promise<{ client: ModelClients["chat"]; maxTokens: number | null }> {
+    return this.open(tenantId, "chat", id);
+  }
+
+  private async open<T extends ModelType>(tenantId: string, type: T, id?: string | null): Promise<{ client: ModelClients[T]; maxTokens: number | null }> {
     const chosen = id || (await this.defaults(tenantId))[type];
     const parsed = parseModelId(chosen);
     if (!parsed) throw NotFound("errors.model.noDefault", { type });
@@ -362,16 +371,20 @@ export class ModelsService {
     if (!definition) throw NotFound("errors.model.providerUnknown", { provider: parsed.provider });
     let spec: ModelSpec = { modelName: parsed.modelName, credentials: {}, outbound: this.outbound };
     let entry: ModelEntry | null = null;
+    let maxTokens: number | null;
     if (definition.name !== BUILTIN_PROVIDER) {
       entry = await this.entries.findOneBy({ tenantId, provider: definition.name, modelName: parsed.modelName, modelType: type });
       if (!entry) throw NotFound("errors.model.notConfigured", { model: chosen });
       spec = this.specOf(entry);
-    } else if (!definition.catalogue?.some((m) => m.name === parsed.modelName && m.type === type)) {
-      throw NotFound("errors.model.notConfigured", { model: chosen });
+      maxTokens = entry.maxTokens;
+    } else {
+      const builtin = definition.catalogue?.find((m) => m.name === parsed.modelName && m.type === type);
+      if (!builtin) throw NotFound("errors.model.notConfigured", { model: chosen });
+      maxTokens = builtin.maxTokens ?? null;
     }
     const record = async (usage: TokenUsage | undefined, startedAt: number) =>
       this.usage.record({ tenantId, modelId: chosen, modelType: type, usage, durationMs: performance.now() - startedAt, entryId: entry?.id ?? null });
-    return withUsageRecording(type, definition.create(type, spec), record);
+    return { client: withUsageRecording(type, definition.create(type, spec), record), maxTokens };
   }
 
   /** Writes the usage of model calls recorded so far (the log is written in batches). */

@@ -118,13 +118,10 @@ class Trace {
 
 /** The assistant's chat model, its context size, and the same model for the question steps. */
 async function chatModelOf(services: AnswerServices, assistant: ChatAssistant, signal: AbortSignal) {
-  const { chat: modelId, rerank: rerankModel, chatModel } = await services.assistants.modelsOf(assistant);
-  const [model, available] = await Promise.all([
-    services.models.client(assistant.tenantId, "chat", modelId),
-    chatModel ?? services.models.availableModels(assistant.tenantId, "chat").then((models) => models.find((m) => m.id === modelId)),
-  ]);
+  const { chat: modelId, rerank: rerankModel } = await services.assistants.modelsOf(assistant);
+  const { client: model, maxTokens } = await services.models.chatClient(assistant.tenantId, modelId);
   const questionModel: QuestionModel = { model, builtin: parseModelId(modelId)?.provider === BUILTIN_PROVIDER, signal };
-  return { model, rerankModel, contextTokens: available?.maxTokens ?? DEFAULT_CONTEXT_TOKENS, questionModel };
+  return { model, rerankModel, contextTokens: maxTokens ?? DEFAULT_CONTEXT_TOKENS, questionModel };
 }
 
 /** The retrieval query: the question refined from the conversation, translated, with keywords, as the assistant asks. */
