@@ -1,12 +1,12 @@
 import { expect, test } from "@playwright/test";
-import { accountWithKnowledgeBase, expectToastShown, recordToasts, signIn } from "./support";
+import { accountWithKnowledgeBase, expectToastShown, recordToasts, signInWithToken } from "./support";
 
 // §: usable at 1024 px
 test.use({ viewport: { width: 1024, height: 768 } });
 
 test("a deleted knowledge base waits in the recycle bin and comes back with its documents", async ({ page, request }) => {
-  const { email } = await accountWithKnowledgeBase(request, "bin");
-  await signIn(page, email);
+  const { token } = await accountWithKnowledgeBase(request, "bin");
+  await signInWithToken(page, token);
 
   // Deleting says where the knowledge base goes, and for how long
   await page.goto("/knowledge");

@@ -2,7 +2,7 @@ import type { Server } from "node:http";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import PDFDocument from "pdfkit";
 import { SLOW_MODEL, SLOW_WORDS, startSlowModel } from "./slow-model";
-import { accountWithKnowledgeBase, graphql, signIn } from "./support";
+import { accountWithKnowledgeBase, graphql, signInWithToken } from "./support";
 
 const QUESTION = "Who rings the bell at the lighthouse?";
 
@@ -55,8 +55,8 @@ async function assistantOver(request: APIRequestContext, token: string, kbId: st
 }
 
 test("a user creates an assistant over a parsed knowledge base, asks, sees it search and answer with citations, opens the cited document and rates the answer", async ({ page, request, context }) => {
-  const { email } = await accountWithKnowledgeBase(request, "chat");
-  await signIn(page, email);
+  const { token } = await accountWithKnowledgeBase(request, "chat");
+  await signInWithToken(page, token);
   await page.goto("/chat");
   await expect(page.getByTestId("assistant-empty")).toBeVisible();
 
@@ -140,7 +140,7 @@ test("a user creates an assistant over a parsed knowledge base, asks, sees it se
 test("an answer streams word by word; reloading the page mid-answer shows the rest with nothing lost or repeated; stop ends an answer", async ({ page, request }) => {
   const model = await startSlowModel();
   try {
-    const { email, token, kbId } = await accountWithKnowledgeBase(request, "chat");
+    const { token, kbId } = await accountWithKnowledgeBase(request, "chat");
     await graphql(
       request,
       "mutation($input: ModelEntryInput!) { addModelEntry(input: $input) { id } }",
@@ -152,7 +152,7 @@ test("an answer streams word by word; reloading the page mid-answer shows the re
     expect(chatModel).toBeTruthy();
     await assistantOver(request, token, kbId, "Slow writer", chatModel);
 
-    await signIn(page, email);
+    await signInWithToken(page, token);
     await page.goto("/chat");
     await expect(page.getByTestId("chat-assistant-name")).toHaveText("Slow writer");
     await watchAnswers(page);
@@ -205,7 +205,7 @@ test("an answer streams word by word; reloading the page mid-answer shows the re
 });
 
 test("sharing needs an API key; the share page works signed out in a fresh browser, scoped to the one assistant, reads answers aloud, and the widget opens it", async ({ page, request, browser, baseURL }) => {
-  const { email, token, kbId } = await accountWithKnowledgeBase(request, "chat");
+  const { token, kbId } = await accountWithKnowledgeBase(request, "chat");
   // A TTS model of the tenant, for the play button of an assistant with TTS on.
   const speech = await startSlowModel();
   closeAfterTest.push(speech.server);
@@ -221,7 +221,7 @@ test("sharing needs an API key; the share page works signed out in a fresh brows
   expect(ttsModel).toBeTruthy();
   await graphql(request, "mutation($input: DefaultModelsInput!) { setDefaultModels(input: $input) { tts } }", { input: { tts: ttsModel } }, token);
   await assistantOver(request, token, kbId, "Harbour helper", undefined, { tts: true });
-  await signIn(page, email);
+  await signInWithToken(page, token);
   await page.goto("/chat");
   await page.getByTestId("chat-embed").click();
   const embed = page.getByTestId("embed-dialog");
@@ -318,7 +318,7 @@ function harbourReportPdf(): Promise<Buffer> {
 }
 
 test("a citation of a PDF opens the document viewer at the cited page with the chunk's boxes marked", async ({ page, request }) => {
-  const { email, token, kbId } = await accountWithKnowledgeBase(request, "chat");
+  const { token, kbId } = await accountWithKnowledgeBase(request, "chat");
   const upload = await request.post("/v1/document/upload", {
     headers: { Authorization: token },
     multipart: { kb_id: kbId, file: { name: "harbour-report.pdf", mimeType: "application/pdf", buffer: await harbourReportPdf() } },
@@ -339,7 +339,7 @@ test("a citation of a PDF opens the document viewer at the cited page with the c
   expect(pages).toContain(2);
 
   // The link the chat page gives a citation of this chunk.
-  await signIn(page, email);
+  await signInWithToken(page, token);
   await page.goto(`/document/${documentId}?page=${pages[0]}&chunk=${cited.id}`);
   await expect(page.getByTestId("viewer-name")).toHaveText("harbour-report.pdf");
   await expect(page.getByTestId("viewer-pdf-page")).toHaveCount(pages.length);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Document as DocxDocument, HeadingLevel, Packer, Paragraph } from "docx";
 import { expect, test, type Page } from "@playwright/test";
-import { graphql, PASSWORD, signIn } from "./support";
+import { graphql, PASSWORD, signInWithToken } from "./support";
 
 /**
  * The file manager's journey (/file): folders made on the page, a whole folder uploaded with its sub-folders, a DOCX
@@ -55,11 +55,11 @@ async function newFolder(page: Page, name: string): Promise<void> {
 
 test("folders, a folder upload, rendered previews, a link parsed in its knowledge base, a move and a delete", async ({ page, request }) => {
   const email = `files-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  await graphql(request, "mutation($input: RegisterInput!) { register(input: $input) { user { id } } }", { input: { email, nickname: "Ada Lovelace", password: PASSWORD } });
+  const { register } = await graphql<{ register: { token: string } }>(request, "mutation($input: RegisterInput!) { register(input: $input) { token } }", { input: { email, nickname: "Ada Lovelace", password: PASSWORD } });
   const folder = await tripFolder();
   try {
     await page.setViewportSize({ width: 1024, height: 800 });
-    await signIn(page, email);
+    await signInWithToken(page, register.token);
     await page.goto("/file");
 
     // A first visit says what the page is for, with its two ways to begin.
@@ -104,8 +104,7 @@ test("folders, a folder upload, rendered previews, a link parsed in its knowledg
     await drawer.getByTestId("file-preview-close").click();
 
     // Linked to a knowledge base, the file becomes a document there and is parsed.
-    const { login } = await graphql<{ login: { token: string } }>(request, "mutation($input: LoginInput!) { login(input: $input) { token } }", { input: { email, password: PASSWORD } });
-    await graphql(request, "mutation($input: KnowledgeBaseInput!) { createKnowledgeBase(input: $input) { id } }", { input: { name: "Harbour town" } }, login.token);
+    await graphql(request, "mutation($input: KnowledgeBaseInput!) { createKnowledgeBase(input: $input) { id } }", { input: { name: "Harbour town" } }, register.token);
     await page.getByTestId("file-breadcrumb").filter({ hasText: "trip" }).click();
     await openRowMenu(page, "notes.md", "file-link");
     const linkDialog = page.getByTestId("file-link-dialog");

@@ -2,7 +2,7 @@ import type { Server } from "node:http";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { SLOW_MODEL, SLOW_WORDS, startSlowModel } from "./slow-model";
-import { accountWithKnowledgeBase, expectToastShown, graphql, PASSWORD, recordToasts, signIn } from "./support";
+import { accountWithKnowledgeBase, expectToastShown, graphql, PASSWORD, recordToasts, signInWithToken } from "./support";
 
 /** An account of its own with a blank flow (Begin, then an Interact), made over GraphQL; the list journey makes them through the page. */
 async function accountWithBlankFlow(request: APIRequestContext, prefix: string): Promise<{ email: string; token: string; flowId: string }> {
@@ -50,8 +50,8 @@ async function connect(page: Page, from: Locator, to: Locator): Promise<void> {
 const edgeCount = (page: Page) => page.locator(".react-flow__edge").count();
 
 test("the editor: components from the palette, edges by the registry's rules, undo and redo, copy and paste, a note, and autosave that survives a reload and never overwrites another tab", async ({ page, request, browser }) => {
-  const { email, flowId } = await accountWithBlankFlow(request, "flow-editor");
-  await signIn(page, email);
+  const { token, flowId } = await accountWithBlankFlow(request, "flow-editor");
+  await signInWithToken(page, token);
   await page.goto(`/flow/${flowId}`);
   // The editor's code loads on first use: on a loaded machine that takes a while.
   await expect(page.getByTestId("flow-node")).toHaveCount(2, { timeout: 30_000 });
@@ -117,7 +117,7 @@ test("the editor: components from the palette, edges by the registry's rules, un
 
   // Another tab saves first: this tab's next save is refused and says so; keeping mine saves over theirs.
   const other = await browser.newPage();
-  await signIn(other, email);
+  await signInWithToken(other, token);
   await other.goto(`/flow/${flowId}`);
   await expect(other.getByTestId("flow-node")).toHaveCount(3, { timeout: 30_000 });
   await other.getByTestId("flow-title").fill("Harbour helper (other tab)");
@@ -167,7 +167,7 @@ async function ask(page: Page, question: string): Promise<void> {
 test("a flow from blank over a parsed knowledge base: a missing name is marked and fixed, the run shows each node's state live and a cited answer, and a reload mid-run finds the run and sees it finish", async ({ page, request }) => {
   const model = await startSlowModel();
   closeAfterTest.push(model.server);
-  const { email, token } = await accountWithKnowledgeBase(request, "flow-run");
+  const { token } = await accountWithKnowledgeBase(request, "flow-run");
   await graphql(
     request,
     "mutation($input: ModelEntryInput!) { addModelEntry(input: $input) { id } }",
@@ -178,7 +178,7 @@ test("a flow from blank over a parsed knowledge base: a missing name is marked a
   const slowModel = availableModels.find((candidate) => candidate.modelName === SLOW_MODEL)!.id;
 
   // From the list: a blank flow.
-  await signIn(page, email);
+  await signInWithToken(page, token);
   await page.goto("/flow");
   await page.getByTestId("flow-empty-create").click();
   const dialog = page.getByTestId("flow-create-dialog");
@@ -263,8 +263,8 @@ test("a flow from blank over a parsed knowledge base: a missing name is marked a
 });
 
 test("a template's nodes open in the editor, and RAGFlow's own Interpreter template imports and runs on its Begin inputs, a file among them", async ({ page, request }) => {
-  const { email } = await accountWithBlankFlow(request, "flow-import");
-  await signIn(page, email);
+  const { token } = await accountWithBlankFlow(request, "flow-import");
+  await signInWithToken(page, token);
   await page.goto("/flow");
   await expect(page.getByTestId("flow-card")).toHaveCount(1, { timeout: 30_000 });
 

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { graphql, PASSWORD, signIn } from "./support";
+import { graphql, PASSWORD, signInWithToken } from "./support";
 
 /**
  * Publishing a flow (issue 17, §2 API publishing): the REST and OpenAI-compatible endpoints answer with an API key,
@@ -146,9 +146,9 @@ test("a shared flow asks Begin's inputs first, each by its type, and its answers
 });
 
 test("the publish dialog gives the flow's id, a key made on the spot and commands that work, and the embed code", async ({ page, request, baseURL }) => {
-  const { email, flowId } = await accountWithFlow(request, "Published echo");
+  const { token, flowId } = await accountWithFlow(request, "Published echo");
   await page.setViewportSize({ width: 1024, height: 768 });
-  await signIn(page, email);
+  await signInWithToken(page, token);
   await page.goto(`/flow/${flowId}`);
   // The editor's code loads on first use: on a loaded machine that takes a while.
   await expect(page.getByTestId("flow-publish")).toBeVisible({ timeout: 30_000 });

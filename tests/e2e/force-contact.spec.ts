@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { graphql, PASSWORD } from "./support";
+import { graphql, PASSWORD, POLL_INTERVALS } from "./support";
 import { CONTACT_ENV } from "./contact-env";
 
 /** Sentences with proper names, from which the built-in extractor makes a small graph in a few seconds. */
@@ -25,11 +25,11 @@ async function accountWithGraph(request: APIRequestContext): Promise<{ email: st
   const [{ id }] = ((await uploaded.json()) as { data: { id: string }[] }).data;
   await graphql(request, "mutation($ids: [ID!]!) { runParsing(ids: $ids) { id } }", { ids: [id] }, token);
   await expect
-    .poll(async () => (await graphql<{ document: { run: string } }>(request, "query($id: ID!) { document(id: $id) { run } }", { id }, token)).document.run, { timeout: 60_000 })
+    .poll(async () => (await graphql<{ document: { run: string } }>(request, "query($id: ID!) { document(id: $id) { run } }", { id }, token)).document.run, { timeout: 60_000, intervals: POLL_INTERVALS })
     .toBe("3");
   await graphql(request, "mutation($kb: ID!) { startKnowledgeBaseTask(knowledgeBaseId: $kb, kind: GRAPHRAG) { id } }", { kb: kbId }, token);
   await expect
-    .poll(async () => (await graphql<{ knowledgeBaseTasks: { status: string }[] }>(request, "query($kb: ID!) { knowledgeBaseTasks(knowledgeBaseId: $kb) { status } }", { kb: kbId }, token)).knowledgeBaseTasks[0]?.status, { timeout: 60_000 })
+    .poll(async () => (await graphql<{ knowledgeBaseTasks: { status: string }[] }>(request, "query($kb: ID!) { knowledgeBaseTasks(knowledgeBaseId: $kb) { status } }", { kb: kbId }, token)).knowledgeBaseTasks[0]?.status, { timeout: 60_000, intervals: POLL_INTERVALS })
     .toBe("DONE");
   return { email, kbId };
 }

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { accountWithKnowledgeBase, graphql, signIn } from "./support";
+import { accountWithKnowledgeBase, graphql, POLL_INTERVALS, signInWithToken } from "./support";
 
 /** Entries on a few subjects, long enough for RAPTOR to cluster and summarise for a few seconds. */
 function ferryLog(): Buffer {
@@ -12,7 +12,7 @@ function ferryLog(): Buffer {
 }
 
 test("RAPTOR is generated from the configuration page, its progress shown live until it is done", async ({ page, request }) => {
-  const { email, token, kbId } = await accountWithKnowledgeBase(request, "raptor");
+  const { token, kbId } = await accountWithKnowledgeBase(request, "raptor");
   const uploaded = await request.post("/v1/document/upload", {
     headers: { Authorization: token },
     multipart: { kb_id: kbId, file: { name: "ferry-log.txt", mimeType: "text/plain", buffer: ferryLog() } },
@@ -20,10 +20,10 @@ test("RAPTOR is generated from the configuration page, its progress shown live u
   const [{ id }] = ((await uploaded.json()) as { data: { id: string }[] }).data;
   await graphql(request, "mutation($ids: [ID!]!) { runParsing(ids: $ids) { id } }", { ids: [id] }, token);
   await expect
-    .poll(async () => (await graphql<{ document: { run: string } }>(request, "query($id: ID!) { document(id: $id) { run } }", { id }, token)).document.run, { timeout: 60_000 })
+    .poll(async () => (await graphql<{ document: { run: string } }>(request, "query($id: ID!) { document(id: $id) { run } }", { id }, token)).document.run, { timeout: 60_000, intervals: POLL_INTERVALS })
     .toBe("3");
 
-  await signIn(page, email);
+  await signInWithToken(page, token);
   await page.goto(`/knowledge/configuration?id=${kbId}`);
   const raptor = page.getByTestId("kb-task-raptor");
   await expect(raptor).toHaveAttribute("data-status", "none");

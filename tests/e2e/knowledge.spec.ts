@@ -1,5 +1,6 @@
 import { Document as DocxDocument, HeadingLevel, Packer, Paragraph } from "docx";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { signInWithToken } from "./support";
 
 const PASSWORD = "correct-horse-battery";
 
@@ -7,15 +8,17 @@ function uniqueEmail(tag: string): string {
   return `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 }
 
-/** Creates an account straight through GraphQL; the foundation journey covers the sign-up form. */
-async function registerThroughApi(request: APIRequestContext, email: string): Promise<void> {
+/** Creates an account straight through GraphQL, signed in (its session token); the foundation journey covers the sign-up form. */
+async function registerThroughApi(request: APIRequestContext, email: string): Promise<string> {
   const response = await request.post("/graphql", {
     data: {
-      query: "mutation Register($input: RegisterInput!) { register(input: $input) { user { id } } }",
+      query: "mutation Register($input: RegisterInput!) { register(input: $input) { token } }",
       variables: { input: { email, nickname: "Rosalind Franklin", password: PASSWORD } },
     },
   });
-  expect((await response.json()).errors).toBeUndefined();
+  const body = await response.json();
+  expect(body.errors).toBeUndefined();
+  return body.data.register.token;
 }
 
 /** The one paragraph of the harbour log that mentions the lighthouse: the chunk search must find it. */
@@ -104,7 +107,7 @@ test("a user uploads three kinds of files, watches them parse live, curates the 
   // past two minutes on a loaded CI machine since its preview step renders a DOCX and Markdown
   test.setTimeout(240_000);
   const email = uniqueEmail("knowledge");
-  await registerThroughApi(request, email);
+  const token = await registerThroughApi(request, email);
 
   // What reaches the page while parsing runs: GraphQL queries over HTTP, progress over the WebSocket.
   const documentsQueries: string[] = [];
@@ -118,12 +121,8 @@ test("a user uploads three kinds of files, watches them parse live, curates the 
     });
   });
 
-  await page.goto("/login");
-  const signInForm = page.getByTestId("sign-in-form");
-  await signInForm.locator('input[name="email"]').fill(email);
-  await signInForm.locator('input[name="password"]').fill(PASSWORD);
-  await signInForm.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/my$/);
+  await signInWithToken(page, token);
+  await page.goto("/my");
 
   await page.locator("header nav").getByRole("link", { name: "Knowledge Base" }).click();
   await expect(page.getByTestId("kb-empty")).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { accountWithKnowledgeBase, expectToastShown, graphql, recordToasts, signIn } from "./support";
+import { accountWithKnowledgeBase, expectToastShown, graphql, recordToasts, signInWithToken } from "./support";
 
 // The narrowest width the pages are made for.
 test.use({ viewport: { width: 1024, height: 800 } });
@@ -8,13 +8,13 @@ const TIMETABLE = "The ferry timetable hangs beside the harbour office door.";
 const MERGED = "Harbour office: it opens at eight, and the ferry timetable hangs beside its door.";
 
 test("two chunks of a parsed document are merged from its chunk page into one new chunk, shown there with its sources", async ({ page, request }) => {
-  const { email, token, kbId } = await accountWithKnowledgeBase(request, "merge");
+  const { token, kbId } = await accountWithKnowledgeBase(request, "merge");
   const { documents } = await graphql<{ documents: { items: { id: string; name: string }[] } }>(request, "query($kb: ID!) { documents(knowledgeBaseId: $kb) { items { id name } } }", { kb: kbId }, token);
   const handbook = documents.items.find((document) => document.name === "harbour-handbook.txt")!;
   // The parsed handbook is one chunk: a second one, added by hand, makes two to merge.
   await graphql(request, "mutation($doc: ID!, $content: String!) { addChunk(documentId: $doc, content: $content) { id } }", { doc: handbook.id, content: TIMETABLE }, token);
 
-  await signIn(page, email);
+  await signInWithToken(page, token);
   // Without chosen chunks, the merge page says where to choose them.
   await page.goto("/search/merge");
   await expect(page.getByTestId("merge-empty")).toContainText("Tick the chunks you want to merge");

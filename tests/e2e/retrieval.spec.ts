@@ -1,11 +1,11 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { accountWithKnowledgeBase, signIn } from "./support";
+import { accountWithKnowledgeBase, signInWithToken } from "./support";
 
 const QUESTION = "Who rings the bell at the lighthouse?";
 
 test("a user tests retrieval: the right document first with its three similarities and the question's words marked, a document filter and the stage timings", async ({ page, request }) => {
-  const { email, kbId } = await accountWithKnowledgeBase(request, "retrieval");
-  await signIn(page, email);
+  const { token, kbId } = await accountWithKnowledgeBase(request, "retrieval");
+  await signInWithToken(page, token);
   await page.goto(`/knowledge/dataset?id=${kbId}`);
   await page.getByTestId("kb-nav-testing").click();
   await expect(page).toHaveURL(/\/knowledge\/testing\?id=/);
@@ -49,8 +49,8 @@ test("a user tests retrieval: the right document first with its three similariti
 });
 
 async function askAbout(page: Page, request: APIRequestContext): Promise<void> {
-  const { email, kbId } = await accountWithKnowledgeBase(request, "retrieval");
-  await signIn(page, email);
+  const { token, kbId } = await accountWithKnowledgeBase(request, "retrieval");
+  await signInWithToken(page, token);
   await page.goto(`/knowledge/testing?id=${kbId}`);
   await page.getByTestId("retrieval-question").fill(QUESTION);
   await page.getByTestId("retrieval-run").click();

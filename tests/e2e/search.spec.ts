@@ -1,13 +1,13 @@
 import { expect, test } from "@playwright/test";
-import { accountWithKnowledgeBase, signIn } from "./support";
+import { accountWithKnowledgeBase, signInWithToken } from "./support";
 
 const QUESTION = "Who rings the bell at the lighthouse?";
 
 test("a user searches a parsed knowledge base: highlighted chunks with a document filter, a streamed cited summary, its mind map, related questions, merging, and a search reopened from the history", async ({ page, request }) => {
-  const { email } = await accountWithKnowledgeBase(request, "search");
+  const { token } = await accountWithKnowledgeBase(request, "search");
   // The page is made for 1024 px and wider.
   await page.setViewportSize({ width: 1024, height: 768 });
-  await signIn(page, email);
+  await signInWithToken(page, token);
   await page.goto("/search");
   await expect(page.getByTestId("search-landing")).toBeVisible();
 

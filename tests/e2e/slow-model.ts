@@ -6,7 +6,11 @@ import type { AddressInfo } from "node:net";
 /** The slow model's answer, one word per event: long enough to reload the page in the middle of it. */
 export const SLOW_WORDS = Array.from({ length: 40 }, (_, index) => `word${index + 1}`);
 export const SLOW_MODEL = "slow-writer";
-const SLOW_PACE_MS = 120;
+/**
+ * The pause between two words. The journeys that act mid-answer hold the stream with pause() rather than count on
+ * the pace, so it only needs to be slow enough for the page to render the words one by one.
+ */
+const SLOW_PACE_MS = 50;
 
 /** A quarter of a second of a 440 Hz tone: 8 kHz, 8-bit mono WAV. */
 function toneWav(): Buffer {

@@ -16,6 +16,9 @@ export const GARDEN = `Garden notes
 Tomatoes want full sun and a deep watering twice a week. From the top of the garden you can hear the lighthouse bell across the bay.
 `;
 
+/** How often a test asks again for a state it waits for: the default's 1 s steps make a half-second parse wait a second. */
+export const POLL_INTERVALS = [100, 250];
+
 export async function graphql<T>(request: APIRequestContext, query: string, variables: Record<string, unknown>, token?: string): Promise<T> {
   const response = await request.post("/graphql", { data: { query, variables }, headers: token ? { Authorization: token } : {} });
   const body = (await response.json()) as { data: T; errors?: unknown };
@@ -60,7 +63,7 @@ export async function accountWithKnowledgeBase(request: APIRequestContext, prefi
         token,
       );
       return documents.items.map((document) => document.run);
-    }, { timeout: 60_000 })
+    }, { timeout: 60_000, intervals: POLL_INTERVALS })
     .toEqual(["3", "3"]);
   return { email, token, kbId };
 }
@@ -72,6 +75,24 @@ export async function signIn(page: Page, email: string): Promise<void> {
   await form.locator('input[name="password"]').fill(PASSWORD);
   await form.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/my$/);
+}
+
+/**
+ * Signs `page` in with a session token made over the API: the token goes where the sign-in form leaves it, and the
+ * next page the test opens is signed in. The form itself is covered by foundation.spec.ts (and the identity
+ * provider's button by sso.spec.ts); going through it in every journey cost each a page load and a redirect.
+ * The token is placed once per tab, so that a sign-out later in a test holds across reloads.
+ */
+export async function signInWithToken(page: Page, token: string): Promise<void> {
+  await page.addInitScript((value: string) => {
+    try {
+      if (window.sessionStorage.getItem("e2e-token-placed")) return;
+      window.localStorage.setItem("Authorization", value);
+      window.sessionStorage.setItem("e2e-token-placed", "1");
+    } catch {
+      // a document without storage (about:blank): the next one of the application's origin places it
+    }
+  }, token);
 }
 
 /**
@@ -95,6 +116,6 @@ export async function recordToasts(page: Page): Promise<void> {
 /** Waits until the page has shown a toast containing `text` (recordToasts must have been called before the action). */
 export async function expectToastShown(page: Page, text: string): Promise<void> {
   await expect
-    .poll(() => page.evaluate(() => (window as unknown as { toastsSeen?: string[] }).toastsSeen ?? []))
+    .poll(() => page.evaluate(() => (window as unknown as { toastsSeen?: string[] }).toastsSeen ?? []), { intervals: POLL_INTERVALS })
     .toEqual(expect.arrayContaining([expect.stringContaining(text)]));
 }

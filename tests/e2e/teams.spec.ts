@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { accountWithKnowledgeBase, graphql, PASSWORD, signIn } from "./support";
+import { accountWithKnowledgeBase, graphql, PASSWORD, signInWithToken } from "./support";
 
 /**
  * Teams (spec §2 /team and Settings → Team, §4, §5): the owner invites a second user by e-mail; the second user sees
@@ -9,11 +9,11 @@ test("an owner invites a second user by e-mail, who agrees and gets answers citi
   const owner = await accountWithKnowledgeBase(request, "team-owner");
   await graphql(request, `mutation($id: ID!) { updateKnowledgeBase(id: $id, input: { permission: "team" }) { id } }`, { id: owner.kbId }, owner.token);
   const guestEmail = `team-guest-${Date.now()}@example.com`;
-  await graphql(request, "mutation($input: RegisterInput!) { register(input: $input) { user { id } } }", { input: { email: guestEmail, nickname: "Ada Lovelace", password: PASSWORD } });
+  const { register: guest } = await graphql<{ register: { token: string } }>(request, "mutation($input: RegisterInput!) { register(input: $input) { token } }", { input: { email: guestEmail, nickname: "Ada Lovelace", password: PASSWORD } });
 
   // The owner invites: first itself, which is refused, then the second user.
   const ownerPage = await (await browser.newContext({ viewport: { width: 1024, height: 800 } })).newPage();
-  await signIn(ownerPage, owner.email);
+  await signInWithToken(ownerPage, owner.token);
   await ownerPage.goto("/team");
   await expect(ownerPage.getByTestId("team-member-row")).toHaveCount(1);
   await ownerPage.getByTestId("team-invite").click();
@@ -30,7 +30,8 @@ test("an owner invites a second user by e-mail, who agrees and gets answers citi
 
   // The second user sees the invitation from the header, and agrees in Settings → Team.
   const guestPage = await (await browser.newContext({ viewport: { width: 1024, height: 800 }, colorScheme: "dark" })).newPage();
-  await signIn(guestPage, guestEmail);
+  await signInWithToken(guestPage, guest.token);
+  await guestPage.goto("/my");
   await expect(guestPage.getByTestId("team-invitation-dot")).toBeVisible();
   await guestPage.getByTestId("user-menu").click();
   await expect(guestPage.getByTestId("team-invitation-count")).toHaveText("1");

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { graphql, PASSWORD, signIn } from "./support";
+import { graphql, PASSWORD, signInWithToken } from "./support";
 
 test("my space lists a knowledge base and a flow newest first, filters, remembers its layout, renames, and shows them as slides", async ({ page, request }) => {
   const email = `works-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
@@ -10,7 +10,8 @@ test("my space lists a knowledge base and a flow newest first, filters, remember
   await graphql(request, "mutation { createFlow(input: { title: \"Ferry router\" }) { id } }", {}, login.token);
 
   // Signed in, /my lists both, the flow (made last) first.
-  await signIn(page, email);
+  await signInWithToken(page, login.token);
+  await page.goto("/my");
   const items = page.getByTestId("work-item");
   await expect(items.getByTestId("work-name")).toHaveText(["Ferry router", "Harbour town"]);
   await expect(items.first()).toHaveAttribute("data-kind", "flow");

@@ -1,4 +1,4 @@
-import { startTestServer, type TestServer } from "../testing/app";
+import { sharedTestServer, startTestServer, type HttpTestServer, type TestServer } from "../testing/app";
 import { startPostgresServer, type TestPostgresServer } from "../testing/postgres-server";
 import { freePort } from "../testing/processes";
 import { apiUser, type ApiUser } from "../testing/rest-support";
@@ -78,11 +78,9 @@ describe("testFlowDatabaseConnection", () => {
 });
 
 describe("testFlowDatabaseConnection with the default outbound policy", () => {
-  let closedServer: TestServer;
-  afterAll(async () => closedServer?.close());
-
   it("refuses a private address, as runs do", async () => {
-    closedServer = await startTestServer();
+    // the worker's server, which has the default policy
+    const closedServer: HttpTestServer = await sharedTestServer();
     const user = await apiUser(closedServer);
     const dsl = sketchFlow({ begin: { name: "Begin", down: [SQL_NODE] }, [SQL_NODE]: { name: "ExeSQL", params: { db_type: "postgresql", host: postgres.host, port: postgres.port, database: "shop", username: "reader", password: "reader-secret" } } });
     const created = await closedServer.graphql<Record<string, any>>(`mutation($input: CreateFlowInput!) { createFlow(input: $input) { id } }`, { input: { title: "Private", dsl } }, user.token); // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -6,6 +6,7 @@ import { RUN, type Document } from "../knowledge/document.entity";
 import { prepareBuiltinModels } from "../models/builtin/builtin.provider";
 import { modelCacheDirectory } from "../models/builtin/lexicon";
 import { LOGIN, REGISTER, startTestServer, signUpAndIn, type TestServer } from "../testing/app";
+import { copyDatabaseTemplate } from "../testing/database-template";
 import { startPostgres, type TestPostgres } from "../testing/postgres";
 import { freePort, spawnTs, type TsProcess } from "../testing/processes";
 import { startRedis, type TestRedis } from "../testing/redis";
@@ -89,9 +90,10 @@ beforeAll(async () => {
   // The model cache is built here if this machine has none yet (~25 s, else ~1 s to load), before any
   // child process would build it too, in the middle of a parse.
   [redis, postgres] = await Promise.all([startRedis(), startPostgres(), prepareBuiltinModels()]);
-  // A fresh embedded database takes ~15 s to create and migrate: it does so while the first test waits
-  // for BullMQ to notice the killed worker, rather than after it.
+  // The embedded-mode server starts while the first test waits for BullMQ to notice the killed worker, from a copy of
+  // the run's migrated database (a fresh one takes ~15 s to create and migrate, on the cores the first test uses).
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-restart-"));
+  copyDatabaseTemplate(dataDir);
   const port = await freePort();
   const env = { DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", MODEL_CACHE_DIR, CLIENT_DIR: path.join(dataDir, "no-client") };
   embedded = { dataDir, port, process: spawned("src/main.ts", env) };

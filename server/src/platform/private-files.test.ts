@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { apiUser, createDataset, uploadDocuments } from "../testing/rest-support";
 import { signUpAndIn, startTestServer } from "../testing/app";
+import { copyDatabaseTemplate } from "../testing/database-template";
 import { SecretBox } from "./secret-box";
 
 /** What Cairn keeps on disk is readable by the server's user only, and the server key can live apart from the data. */
@@ -16,6 +17,8 @@ describe("the data directory", () => {
     fs.chmodSync(dataDir, 0o755);
     fs.mkdirSync(path.join(dataDir, "objects"), { mode: 0o755 });
     fs.chmodSync(path.join(dataDir, "objects"), 0o755);
+    // its database, migrated (database.test.ts covers creating one in a fresh DATA_DIR)
+    copyDatabaseTemplate(dataDir);
     const server = await startTestServer({ DATA_DIR: dataDir });
     try {
       const user = await apiUser(server);

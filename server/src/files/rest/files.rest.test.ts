@@ -1,4 +1,4 @@
-import { startTestServer, type TestServer } from "../../testing/app";
+import { sharedTestServer, type HttpTestServer } from "../../testing/app";
 import { apiUser, createDataset, multipart, type ApiUser } from "../../testing/rest-support";
 
 /**
@@ -6,7 +6,7 @@ import { apiUser, createDataset, multipart, type ApiUser } from "../../testing/r
  * (code, message and data always), RAGFlow's codes inside HTTP 200; and the web page's /v1/files upload and download.
  */
 
-let server: TestServer;
+let server: HttpTestServer;
 let user: ApiUser;
 let stranger: ApiUser;
 
@@ -14,7 +14,8 @@ const call = (method: string, path: string, body?: unknown, who: ApiUser = user)
 const ROW_KEYS = ["create_date", "create_time", "created_by", "id", "location", "name", "parent_id", "size", "source_type", "tenant_id", "type", "update_date", "update_time"];
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // the worker's server: every suite signs its own users up
+  server = await sharedTestServer();
   [user, stranger] = [await apiUser(server), await apiUser(server)];
 });
 afterAll(() => server.close());
