@@ -1,14 +1,19 @@
 import type { DataSource } from "typeorm";
 import type { Membership, PrincipalUser } from "../policies/principal";
-import { TenantMember } from "./tenant-member.entity";
 
-/** The tenants a user belongs to, with their role in each. */
-export async function membershipsOf(db: DataSource, userId: string): Promise<Membership[]> {
-  const rows = await db.getRepository(TenantMember).find({ where: { userId }, select: { tenantId: true, role: true } });
-  return rows.map(({ tenantId, role }) => ({ tenantId, role }));
+/** SQL: the memberships of the user `u` as a JSON array of Membership. */
+const MEMBERSHIPS_OF_U = `(SELECT coalesce(json_agg(json_build_object('tenantId', m.tenant_id, 'role', m.role)), '[]'::json) FROM tenant_member m WHERE m.user_id = u.id)`;
+
+/** A user as principals carry them, with their memberships and whether the account is active: one statement. */
+export async function userWithMemberships(db: DataSource, userId: string): Promise<{ user: PrincipalUser; active: boolean; memberships: Membership[] } | null> {
+  const [row]: { id: string; language: string; is_active: boolean; memberships: Membership[] }[] = await db.query(
+    `SELECT u.id, u.language, u.is_active, ${MEMBERSHIPS_OF_U} AS memberships FROM app_user u WHERE u.id = $1`,
+    [userId],
+  );
+  return row ? { user: { id: row.id, language: row.language }, active: row.is_active, memberships: row.memberships } : null;
 }
 
-/** A credential found by its token's hash, with the active user it acts for and their memberships. */
+/** A credential found by its token's hash, with the user it acts for (active or not) and their memberships. */
 export interface CredentialHolder {
   credentialId: string;
   /** The credential's tenant (an API key's; a session acts in its user's own tenant). */
@@ -34,8 +39,7 @@ export async function credentialHolder(db: DataSource, kind: keyof typeof CREDEN
   const { table, holder, tenant, lastUsed } = CREDENTIALS[kind];
   const rows: { id: string; tenant_id: string; expires_at: Date | null; last_used_at: Date | null; user_id: string; language: string; is_active: boolean; memberships: Membership[] }[] =
     await db.query(
-      `SELECT c.id, ${tenant} AS tenant_id, c.expires_at, ${lastUsed} AS last_used_at, u.id AS user_id, u.language, u.is_active,
-         (SELECT coalesce(json_agg(json_build_object('tenantId', m.tenant_id, 'role', m.role)), '[]'::json) FROM tenant_member m WHERE m.user_id = u.id) AS memberships
+      `SELECT c.id, ${tenant} AS tenant_id, c.expires_at, ${lastUsed} AS last_used_at, u.id AS user_id, u.language, u.is_active, ${MEMBERSHIPS_OF_U} AS memberships
        FROM ${table} c JOIN app_user u ON u.id = c.${holder} WHERE c.token_hash = $1`,
       [hash],
     );

@@ -2,8 +2,7 @@ import { In, IsNull, QueryFailedError, type Repository } from "typeorm";
 import type { BinService } from "../bin/bin.service";
 import { WorkKind } from "../bin/work-kind";
 import { authorize, can, scope, scopeSql, type Action, type AssistantResource } from "../policies";
-import { membershipsOf } from "../auth/memberships";
-import { User } from "../auth/user.entity";
+import { userWithMemberships } from "../auth/memberships";
 import type { Principal, SignedIn } from "../policies/principal";
 import { Document } from "../knowledge/document.entity";
 import { KnowledgeBase } from "../knowledge/knowledge-base.entity";
@@ -116,10 +115,9 @@ export class AssistantService {
   async usableKnowledgeBases(assistant: ChatAssistant): Promise<KnowledgeBase[]> {
     const kbs = await this.knowledgeBases(assistant);
     if (kbs.length === 0) return kbs;
-    const maker = await this.platform.db.getRepository(User).findOneBy({ id: assistant.createdBy });
+    const maker = await userWithMemberships(this.platform.db, assistant.createdBy);
     if (!maker) return [];
-    const memberships = await membershipsOf(this.platform.db, maker.id);
-    const runner: SignedIn = { kind: "apiToken", user: { id: maker.id, language: maker.language }, tenantId: assistant.tenantId, memberships, tokenId: assistant.id, expiresAt: null };
+    const runner: SignedIn = { kind: "apiToken", user: maker.user, tenantId: assistant.tenantId, memberships: maker.memberships, tokenId: assistant.id, expiresAt: null };
     return kbs.filter((kb) => can(runner, "use", knowledgeBaseResource(kb)));
   }
 

@@ -1,7 +1,6 @@
 import { IsNull, type Repository } from "typeorm";
 import type { ApiTokenService } from "../auth/api-token.service";
-import { membershipsOf } from "../auth/memberships";
-import { User } from "../auth/user.entity";
+import { userWithMemberships } from "../auth/memberships";
 import { authorize, can, type FlowShareResource } from "../policies";
 import type { FlowSharePrincipal, SignedIn } from "../policies/principal";
 import { DomainError, Unauthenticated } from "../platform/errors";
@@ -82,9 +81,8 @@ export class FlowShareService {
   async runnerOf(principal: FlowSharePrincipal): Promise<SignedIn> {
     const share = await this.shares.findOneBy({ id: principal.shareId });
     if (share) authorize(principal, "use", shareResource(share));
-    const user = share ? await this.platform.db.getRepository(User).findOneBy({ id: share.createdBy }) : null;
-    if (!share || !user || !user.isActive) throw Unauthenticated();
-    const memberships = await membershipsOf(this.platform.db, user.id);
-    return { kind: "apiToken", user: { id: user.id, language: user.language }, tenantId: share.tenantId, memberships, tokenId: share.id, expiresAt: null };
+    const maker = share ? await userWithMemberships(this.platform.db, share.createdBy) : null;
+    if (!share || !maker || !maker.active) throw Unauthenticated();
+    return { kind: "apiToken", user: maker.user, tenantId: share.tenantId, memberships: maker.memberships, tokenId: share.id, expiresAt: null };
   }
 }
