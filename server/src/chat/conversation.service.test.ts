@@ -4,6 +4,7 @@ import { newId } from "../platform/ids";
 import { startTestServer, type TestServer } from "../testing/app";
 import type { ChatAssistant } from "./assistant.entity";
 import type { ChatActor, ConversationService } from "./conversation.service";
+import type { AnswerEvent } from "./answer-stream";
 import { startFakeChatServer, type FakeChatServer } from "./testing/fake-chat-server";
 import { actorOf, addFakeModel, chatUser, createAssistant, finalAnswer, parsedKnowledgeBase, type ChatUser } from "./testing/support";
 
@@ -342,6 +343,27 @@ describe("follow-ups and cross-language questions", () => {
       expect(tested.hits[0].chunk.content).toMatch(/work from home/);
     } finally {
       await setDefaultChat("");
+    }
+  });
+});
+
+describe("subscribing to an answer being written", () => {
+  it("is checked against the answer's conversation, as a finished answer is", async () => {
+    const assistant = await createAssistant(server, owner, { llmId: fakeModel, prompt: { system: "Talk.", parameters: [] } });
+    const [pace, reply] = [fake.paceMs, fake.reply];
+    fake.paceMs = 10;
+    const words = Array.from({ length: 30 }, (_, i) => `word${i}`).join(" ");
+    fake.reply = () => words;
+    try {
+      const conversation = await conversations.create(actor, assistant.id);
+      const asked = await conversations.ask(actor, conversation.id, { question: "Talk a little" });
+      await expect(conversations.answerStream(strangerActor, asked.answer.id)).rejects.toMatchObject({ kind: "NOT_FOUND", messageKey: "errors.conversation.messageNotFound" });
+      const events = await conversations.answerStream(actor, asked.answer.id);
+      let last: AnswerEvent | undefined;
+      for await (const event of events) last = event;
+      expect(last).toMatchObject({ status: "done", content: words });
+    } finally {
+      [fake.paceMs, fake.reply] = [pace, reply];
     }
   });
 });

@@ -20,9 +20,9 @@ import { checkVariables } from "./answer/prompt";
 import { Conversation, type ConversationSource } from "./conversation.entity";
 import { Message, type AskOptions, type VariableValue } from "./message.entity";
 
-
 /** A conversation as read with its assistant (null when the assistant row is gone). */
 type Loaded = Conversation & { loadedAssistant?: ChatAssistant | null };
+
 /**
  * Conversations with chat assistants and their answers, for the chat page (GraphQL), the share page
  * (a share principal, scoped to its assistant and its visitor) and the service API (§7, §8). An answer is
@@ -102,6 +102,11 @@ export class ConversationService {
   private readonly writer: AnswerWriter;
   /** The answers being generated: a stop, taken by any process, reaches the one generating it. */
   private readonly runs: CancellableRuns;
+  /**
+   * The answers this process is writing, with the conversation and assistant their question was checked against:
+   * a subscriber of this process is checked against the same rows, without reading them again.
+   */
+  private readonly writing = new Map<string, Loaded>();
   private sweepTimer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -184,8 +189,13 @@ export class ConversationService {
     if (!found) throw NotFound("errors.conversation.messageNotFound");
     const { loadedConversation, ...fields } = found;
     const message = Object.assign(new Message(), fields);
+    return { message, ...(await this.messageAccess(actor, loadedConversation ?? null)) };
+  }
+
+  /** `access` for a message of the conversation: what is not found is the message. */
+  private async messageAccess(actor: ChatActor, loaded: Loaded | null): Promise<{ conversation: Conversation; assistant: ChatAssistant }> {
     try {
-      return { message, ...(await this.access(actor, loadedConversation ?? null)) };
+      return await this.access(actor, loaded);
     } catch (error) {
       if (error instanceof DomainError && error.kind === "NOT_FOUND") throw NotFound("errors.conversation.messageNotFound");
       throw error;
@@ -443,7 +453,7 @@ export class ConversationService {
     const answer = storedRow(answerId, { role: "assistant", content: "", status: "searching", variables: null });
     const history = rows.filter((r) => !r.stored && r.position < asked.position);
     const turns = async () => [...(turnsBefore ?? toTurns(history)), { role: "user" as const, content: question }];
-    const finished = this.generate(assistant, answer, turns, options, listen);
+    const finished = this.generate(conversation, assistant, answer, turns, options, listen);
     return { question: asked, answer, finished };
   }
 
@@ -454,8 +464,16 @@ export class ConversationService {
   }
 
   /** Runs the pipeline for an answer row in status 'searching', writing and publishing as it goes. */
-  private generate(assistant: ChatAssistant, answer: Message, turns: () => Promise<Turn[]>, options: AskOptions, listen?: (event: AnswerEvent) => void): Promise<void> {
+  private generate(
+    conversation: Conversation,
+    assistant: ChatAssistant,
+    answer: Message,
+    turns: () => Promise<Turn[]>,
+    options: AskOptions,
+    listen?: (event: AnswerEvent) => void,
+  ): Promise<void> {
     const run = this.runs.start(answer.id);
+    this.writing.set(answer.id, Object.assign(new Conversation(), conversation, { loadedAssistant: assistant }));
     const state = this.writer.begin(answer.id, () => run.abort(), listen);
     const finished = (async () => {
       let final: FinalAnswer;
@@ -495,7 +513,10 @@ export class ConversationService {
       await this.writer.finish(state, final);
     })()
       .catch((error) => console.error(`[chat] could not finish answer ${answer.id}:`, error))
-      .finally(() => run.end());
+      .finally(() => {
+        this.writing.delete(answer.id);
+        run.end();
+      });
     return finished;
   }
 
@@ -535,7 +556,7 @@ export class ConversationService {
       await manager.insert(Message, replacement);
     });
     await this.conversations.update({ id: conversation.id }, {});
-    void this.generate(assistant, replacement, () => this.turnsBefore(conversation.id, replacement.position), options);
+    void this.generate(conversation, assistant, replacement, () => this.turnsBefore(conversation.id, replacement.position), options);
     return this.messages.findOneByOrFail({ id: replacement.id });
   }
 
@@ -550,13 +571,18 @@ export class ConversationService {
 
   /** The answer's events for this subscriber: what it missed first, then the rest live (answer-stream.ts). */
   async answerStream(actor: ChatActor, messageId: string): Promise<AsyncIterable<AnswerEvent>> {
-    // Listening first, the stream starts from the answer as this process is writing it, or else from the row read
-    // to check access: no second read.
+    // Listening first, the stream starts from the answer as this process is writing it (checked against the
+    // conversation its question was asked in: no read at all), or else from the row read to check access.
     const live = answerSubscription(this.platform, messageId);
     try {
-      const { message } = await this.ownAnswer(actor, messageId);
-      const row = this.writer.current(message.id) ?? message;
-      return resumableAnswer(this.platform, message.id, async () => this.writer.current(message.id) ?? this.messages.findOneBy({ id: message.id }), { live, row });
+      const inProcess = this.writing.get(messageId);
+      if (inProcess) await this.messageAccess(actor, inProcess);
+      let row = inProcess ? this.writer.current(messageId) : null;
+      if (!row) {
+        const { message } = await this.ownAnswer(actor, messageId);
+        row = this.writer.current(message.id) ?? message;
+      }
+      return resumableAnswer(this.platform, messageId, async () => this.writer.current(messageId) ?? this.messages.findOneBy({ id: messageId }), { live, row });
     } catch (error) {
       await live.close();
       throw error;
