@@ -20,8 +20,16 @@ import { checkVariables } from "./answer/prompt";
 import { Conversation, type ConversationSource } from "./conversation.entity";
 import { Message, type AskOptions, type VariableValue } from "./message.entity";
 
-/** A conversation as read with its assistant (null when the assistant row is gone). */
-type Loaded = Conversation & { loadedAssistant?: ChatAssistant | null };
+/** A conversation with its assistant, read together (the assistant is null when its row is gone). */
+interface Loaded {
+  conversation: Conversation;
+  assistant: ChatAssistant | null;
+}
+
+/** A conversation row as the join maps it (its assistant on `loadedAssistant`), split into the two entities. */
+function splitLoaded({ loadedAssistant, ...fields }: Conversation & { loadedAssistant?: ChatAssistant | null }): Loaded {
+  return { conversation: Object.assign(new Conversation(), fields), assistant: loadedAssistant ?? null };
+}
 
 /**
  * Conversations with chat assistants and their answers, for the chat page (GraphQL), the share page
@@ -156,22 +164,22 @@ export class ConversationService {
     return (await this.conversationsWithAssistants([id]))[0] ?? null;
   }
 
-  private conversationsWithAssistants(ids: string[]): Promise<Loaded[]> {
-    return this.conversations
+  private async conversationsWithAssistants(ids: string[]): Promise<Loaded[]> {
+    const rows = await this.conversations
       .createQueryBuilder("c")
       .leftJoinAndMapOne("c.loadedAssistant", ChatAssistant, "a", "a.id = c.assistantId")
       .where("c.id IN (:...ids)", { ids })
-      .getMany() as Promise<Loaded[]>;
+      .getMany();
+    return rows.map(splitLoaded);
   }
 
   private async access(actor: ChatActor, loaded: Loaded | null, action: Action = "use"): Promise<{ conversation: Conversation; assistant: ChatAssistant }> {
     const principal = this.policyPrincipal(actor);
-    if (!loaded || loaded.binnedIn) throw NotFound("errors.conversation.notFound");
-    const { loadedAssistant, ...fields } = loaded;
-    const conversation = Object.assign(new Conversation(), fields);
+    if (!loaded || loaded.conversation.binnedIn) throw NotFound("errors.conversation.notFound");
+    const { conversation } = loaded;
     authorize(principal, action, conversationResource(conversation));
     try {
-      const assistant = await this.usableAssistant(actor, loadedAssistant ?? null);
+      const assistant = await this.usableAssistant(actor, loaded.assistant);
       return { conversation, assistant };
     } catch (error) {
       if (error instanceof DomainError && error.kind === "NOT_FOUND") throw NotFound("errors.conversation.notFound");
@@ -185,11 +193,11 @@ export class ConversationService {
       .leftJoinAndMapOne("m.loadedConversation", Conversation, "c", "c.id = m.conversationId")
       .leftJoinAndMapOne("c.loadedAssistant", ChatAssistant, "a", "a.id = c.assistantId")
       .where("m.id = :id", { id: messageId })
-      .getOne()) as (Message & { loadedConversation?: Loaded }) | null;
+      .getOne()) as (Message & { loadedConversation?: Conversation & { loadedAssistant?: ChatAssistant | null } }) | null;
     if (!found) throw NotFound("errors.conversation.messageNotFound");
     const { loadedConversation, ...fields } = found;
     const message = Object.assign(new Message(), fields);
-    return { message, ...(await this.messageAccess(actor, loadedConversation ?? null)) };
+    return { message, ...(await this.messageAccess(actor, loadedConversation ? splitLoaded(loadedConversation) : null)) };
   }
 
   /** `access` for a message of the conversation: what is not found is the message. */
@@ -335,9 +343,9 @@ export class ConversationService {
   private async deletable(actor: ChatActor, ids: string[]): Promise<Conversation[]> {
     const found = ids.length > 0 ? await this.conversationsWithAssistants([...new Set(ids)]) : [];
     const own: Conversation[] = [];
-    for (const conversation of found) {
+    for (const loaded of found) {
       try {
-        own.push((await this.access(actor, conversation, "delete")).conversation);
+        own.push((await this.access(actor, loaded, "delete")).conversation);
       } catch (error) {
         if (!(error instanceof DomainError && error.kind === "NOT_FOUND")) throw error;
       }
@@ -473,7 +481,7 @@ export class ConversationService {
     listen?: (event: AnswerEvent) => void,
   ): Promise<void> {
     const run = this.runs.start(answer.id);
-    this.writing.set(answer.id, Object.assign(new Conversation(), conversation, { loadedAssistant: assistant }));
+    this.writing.set(answer.id, { conversation, assistant });
     const state = this.writer.begin(answer.id, () => run.abort(), listen);
     const finished = (async () => {
       let final: FinalAnswer;
