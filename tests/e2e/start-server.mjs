@@ -35,6 +35,9 @@ const server = spawn(process.execPath, [join(root, "server/dist/main.js")], {
     SIGNUP_NETWORK_FREE: "100000",
     SIGNIN_ADDRESS_FREE_ATTEMPTS: "10000",
     SIGNIN_NETWORK_FREE_ATTEMPTS: "100000",
+    // A test's request context keeps its connections open while the browser works: were the server to close an idle
+    // one just as the test sends on it, that request would fail with ECONNRESET. The client always closes first.
+    HTTP_KEEP_ALIVE_SECONDS: "600",
   },
 });
 

@@ -95,6 +95,8 @@ export async function startScaleOutStack(options: ScaleOutOptions = {}): Promise
         CLIENT_DIR: options.clientDir ?? path.join(scratch, "no-client"),
         JOB_CONCURRENCY: "0",
         INTERACTIVE_JOB_CONCURRENCY: "0",
+        // The client closes idle connections first (see testing/app.ts).
+        HTTP_KEEP_ALIVE_SECONDS: "600",
       });
       await child.waitForOutput(/Cairn is listening on/, START_TIMEOUT_MS);
       return { url: `http://127.0.0.1:${port}`, process: child };
