@@ -17,7 +17,10 @@ export function readJsonLines(file) {
     .map((line) => JSON.parse(line));
 }
 
-/** corpus.jsonl, queries.jsonl and qrels.tsv of a BEIR directory; BENCH_LIMIT keeps the first n documents. */
+/**
+ * corpus.jsonl, queries.jsonl and qrels.tsv of a BEIR directory; BENCH_LIMIT keeps the first n documents,
+ * BENCH_SCRIPT=traditional (or traditional-passages) converts a Chinese set (or its passages) to Traditional script.
+ */
 export function loadBeir(directory) {
   if (!directory || !fs.existsSync(path.join(directory, "corpus.jsonl"))) {
     console.error("usage: npm run bench:… -- <BEIR directory with corpus.jsonl>");
@@ -35,7 +38,17 @@ export function loadBeir(directory) {
       qrels.get(queryId).set(corpusId, Number(score));
     }
   }
-  return { name: path.basename(path.resolve(directory)), corpus, queries, qrels };
+  const name = path.basename(path.resolve(directory));
+  // BENCH_SCRIPT=traditional: the set in Traditional Chinese (OpenCC, Simplified to Taiwan's standard), as a set
+  // written in Taiwan or Hong Kong would come; traditional-passages: the passages only, asked about in Simplified
+  // script. Their results are written apart (<name>-<script>).
+  const script = process.env.BENCH_SCRIPT;
+  if (script === "traditional" || script === "traditional-passages") {
+    const toTraditional = require("opencc-js").Converter({ from: "cn", to: "tw" });
+    const convert = (entry) => Object.fromEntries(Object.entries(entry).map(([key, value]) => [key, key === "_id" || typeof value !== "string" ? value : toTraditional(value)]));
+    return { name: `${name}-${script}`, script, corpus: corpus.map(convert), queries: script === "traditional" ? queries.map(convert) : queries, qrels };
+  }
+  return { name, script: "as published", corpus, queries, qrels };
 }
 
 /** The built server (run `npm run build -w server` first) on a fresh DATA_DIR, with a signed-in principal. */

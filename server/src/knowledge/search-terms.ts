@@ -1,8 +1,9 @@
-import { isCjk, tokenize } from "../models/builtin/text-analysis";
+import { chineseBigrams, foldChineseScript, isCjk, tokenize } from "../models/builtin/text-analysis";
 
 /**
  * Keyword search inside PostgreSQL. Cairn analyses text itself — lower-casing, English stop words and
- * Porter2 stems, jieba segmentation of Chinese (Simplified and Traditional) — and stores each chunk's
+ * Porter2 stems, jieba segmentation of Chinese folded to Simplified script, and the character bigrams of
+ * Chinese beside its words (matched at a lower weight, retrieval/query-terms.ts) — and stores each chunk's
  * terms as a jsonb object term → frequency; triggers turn them into postings (chunk_term, migration
  * 1764100000000) that BM25 reads (retrieval/keyword-search.ts), so every database (PGlite, any PostgreSQL)
  * gives the same result without text-search dictionaries. The frequency is BM25F-like: an occurrence in
@@ -35,6 +36,8 @@ export function indexText(fields: SearchFields): IndexedText {
       terms[token.term] = (terms[token.term] ?? 0) + weight;
       if (weight === 1 && !token.joined) termCount += 1;
     }
+    // Bigrams overlap the words: they are no words of their own in the text's length.
+    for (const bigram of chineseBigrams(text)) terms[bigram] = (terms[bigram] ?? 0) + weight;
   };
   if (fields.title) add(fields.title, TITLE_WEIGHT);
   for (const keyword of fields.keywords ?? []) add(keyword, KEYWORD_WEIGHT);
@@ -69,10 +72,16 @@ export function highlight(text: string, terms: ReadonlySet<string>): string {
       out += "<em>" + escape(word) + "</em>";
       continue;
     }
-    // A Chinese run is segmented into several words: mark just the matching ones.
+    // A Chinese run is segmented into several words: mark just the matching ones. Their words are folded to
+    // Simplified script, found in the folded run; a fold that changed the run's length (a rare character
+    // becoming one outside the Basic Multilingual Plane) leaves no offsets to follow, so the run is marked whole.
+    const lower = foldChineseScript(word.normalize("NFKC").toLowerCase());
+    if (lower.length !== word.length) {
+      out += "<em>" + escape(word) + "</em>";
+      continue;
+    }
     let marked = "";
     let cursor = 0;
-    const lower = word.normalize("NFKC").toLowerCase();
     for (const hit of hits) {
       const at = lower.indexOf(hit.word, cursor);
       if (at < 0) continue;

@@ -22,12 +22,12 @@ export interface KeywordHit {
   chunkId: string;
   documentId: string;
   knowledgeBaseId: string;
-  /** Σ idf · saturated tf over the matched query terms. */
+  /** Σ weight · idf · saturated tf over the matched query terms. */
   bm25: number;
   /**
-   * 0..1: 1 − e^(−bm25 / Σ idf of the question's terms). bm25 / Σ idf is 1 when every term occurs once in a
-   * text of average length (0.63 then); the exponential saturation keeps the order of all scores (a cut at
-   * 1 would tie the best ones) and an absolute scale that thresholds can rely on.
+   * 0..1: 1 − e^(−bm25 / Σ weight·idf of the question's own terms, words and bigrams). The ratio is 1 when every
+   * such term occurs once in a text of average length (0.63 then); the exponential saturation keeps the order of
+   * all scores (a cut at 1 would tie the best ones) and an absolute scale that thresholds can rely on.
    */
   similarity: number;
 }
@@ -39,7 +39,7 @@ export async function keywordSearch(db: DataSource, terms: QueryTerm[], scope: K
     // Collection statistics cover every chunk of the knowledge bases, whatever the filters: idf must come
     // from one collection. Each query term's document frequency is counted first (an index-only count of
     // its postings), then its postings are read by a parameterised index scan each (OFFSET 0 keeps the
-    // planner from turning that into a scan of the whole table); Σ idf of the question's own terms
+    // planner from turning that into a scan of the whole table); Σ weight·idf of the question's own terms
     // normalises the score. All arithmetic is float8: an integer column next to a decimal literal would
     // make PostgreSQL compute in numeric, which costs more than reading the postings.
     `WITH corpus AS (
@@ -53,7 +53,7 @@ export async function keywordSearch(db: DataSource, terms: QueryTerm[], scope: K
      )
      SELECT p.chunk_id AS id, min(p.document_id) AS document_id, min(p.knowledge_base_id) AS knowledge_base_id,
        sum(q.weight * q.idf * p.tf * (${BM25_K1}::float8 + 1) / (p.tf + ${BM25_K1}::float8 * (1 - ${BM25_B}::float8 + ${BM25_B}::float8 * p.length / corpus.avgdl))) AS bm25,
-       (SELECT sum(idf) FROM q WHERE original) AS idf_total
+       (SELECT sum(weight * idf) FROM q WHERE original) AS idf_total
      FROM q CROSS JOIN corpus,
        LATERAL (SELECT chunk_id, document_id, knowledge_base_id, tf, length FROM chunk_term t WHERE t.knowledge_base_id = ANY($1) AND t.term = q.term OFFSET 0) p
      WHERE ${retrievablePostings("$1", "$4")}
@@ -66,7 +66,7 @@ export async function keywordSearch(db: DataSource, terms: QueryTerm[], scope: K
       limit,
       scope.documentIds?.length ? scope.documentIds : null,
       terms.map((t) => t.weight),
-      terms.map((t) => t.source === "question"),
+      terms.map((t) => t.source === "question" || t.source === "bigram"),
     ],
   );
   return rows.map((r) => ({

@@ -65,6 +65,30 @@ describe("retrieval", () => {
     expect(result.hits[0].documentName).toBe("chinese.txt");
   });
 
+  test("a question in Simplified script finds a passage in Traditional script, its words marked as written", async () => {
+    const chinese = (await retrieve("知识库检索")).hits[0].chunk;
+    const added = await server.services.chunks.add(owner, chinese.documentId, { content: "臺灣的高速鐵路連接臺北與高雄。" });
+    try {
+      const [first] = (await retrieve("台湾的高速铁路", { highlight: true })).hits;
+      expect(first.chunk.id).toBe(added.id);
+      expect(first.highlight).toBe("<em>臺灣</em>的<em>高速鐵路</em>連接臺北與高雄。");
+    } finally {
+      await server.services.chunks.delete(owner, [added.id]);
+    }
+  });
+
+  test("part of a long Chinese word, which segmentation never gives apart, is found by its character bigrams", async () => {
+    const chinese = (await retrieve("知识库检索")).hits[0].chunk;
+    const added = await server.services.chunks.add(owner, chinese.documentId, { content: "中华人民共和国成立于1949年。" });
+    try {
+      // jieba reads the passage as one word, 中华人民共和国, and the question as 人民 and 共和.
+      const hit = (await retrieve("人民共和", { similarityThreshold: 0 })).hits.find((h) => h.chunk.id === added.id);
+      expect(hit?.termSimilarity).toBeGreaterThan(0);
+    } finally {
+      await server.services.chunks.delete(owner, [added.id]);
+    }
+  });
+
   test("a disabled chunk or document is never retrieved", async () => {
     const before = await retrieve("sourdough yeast");
     const hit = before.hits.find((h) => h.documentName === "bread.txt")!;

@@ -1,5 +1,5 @@
 import { stemEnglish } from "./english-stemmer";
-import { analyze, tokenize } from "./text-analysis";
+import { analyze, chineseBigrams, foldChineseScript, tokenize } from "./text-analysis";
 
 describe("text analysis for the built-in models", () => {
   it("stems English words with Porter2, as Snowball's reference vocabulary does", () => {
@@ -30,9 +30,21 @@ describe("text analysis for the built-in models", () => {
     expect(tokenize("Ça va, Zürich?").map((t) => t.term)).toEqual(["ça", "va", "zürich"]);
   });
 
-  it("segments Chinese with jieba, in Simplified and Traditional text, beside English words", () => {
+  it("segments Chinese with jieba beside English words, and Traditional text into the same words as Simplified", () => {
     expect(analyze("我们正在构建检索增强生成（RAG）的聊天助手")).toEqual(["正在", "构建", "检索", "增强", "生成", "rag", "聊天", "助手"]);
-    expect(analyze("我們正在構建檢索增強生成的聊天助手")).toEqual(expect.arrayContaining(["檢索", "增強", "生成", "聊天", "助手"]));
+    expect(analyze("我們正在構建檢索增強生成（RAG）的聊天助手")).toEqual(analyze("我们正在构建检索增强生成（RAG）的聊天助手"));
+    // Taiwan's and Hong Kong's variant forms too, phrase by phrase as OpenCC converts them.
+    expect(analyze("臺灣的麵包")).toEqual(analyze("台湾的面包"));
+    expect(foldChineseScript("乾隆皇帝後來瞭解")).toBe("乾隆皇帝后来了解");
+  });
+
+  it("gives the character bigrams of Chinese runs, folded alike, as terms apart from words", () => {
+    const bigrams = chineseBigrams("战国无双3，關東");
+    expect(bigrams.map((b) => [...b].slice(1).join(""))).toEqual(["战国", "国无", "无双", "关东"]);
+    expect(chineseBigrams("战国无双3，关东")).toEqual(bigrams);
+    // A two-character word and the bigram of the same characters are different terms.
+    expect(bigrams).not.toContain("战国");
+    expect(chineseBigrams("only English, and 字")).toEqual([]);
   });
 
   it("spells out a lone Greek letter, as authors also write it, and leaves Greek words alone", () => {
