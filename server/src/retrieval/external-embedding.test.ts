@@ -26,12 +26,12 @@ const conceptOf = new Map(CONCEPTS.flatMap((words, dimension) => words.map((word
 
 /** The model's vector of a text: concept counts, normalised; a text of no known concept gets a dimension of its own. */
 function conceptVector(text: string): number[] {
-  const vector = new Array<number>(CONCEPTS.length + 1).fill(0);
+  const vector = Array.from({ length: CONCEPTS.length + 1 }, () => 0);
   for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
     const dimension = conceptOf.get(word);
     if (dimension !== undefined) vector[dimension] += 1;
   }
-  if (vector.every((x) => x === 0)) vector[CONCEPTS.length] = 1;
+  if (!vector.some((x) => x !== 0)) vector[CONCEPTS.length] = 1;
   const norm = Math.hypot(...vector);
   return vector.map((x) => x / norm);
 }

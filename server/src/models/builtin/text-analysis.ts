@@ -94,12 +94,14 @@ export function chineseSegmenter(): Jieba {
  * their Simplified forms (~10 ms to load the tables, on first use). Simplified text stays as it is.
  */
 export function foldChineseScript(text: string): string {
-  if (!toSimplified) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { ConverterFactory, Locale } = require("opencc-js/t2cn") as typeof import("opencc-js");
-    toSimplified = ConverterFactory(Locale.from.tw, Locale.from.hk, Locale.to.cn);
-  }
-  return toSimplified!(text);
+  toSimplified ??= simplifiedConverter();
+  return toSimplified(text);
+}
+
+function simplifiedConverter(): (text: string) => string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { ConverterFactory, Locale } = require("opencc-js/t2cn") as typeof import("opencc-js");
+  return ConverterFactory(Locale.from.tw, Locale.from.hk, Locale.to.cn);
 }
 
 export function isCjk(text: string): boolean {
