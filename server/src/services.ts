@@ -118,7 +118,7 @@ export function createServices(platform: Platform): Services {
       await search.close();
       await flowRuns.close();
       await fileImports.close();
-      await models.flushUsage();
+      await models.close();
     },
     async principalFor(authorization) {
       const token = bearerToken(authorization);

@@ -3,7 +3,7 @@ import type { BinService } from "../bin/bin.service";
 import { WorkKind } from "../bin/work-kind";
 import { authorize, can, scope, scopeSql, type Action, type AssistantResource } from "../policies";
 import { userWithMemberships } from "../auth/memberships";
-import type { Principal, SignedIn } from "../policies/principal";
+import { isSignedIn, type Principal, type SignedIn } from "../policies/principal";
 import { Document } from "../knowledge/document.entity";
 import { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import { knowledgeBaseResource, type KnowledgeBaseService } from "../knowledge/knowledge-base.service";
@@ -101,7 +101,7 @@ export class AssistantService {
 
   /** The assistant's knowledge bases that still exist, in its order. */
   async knowledgeBases(assistant: ChatAssistant): Promise<KnowledgeBase[]> {
-    const ids = (Array.isArray(assistant.kbIds) ? assistant.kbIds : []).filter((id): id is string => typeof id === "string");
+    const ids = knowledgeBaseIdsOf(assistant);
     if (ids.length === 0) return [];
     const rows = await this.platform.db.getRepository(KnowledgeBase).findBy({ id: In(ids), binnedIn: IsNull() });
     const byId = new Map(rows.map((kb) => [kb.id, kb]));
@@ -111,12 +111,13 @@ export class AssistantService {
   /**
    * The knowledge bases an answer may draw on: those that exist and that the assistant's maker may still use, so that
    * a team's knowledge base stops answering once its maker leaves the team or the base stops being shared with it.
+   * When the maker is the one asking, their memberships came with their credential in this request: no read.
    */
-  async usableKnowledgeBases(assistant: ChatAssistant): Promise<KnowledgeBase[]> {
-    const kbs = await this.knowledgeBases(assistant);
-    if (kbs.length === 0) return kbs;
-    const maker = await userWithMemberships(this.platform.db, assistant.createdBy);
-    if (!maker) return [];
+  async usableKnowledgeBases(assistant: ChatAssistant, asker?: Principal): Promise<KnowledgeBase[]> {
+    if (knowledgeBaseIdsOf(assistant).length === 0) return [];
+    const askingMaker = asker && isSignedIn(asker) && asker.user.id === assistant.createdBy ? asker : null;
+    const [kbs, maker] = await Promise.all([this.knowledgeBases(assistant), askingMaker ?? userWithMemberships(this.platform.db, assistant.createdBy)]);
+    if (kbs.length === 0 || !maker) return [];
     const runner: SignedIn = { kind: "apiToken", user: maker.user, tenantId: assistant.tenantId, memberships: maker.memberships, tokenId: assistant.id, expiresAt: null };
     return kbs.filter((kb) => can(runner, "use", knowledgeBaseResource(kb)));
   }
@@ -299,4 +300,9 @@ export class AssistantService {
     const { affected } = await this.repository.update({ id: In(found.map((a) => a.id)), status: "1" }, { status: "0", updatedAt: new Date() });
     return affected ?? 0;
   }
+}
+
+/** The ids of the knowledge bases an assistant names, as stored. */
+function knowledgeBaseIdsOf(assistant: ChatAssistant): string[] {
+  return (Array.isArray(assistant.kbIds) ? assistant.kbIds : []).filter((id): id is string => typeof id === "string");
 }

@@ -141,8 +141,8 @@ export class ConversationService {
   }
 
   /** The assistant's knowledge bases that still exist and that its maker may still use. */
-  knowledgeBasesOf(assistant: ChatAssistant): Promise<KnowledgeBase[]> {
-    return this.deps.assistants.usableKnowledgeBases(assistant);
+  knowledgeBasesOf(assistant: ChatAssistant, asker?: ChatPrincipal): Promise<KnowledgeBase[]> {
+    return this.deps.assistants.usableKnowledgeBases(assistant, asker);
   }
 
   private visitorOf(actor: ChatActor): string {
@@ -368,7 +368,7 @@ export class ConversationService {
    */
   async ask(actor: ChatActor, conversationId: string, input: AskInput, listen?: (event: AnswerEvent) => void): Promise<AskResult> {
     const { conversation, assistant } = await this.access(actor, await this.conversationWithAssistant(conversationId));
-    return this.askIn(conversation, assistant, input, null, listen);
+    return this.askIn(actor.principal, conversation, assistant, input, null, listen);
   }
 
   /**
@@ -392,11 +392,18 @@ export class ConversationService {
         ),
       );
     }
-    return this.askIn(conversation, assistant, input, input.history, listen);
+    return this.askIn(principal, conversation, assistant, input, input.history, listen);
   }
 
   /** Stores the question and an answer to come, and generates it from `turns` (default: the stored conversation). */
-  private async askIn(conversation: Conversation, assistant: ChatAssistant, input: AskInput, turnsBefore: Turn[] | null, listen?: (event: AnswerEvent) => void): Promise<AskResult> {
+  private async askIn(
+    asker: ChatPrincipal,
+    conversation: Conversation,
+    assistant: ChatAssistant,
+    input: AskInput,
+    turnsBefore: Turn[] | null,
+    listen?: (event: AnswerEvent) => void,
+  ): Promise<AskResult> {
     const question = (input.question ?? "").trim();
     new FieldChecks().check(question.length > 0, "question", "errors.conversation.questionRequired").throwIfAny();
     const variables = Object.fromEntries(
@@ -461,7 +468,7 @@ export class ConversationService {
     const answer = storedRow(answerId, { role: "assistant", content: "", status: "searching", variables: null });
     const history = rows.filter((r) => !r.stored && r.position < asked.position);
     const turns = async () => [...(turnsBefore ?? toTurns(history)), { role: "user" as const, content: question }];
-    const finished = this.generate(conversation, assistant, answer, turns, options, listen);
+    const finished = this.generate(asker, conversation, assistant, answer, turns, options, listen);
     return { question: asked, answer, finished };
   }
 
@@ -473,6 +480,7 @@ export class ConversationService {
 
   /** Runs the pipeline for an answer row in status 'searching', writing and publishing as it goes. */
   private generate(
+    asker: ChatPrincipal,
     conversation: Conversation,
     assistant: ChatAssistant,
     answer: Message,
@@ -490,7 +498,7 @@ export class ConversationService {
           this.deps,
           {
             assistant,
-            knowledgeBases: await this.knowledgeBasesOf(assistant),
+            knowledgeBases: await this.knowledgeBasesOf(assistant, asker),
             turns: await turns(),
             variables: options.variables ?? {},
             documentIds: options.documentIds,
@@ -564,7 +572,7 @@ export class ConversationService {
       await manager.insert(Message, replacement);
     });
     await this.conversations.update({ id: conversation.id }, {});
-    void this.generate(conversation, assistant, replacement, () => this.turnsBefore(conversation.id, replacement.position), options);
+    void this.generate(actor.principal, conversation, assistant, replacement, () => this.turnsBefore(conversation.id, replacement.position), options);
     return this.messages.findOneByOrFail({ id: replacement.id });
   }
 

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { signUpAndIn, startTestServer, type TestServer } from "../testing/app";
 import { completeChat } from "./model-types";
+import { ModelsService } from "./models.service";
 
 const ADD = `mutation Add($input: ModelEntryInput!) { addModelEntry(input: $input) { id modelId provider modelName modelType credentials { name value secret } vision maxTokens usedTokens } }`;
 const UPDATE = `mutation Update($id: ID!, $input: ModelEntryUpdate!) { updateModelEntry(id: $id, input: $input) { id credentials { name value secret } } }`;
@@ -228,6 +229,35 @@ describe("calls through a model client", () => {
     expect(usage).toEqual({ model_id: entry.modelId, model_type: "chat", total_tokens: 7 });
     const [row] = await server.platform.db.query(`SELECT used_tokens FROM model_entry WHERE id = $1`, [entry.id]);
     expect(Number(row.used_tokens)).toBe(7);
+  });
+
+  it("open their entry once, until it changes through any process (the entry as it was read is kept)", async () => {
+    const { token, userId } = await signUpAndIn(server);
+    const entry = await addChatModel(token);
+    const hello = async (models = server.services.models) => (await completeChat(await models.client(userId, "chat", entry.modelId), [{ role: "user", content: "Hi" }])).text;
+    expect(await hello()).toBe("Hello");
+    // Changed behind the service's back, the row is not read again: the entry as it was read is used.
+    await server.platform.db.query(`UPDATE model_entry SET settings = jsonb_set(settings, '{baseUrl}', '"http://127.0.0.1:9/v1"') WHERE id = $1`, [entry.id]);
+    expect(await hello()).toBe("Hello");
+    // Changed through the service (here a wrong key), the next call reads it.
+    const update = (apiKey: string) => ({ credentials: { apiKey, baseUrl: vendor.url }, maxTokens: null, vision: false });
+    const principal = await server.services.principalFor(`Bearer ${token}`);
+    if (principal.kind !== "session") throw new Error("not signed in");
+    await server.services.models.updateEntry(principal, entry.id, update("sk-wrong-key-000000"));
+    await expect(hello()).rejects.toMatchObject({ reason: "auth" });
+    // Changed by another process (another service on the same pub/sub), this one forgets it once the message comes.
+    const other = new ModelsService(server.platform);
+    try {
+      await other.updateEntry(principal, entry.id, update(API_KEY));
+      await expect(hello(other)).resolves.toBe("Hello");
+      const deadline = Date.now() + 10_000;
+      while ((await hello().catch(() => "refused")) !== "Hello") {
+        if (Date.now() > deadline) throw new Error("the change never reached the first service");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      await other.close();
+    }
   });
 
   it("keep the capabilities of their model, so that callers can refuse tools or fall back before they ask", async () => {

@@ -8,6 +8,7 @@ import { newId } from "../platform/ids";
 import { validate, type ParamSpec } from "../platform/param-spec";
 import type { Platform } from "../platform";
 import { maskSecret, SecretBox } from "../platform/secret-box";
+import { ModelEntryCache } from "./entry-cache";
 import { ModelEntry } from "./model-entry.entity";
 import { UsageLog } from "./usage-log";
 import { MODEL_TYPES, isModelType, type ModelClients, type ModelType, type TokenUsage } from "./model-types";
@@ -82,10 +83,14 @@ export class ModelsService {
   /** Where model calls may go (MODEL_PRIVATE_ADDRESSES), given to every model client this service makes. */
   private readonly outbound: OutboundPolicy;
 
+  /** The entries models are opened with, kept between reads until they change. */
+  private readonly entryCache: ModelEntryCache;
+
   constructor(private readonly platform: Platform) {
     const { config } = platform;
     this.secrets = SecretBox.fromConfig(config);
     this.outbound = modelOutboundPolicy(config.modelPrivateAddresses);
+    this.entryCache = new ModelEntryCache(platform.pubsub);
   }
 
   private get entries() {
@@ -199,6 +204,7 @@ export class ModelsService {
       vision: input.vision ?? false,
       usedTokens: 0,
     });
+    this.entryCache.changed(principal.tenantId);
     return this.entries.findOneByOrFail({ id });
   }
 
@@ -238,6 +244,7 @@ export class ModelsService {
         vision: input.vision ?? false,
       },
     );
+    this.entryCache.changed(entry.tenantId);
     return this.entries.findOneByOrFail({ id });
   }
 
@@ -248,6 +255,7 @@ export class ModelsService {
     const column = DEFAULT_COLUMNS[entry.modelType];
     const tenants = this.platform.db.getRepository(Tenant);
     await this.entries.delete({ id });
+    this.entryCache.changed(entry.tenantId);
     await tenants.update({ id: entry.tenantId, [column]: modelId(entry.modelName, entry.provider) }, { [column]: null });
   }
 
@@ -373,7 +381,8 @@ export class ModelsService {
     let entry: ModelEntry | null = null;
     let maxTokens: number | null;
     if (definition.name !== BUILTIN_PROVIDER) {
-      entry = await this.entries.findOneBy({ tenantId, provider: definition.name, modelName: parsed.modelName, modelType: type });
+      const identity = { tenantId, provider: definition.name, modelName: parsed.modelName, modelType: type };
+      entry = await this.entryCache.get(tenantId, JSON.stringify(identity), () => this.entries.findOneBy(identity));
       if (!entry) throw NotFound("errors.model.notConfigured", { model: chosen });
       spec = this.specOf(entry);
       maxTokens = entry.maxTokens;
@@ -390,6 +399,11 @@ export class ModelsService {
   /** Writes the usage of model calls recorded so far (the log is written in batches). */
   flushUsage(): Promise<void> {
     return this.usage.flush();
+  }
+
+  async close(): Promise<void> {
+    await this.entryCache.close();
+    await this.flushUsage();
   }
 }
 

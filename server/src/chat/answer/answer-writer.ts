@@ -56,6 +56,8 @@ export class AnswerStreamState {
   dirty = false;
   lastWrite = Date.now();
   closed = false;
+  /** The references are being written: text the model sends meanwhile waits for their event, so that events keep their order. */
+  referencing = false;
 
   constructor(
     readonly messageId: string,
@@ -147,6 +149,7 @@ export class AnswerWriter {
 
   /** One event with the text the answer received since its last event, if any. */
   private publishPending(state: AnswerStreamState): void {
+    if (state.referencing) return;
     this.unpublished.delete(state);
     if (state.closed || state.published === state.content.length) return;
     const delta = state.content.slice(state.published);
@@ -157,21 +160,30 @@ export class AnswerWriter {
     this.publish(state, { messageId: state.messageId, seq: state.seq, status: "streaming", delta });
   }
 
-  /** The references, known once retrieval is over: written before they are published, so every snapshot after carries them. */
+  /**
+   * The references, known once retrieval is over: written before they are published, so every snapshot after carries
+   * them. The model may be asked meanwhile: its text waits for the references' event (`referencing`), then follows it.
+   */
   async reference(state: AnswerStreamState, reference: MessageReference): Promise<AnswerEvent | null> {
     this.publishPending(state);
     if (state.closed) return null;
     // The state moves on once the row holds it (the answer's view for subscribers, `current`, never runs ahead of the row and the events).
     const seq = state.seq + 1;
     const content = state.content.slice(0, state.published);
-    const written = await this.enqueue(async () => {
-      const rows: unknown[] = await this.platform.db.query(
-        `UPDATE ${this.table} SET reference = $2, status = 'streaming', seq = $3, content = $4, updated_at = now()
-         WHERE id = $1 AND status IN ('searching', 'streaming') RETURNING id`,
-        [state.messageId, JSON.stringify(reference), seq, content],
-      );
-      return rowCount(rows) > 0;
-    });
+    state.referencing = true;
+    let written: boolean;
+    try {
+      written = await this.enqueue(async () => {
+        const rows: unknown[] = await this.platform.db.query(
+          `UPDATE ${this.table} SET reference = $2, status = 'streaming', seq = $3, content = $4, updated_at = now()
+           WHERE id = $1 AND status IN ('searching', 'streaming') RETURNING id`,
+          [state.messageId, JSON.stringify(reference), seq, content],
+        );
+        return rowCount(rows) > 0;
+      });
+    } finally {
+      state.referencing = false;
+    }
     if (!written) {
       this.closedElsewhere(state);
       return null;
@@ -182,6 +194,7 @@ export class AnswerWriter {
     state.reference = reference;
     const event: AnswerEvent = { messageId: state.messageId, seq, status: "streaming", reference };
     this.publish(state, event);
+    this.publishPending(state);
     return event;
   }
 
@@ -268,7 +281,8 @@ export class AnswerWriter {
     const now = Date.now();
     const due = [...this.open.values()].filter((s) => !s.closed && (s.dirty || now - s.lastWrite >= HEARTBEAT_MS));
     if (due.length === 0) return;
-    const snapshot = due.map((s) => ({ state: s, seq: s.seq, content: s.content, status: s.status }));
+    // What the events so far add up to: text held behind references being written is not in the row yet.
+    const snapshot = due.map((s) => ({ state: s, seq: s.seq, content: s.content.slice(0, s.published), status: s.status }));
     for (const s of due) s.dirty = false;
     const rows: { id: string }[] = await this.platform.db.query(
       `UPDATE ${this.table} m SET content = v.content, seq = v.seq, status = v.status, updated_at = now()

@@ -41,7 +41,10 @@ export interface AnswerInput {
 }
 
 export interface AnswerSink {
-  /** Retrieval is over: the chunks the answer may cite. */
+  /**
+   * Retrieval is over: the chunks the answer may cite. The model is asked while they are being written: a sink
+   * keeps the model's text behind them.
+   */
   reference(reference: MessageReference): Promise<void> | void;
   /** Text as the model writes it. */
   delta(text: string): void;
@@ -260,16 +263,23 @@ export async function generateAnswer(services: AnswerServices, input: AnswerInpu
   const withKnowledge = input.knowledgeBases.length > 0;
 
   let knowledge: Knowledge = { query: question, hits: [], retrieval: { total: 0 } };
+  let referenced: Promise<void> = Promise.resolve();
   if (withKnowledge) {
     const query = await retrievalQuery(models.questionModel, assistant, input.turns, question, trace);
     knowledge = await retrieveKnowledge(services, input, models, query, trace);
-    await sink.reference(referenceOf(knowledge.hits, knowledge.retrieval));
-    if (knowledge.hits.length === 0 && assistant.emptyResponse) return emptyResponseOutcome(assistant, question, knowledge.query, trace, sink);
+    // Written while the model is asked (a round trip off the first token); awaited before the answer ends.
+    referenced = Promise.resolve(sink.reference(referenceOf(knowledge.hits, knowledge.retrieval)));
+    referenced.catch(() => undefined);
+    if (knowledge.hits.length === 0 && assistant.emptyResponse) {
+      await referenced;
+      return emptyResponseOutcome(assistant, question, knowledge.query, trace, sink);
+    }
   }
 
   const system = systemPrompt({ template: assistant.systemPrompt, values, knowledge: withKnowledge ? formatKnowledge(knowledge.hits) : null, quote });
   const messages: ChatMessage[] = [{ role: "system", content: system }, ...historyFor(input.turns, Math.floor(models.contextTokens * HISTORY_SHARE))];
   const generated = await trace.time("Generate answer", () => streamModelAnswer(models.model, messages, assistant, signal, sink, trace));
+  await referenced;
   trace.timings.push(["Total", trace.elapsed()]);
   const content = withKnowledge ? finalAnswer(generated.raw, knowledge.hits, quote) : generated.raw;
   const promptTokens = generated.usage?.promptTokens || messages.reduce((sum, m) => sum + countTokens(m.content), 0);
