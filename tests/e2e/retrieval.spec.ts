@@ -75,3 +75,18 @@ test("ticking a document in the filter re-runs the test over that document only,
   await page.getByTestId("retrieval-documents-clear").click();
   await expect(hits).toHaveCount(2);
 });
+
+test("a question in Simplified Chinese finds a passage written in Traditional script, its words marked as written", async ({ page, request }) => {
+  const { token, kbId } = await accountWithKnowledgeBase(request, "retrieval-zh", [
+    ["taiwan-rail.txt", "臺灣高速鐵路連接臺北與高雄，全長約三百五十公里。"],
+    ["garden.txt", "花园里的玫瑰在春天开花，园丁每天早上浇水。"],
+  ]);
+  await signInWithToken(page, token);
+  await page.goto(`/knowledge/testing?id=${kbId}`);
+  await page.getByTestId("retrieval-question").fill("台湾高速铁路连接哪里？");
+  await page.getByTestId("retrieval-run").click();
+  const first = page.getByTestId("retrieval-hit").first();
+  await expect(first.getByTestId("hit-document")).toHaveText("taiwan-rail.txt");
+  await expect(first.getByTestId("hit-text").locator("em")).toHaveText(["臺灣", "高速鐵路", "連接"]);
+  await page.screenshot({ path: "/tmp/retrieval-testing-chinese.png", fullPage: true });
+});

@@ -30,7 +30,14 @@ export async function graphql<T>(request: APIRequestContext, query: string, vari
  * A new account (its e-mail starting with `prefix`) with a knowledge base "Harbour town" holding the two
  * text files above, parsed; the knowledge journey covers uploading through the page.
  */
-export async function accountWithKnowledgeBase(request: APIRequestContext, prefix: string): Promise<{ email: string; token: string; kbId: string }> {
+export async function accountWithKnowledgeBase(
+  request: APIRequestContext,
+  prefix: string,
+  files: [name: string, text: string][] = [
+    ["harbour-handbook.txt", HANDBOOK],
+    ["garden-notes.txt", GARDEN],
+  ],
+): Promise<{ email: string; token: string; kbId: string }> {
   const email = `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
   await graphql(request, "mutation($input: RegisterInput!) { register(input: $input) { user { id } } }", { input: { email, nickname: "Grace Hopper", password: PASSWORD } });
   const { login } = await graphql<{ login: { token: string } }>(request, "mutation($input: LoginInput!) { login(input: $input) { token } }", { input: { email, password: PASSWORD } });
@@ -43,7 +50,7 @@ export async function accountWithKnowledgeBase(request: APIRequestContext, prefi
   );
   const kbId = createKnowledgeBase.id;
   const ids: string[] = [];
-  for (const [name, text] of [["harbour-handbook.txt", HANDBOOK], ["garden-notes.txt", GARDEN]]) {
+  for (const [name, text] of files) {
     const response = await request.post("/v1/document/upload", {
       headers: { Authorization: token },
       multipart: { kb_id: kbId, file: { name, mimeType: "text/plain", buffer: Buffer.from(text) } },
@@ -52,7 +59,7 @@ export async function accountWithKnowledgeBase(request: APIRequestContext, prefi
     const body = (await response.json()) as { data: { id: string }[] };
     ids.push(...body.data.map((document) => document.id));
   }
-  expect(ids).toHaveLength(2);
+  expect(ids).toHaveLength(files.length);
   await graphql(request, "mutation($ids: [ID!]!) { runParsing(ids: $ids) { id } }", { ids }, token);
   await expect
     .poll(async () => {
@@ -64,7 +71,7 @@ export async function accountWithKnowledgeBase(request: APIRequestContext, prefi
       );
       return documents.items.map((document) => document.run);
     }, { timeout: 60_000, intervals: POLL_INTERVALS })
-    .toEqual(["3", "3"]);
+    .toEqual(files.map(() => "3"));
   return { email, token, kbId };
 }
 

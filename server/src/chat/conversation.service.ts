@@ -415,6 +415,9 @@ export class ConversationService {
       ...(input.quote !== undefined ? { quote: input.quote } : {}),
     };
     checkVariables(assistant.promptVariables, options.variables ?? {});
+    // Read while the question is stored: the answer starts from them.
+    const knowledgeBases = this.knowledgeBasesOf(assistant, asker);
+    knowledgeBases.catch(() => undefined);
 
     // One statement stores the two rows, touches the conversation and reads the conversation before them
     // (the turns the model is shown): every query on this path delays the first token.
@@ -468,7 +471,7 @@ export class ConversationService {
     const answer = storedRow(answerId, { role: "assistant", content: "", status: "searching", variables: null });
     const history = rows.filter((r) => !r.stored && r.position < asked.position);
     const turns = async () => [...(turnsBefore ?? toTurns(history)), { role: "user" as const, content: question }];
-    const finished = this.generate(asker, conversation, assistant, answer, turns, options, listen);
+    const finished = this.generate(knowledgeBases, conversation, assistant, answer, turns, options, listen);
     return { question: asked, answer, finished };
   }
 
@@ -480,7 +483,7 @@ export class ConversationService {
 
   /** Runs the pipeline for an answer row in status 'searching', writing and publishing as it goes. */
   private generate(
-    asker: ChatPrincipal,
+    knowledgeBases: Promise<KnowledgeBase[]>,
     conversation: Conversation,
     assistant: ChatAssistant,
     answer: Message,
@@ -498,7 +501,7 @@ export class ConversationService {
           this.deps,
           {
             assistant,
-            knowledgeBases: await this.knowledgeBasesOf(assistant, asker),
+            knowledgeBases: await knowledgeBases,
             turns: await turns(),
             variables: options.variables ?? {},
             documentIds: options.documentIds,
@@ -572,7 +575,7 @@ export class ConversationService {
       await manager.insert(Message, replacement);
     });
     await this.conversations.update({ id: conversation.id }, {});
-    void this.generate(actor.principal, conversation, assistant, replacement, () => this.turnsBefore(conversation.id, replacement.position), options);
+    void this.generate(this.knowledgeBasesOf(assistant, actor.principal), conversation, assistant, replacement, () => this.turnsBefore(conversation.id, replacement.position), options);
     return this.messages.findOneByOrFail({ id: replacement.id });
   }
 
