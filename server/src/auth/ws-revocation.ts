@@ -1,7 +1,7 @@
 import type { WebSocket } from "ws";
 import type { Principal } from "../policies/principal";
 import { CREDENTIAL_REVOKED_TOPIC, credentialOf, type Credential } from "./revocation";
-import type { PubSub } from "../platform/pubsub";
+import { followTopic, type PubSub } from "../platform/pubsub";
 
 /** graphql-ws's close code for an unauthenticated socket: its client ends every operation with an error and does not retry. */
 const UNAUTHORIZED_CLOSE = { code: 4401, reason: "Unauthorized" };
@@ -20,23 +20,10 @@ function keyOf(credential: Credential): string {
 export class RevocableSockets {
   private readonly sockets = new Map<string, Set<WebSocket>>();
   private readonly tracked = new WeakSet<WebSocket>();
-  private readonly revocations: AsyncIterator<unknown>;
+  private readonly revocations: { close(): Promise<void> };
 
   constructor(pubsub: PubSub) {
-    this.revocations = pubsub.subscribe(CREDENTIAL_REVOKED_TOPIC)[Symbol.asyncIterator]();
-    void this.listen();
-  }
-
-  private async listen(): Promise<void> {
-    try {
-      for (;;) {
-        const { value, done } = await this.revocations.next();
-        if (done) return;
-        this.closeAll(keyOf(value as Credential));
-      }
-    } catch (error) {
-      console.error("[graphql-ws] the credential revocation feed stopped:", error);
-    }
+    this.revocations = followTopic(pubsub, CREDENTIAL_REVOKED_TOPIC, "credential revocations", (message) => this.closeAll(keyOf(message as Credential)));
   }
 
   /** Remembers the socket under the credential of the principal it authenticated as (once per socket). */
@@ -68,7 +55,7 @@ export class RevocableSockets {
     for (const socket of this.sockets.get(key) ?? []) socket.close(UNAUTHORIZED_CLOSE.code, UNAUTHORIZED_CLOSE.reason);
   }
 
-  async close(): Promise<void> {
-    await this.revocations.return?.();
+  close(): Promise<void> {
+    return this.revocations.close();
   }
 }

@@ -1,4 +1,4 @@
-import type { PubSub } from "../platform/pubsub";
+import { followTopic, type PubSub } from "../platform/pubsub";
 import type { ModelEntry } from "./model-entry.entity";
 
 /** Where a process says that a tenant's model entries changed, so that every process forgets them. */
@@ -18,23 +18,10 @@ const MAX_ENTRIES = 10_000;
 export class ModelEntryCache {
   private readonly entries = new Map<string, { entry: ModelEntry; tenantId: string; until: number }>();
   private readonly generations = new Map<string, number>();
-  private readonly changes: AsyncIterator<unknown>;
+  private readonly changes: { close(): Promise<void> };
 
   constructor(private readonly pubsub: PubSub) {
-    this.changes = pubsub.subscribe(MODEL_ENTRIES_CHANGED_TOPIC)[Symbol.asyncIterator]();
-    void this.listen();
-  }
-
-  private async listen(): Promise<void> {
-    try {
-      for (;;) {
-        const { value, done } = await this.changes.next();
-        if (done) return;
-        this.forget((value as { tenantId: string }).tenantId);
-      }
-    } catch (error) {
-      console.error("[models] the model entry change feed stopped:", error);
-    }
+    this.changes = followTopic(pubsub, MODEL_ENTRIES_CHANGED_TOPIC, "model entry changes", (message) => this.forget((message as { tenantId: string }).tenantId));
   }
 
   /** The entry under `key`, read by `read` unless a fresh one is kept; an entry that does not exist is not kept. */
@@ -61,7 +48,7 @@ export class ModelEntryCache {
     for (const [key, kept] of this.entries) if (kept.tenantId === tenantId) this.entries.delete(key);
   }
 
-  async close(): Promise<void> {
-    await this.changes.return?.();
+  close(): Promise<void> {
+    return this.changes.close();
   }
 }

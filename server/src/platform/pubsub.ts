@@ -46,3 +46,23 @@ export function createRedisPubSub(redisUrl: string): PubSub {
     },
   };
 }
+
+/**
+ * Calls `handle` with every message on `topic` until `close` (a process-wide feed, such as revocations or changes
+ * other processes announce); a feed that fails is reported under `what`.
+ */
+export function followTopic(pubsub: PubSub, topic: string, what: string, handle: (message: unknown) => void): { close(): Promise<void> } {
+  const messages = pubsub.subscribe(topic)[Symbol.asyncIterator]();
+  void (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await messages.next();
+        if (done) return;
+        handle(value);
+      }
+    } catch (error) {
+      console.error(`[pubsub] the feed of ${what} stopped:`, error);
+    }
+  })();
+  return { close: async () => void (await messages.return?.()) };
+}
