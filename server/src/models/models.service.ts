@@ -396,14 +396,10 @@ export class ModelsService {
     return { client: withUsageRecording(type, definition.create(type, spec), record), maxTokens };
   }
 
-  /** Writes the usage of model calls recorded so far (the log is written in batches). */
-  flushUsage(): Promise<void> {
-    return this.usage.flush();
-  }
-
+  /** Stops following entry changes and writes the usage of model calls recorded so far (the log is written in batches). */
   async close(): Promise<void> {
     await this.entryCache.close();
-    await this.flushUsage();
+    await this.usage.flush();
   }
 }
 
