@@ -10,6 +10,7 @@ import { FlowRunService } from "./flow-run.service";
 import { flowPorts } from "./run-ports";
 import { sketchFlow } from "./testing/run-flow";
 import type { RunTurn } from "./run-types";
+import type { SequencedRunEvent } from "./events";
 
 /**
  * Runs of flows: each turn a job on the queue with its steps and events stored, an interaction answered by the next
@@ -101,7 +102,7 @@ describe("runs on a scripted engine (the run service's own work)", () => {
   it("cancels a queued run, which then never starts", async () => {
     const flowId = await createFlow(owner, "Cancel before start");
     const { run } = await runs.start(principal, flowId, { message: "hello" });
-    expect(run.status).toBe("queued");
+    expect(run).toMatchObject({ status: "queued", createdAt: expect.any(Date) });
     const cancelled = (await gql(owner, `mutation($id: ID!) { cancelFlowRun(id: $id) { status finishedAt } }`, { id: run.id })).data!.cancelFlowRun;
     expect(cancelled.status).toBe("cancelled");
     await runs.execute({ runId: run.id, principal });
@@ -157,6 +158,51 @@ describe("runs on a scripted engine (the run service's own work)", () => {
     // A watcher who comes after the end reads the same events back from the store, and the step is stored.
     expect((await watch(owner, run.id)).map((e) => [e.seq, e.type, e.delta])).toEqual(streamed.map((e) => [e.seq, e.type, e.type === "message" ? e.delta : null]));
     expect((await talkingRuns.stepsOf([run.id])).get(run.id)!.map((s) => [s.seq, s.componentId, s.tokens, s.output])).toEqual([[1, "Generate:0", 3, { content: "said" }]]);
+  });
+
+  it("stores the runs in flight together by shared statements, and a run whose events cannot be stored costs no other run its record", async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const gated: RunTurn = async (_flow, state, _request, options) => {
+      options.emit({ type: "node_started", componentId: "Generate:0", componentName: "Generate" });
+      await gate;
+      for (let i = 0; i < 4; i++) options.emit({ type: "message", componentId: "Generate:0", delta: `t${i} ` });
+      options.emit({ type: "node_finished", componentId: "Generate:0", componentName: "Generate", inputs: [], output: { content: "said" }, error: null, elapsedMs: 1, tokens: 2 });
+      return { state, status: "finished", answer: "said" };
+    };
+    const gatedRuns = new FlowRunService(platform, { platform, models: server.services.models, retrieval: server.services.retrieval, flows: server.services.flows, runTurn: gated });
+    const { db } = server.services.platform;
+    const writes: string[] = [];
+    const query = db.query.bind(db);
+    db.query = ((sql: string, parameters?: unknown[]) => {
+      if (sql.startsWith("WITH steps AS")) writes.push(JSON.stringify(parameters));
+      return query(sql, parameters);
+    }) as typeof db.query;
+    try {
+      const [lost, kept] = await Promise.all(["Deleted mid-run", "Kept"].map(async (title) => gatedRuns.startWatched(principal, await createFlow(owner, title), { message: "hello" })));
+      const executing = [lost, kept].map(({ run }) => gatedRuns.execute({ runId: run.id, principal }).catch((error: Error) => error));
+      const [lostEvents, keptEvents] = [lost, kept].map(({ events }) => events[Symbol.asyncIterator]());
+      const told: SequencedRunEvent[] = [];
+      for (let event = await keptEvents.next(); !event.done; event = await keptEvents.next()) {
+        told.push(event.value);
+        if (event.value.type === "node_started") break;
+      }
+      while ((await lostEvents.next()).value?.type !== "node_started");
+      // Both are under way; one of them is deleted before it says the rest, which can then never be stored.
+      await server.services.platform.db.query(`DELETE FROM flow_run WHERE id = $1`, [lost.run.id]);
+      void lostEvents.return?.(undefined);
+      open();
+      for (let event = await keptEvents.next(); !event.done; event = await keptEvents.next()) told.push(event.value);
+      const [lostOutcome, keptOutcome] = await Promise.all(executing);
+      expect(lostOutcome).toBeInstanceOf(Error);
+      expect(keptOutcome).toBeUndefined();
+      expect(writes.some((w) => w.includes(lost.run.id) && w.includes(kept.run.id))).toBe(true);
+      expect(told.map((e) => e.type)).toEqual(["run_started", "node_started", ...Array(4).fill("message"), "node_finished", "message_end", "run_finished"]);
+      expect((await watch(owner, kept.run.id)).map((e) => [e.seq, e.type])).toEqual(told.map((e) => [e.seq, e.type]));
+      expect((await gatedRuns.stepsOf([kept.run.id])).get(kept.run.id)!.map((s) => s.componentId)).toEqual(["Generate:0"]);
+    } finally {
+      db.query = query;
+    }
   });
 
   it("fails a run that could not be queued, so that its session takes messages again", async () => {

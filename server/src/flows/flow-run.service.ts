@@ -212,20 +212,23 @@ export class FlowRunService {
    * Starts a turn as `start` does, for the one who streams it (the agents API): its events are watched from before
    * it is queued, so that every one of them comes live and none waits for its batch to be stored and read back.
    */
-  async startWatched(actor: FlowActor, flowId: string, input: StartRunInput = {}): Promise<WatchedRun> {
-    return this.queueRun(actor, flowId, input, (run) => runEventStreamFromStart(this.platform, run.id));
+  async startWatched(actor: FlowActor, flow: Flow | string, input: StartRunInput = {}): Promise<WatchedRun> {
+    return this.queueRun(actor, flow, input, (run) => runEventStreamFromStart(this.platform, run.id));
   }
 
-  /** The turn's checks, its run row, and its job; `watch` opens the run's event stream just before the job is queued. */
-  private async queueRun(actor: FlowActor, flowId: string, input: StartRunInput): Promise<StartedRun>;
-  private async queueRun(actor: FlowActor, flowId: string, input: StartRunInput, watch: (run: FlowRun) => AsyncGenerator<SequencedRunEvent>): Promise<WatchedRun>;
+  /**
+   * The turn's checks, its run row, and its job; `watch` opens the run's event stream just before the job is queued.
+   * The flow is its id, or the flow as the caller has just read it (the agents API, which looks it up to word its own refusal).
+   */
+  private async queueRun(actor: FlowActor, target: Flow | string, input: StartRunInput): Promise<StartedRun>;
+  private async queueRun(actor: FlowActor, target: Flow | string, input: StartRunInput, watch: (run: FlowRun) => AsyncGenerator<SequencedRunEvent>): Promise<WatchedRun>;
   private async queueRun(
     actor: FlowActor,
-    flowId: string,
+    target: Flow | string,
     input: StartRunInput,
     watch?: (run: FlowRun) => AsyncGenerator<SequencedRunEvent>,
   ): Promise<StartedRun & { events?: AsyncIterable<SequencedRunEvent> }> {
-    const flow = await this.deps.flows.accessible(actor, flowId, "use");
+    const flow = typeof target === "string" ? await this.deps.flows.accessible(actor, target, "use") : this.deps.flows.permitted(actor, target, "use");
     const message = input.message?.trim() || null;
     new FieldChecks().check(!message || message.length <= MESSAGE_MAX_LENGTH, "message", "flow.errors.messageTooLong", { max: MESSAGE_MAX_LENGTH }).throwIfAny();
     const existing = input.sessionId ? await this.sessions.findOneBy({ id: input.sessionId, flowId: flow.id }) : null;
@@ -267,8 +270,8 @@ export class FlowRunService {
       if (String((error as Error).message).includes("flow_run_one_active_idx")) throw Conflict("flow.errors.sessionBusy");
       throw error;
     }
-    const queued = await this.runRows.findOneByOrFail({ id: run.id });
-    await this.deps.flows.touchRun(flow.id);
+    // The insert filled in what the database gave the row (its creation time): the run is as stored.
+    const queued = run;
     const events = watch?.(queued);
     try {
       await this.platform.queue.enqueue(RUN_JOB, { runId: run.id, principal } satisfies RunPayload, { jobId: run.id });
@@ -382,8 +385,14 @@ export class FlowRunService {
   async execute(payload: RunPayload): Promise<void> {
     // Registered before the run is claimed, so that a cancel in between is not missed.
     await this.runs.run(payload.runId, async (signal) => {
-      const claimed: unknown = await this.platform.db.query(`UPDATE flow_run SET status = 'running', started_at = now() WHERE id = $1 AND status = 'queued' RETURNING id`, [payload.runId]);
-      if (((Array.isArray(claimed) && Array.isArray(claimed[0]) ? claimed[0] : claimed) as unknown[]).length === 0) {
+      // Claimed and stamped as the flow's last run in one statement.
+      const claimed: unknown = await this.platform.db.query(
+        `WITH claimed AS (UPDATE flow_run SET status = 'running', started_at = now() WHERE id = $1 AND status = 'queued' RETURNING id, flow_id),
+           stamped AS (UPDATE flow SET last_run_at = now() FROM claimed WHERE flow.id = claimed.flow_id)
+         SELECT id FROM claimed`,
+        [payload.runId],
+      );
+      if ((claimed as unknown[]).length === 0) {
         // Already running: this job ran before on a worker that died mid-turn, and the queue handed it on. A turn is
         // not run twice (its components may have acted on the world): it ends failed, saying why, and its session
         // takes messages again (else it stays busy until a server restarts).
@@ -391,11 +400,21 @@ export class FlowRunService {
         if (left) await this.endUnrun(left.id, "running", { status: "failed", error: localizedMessage(runLocale(left), "flow.errors.interrupted") });
         return;
       }
-      const run = await this.runRows.findOneByOrFail({ id: payload.runId });
-      const session = await this.sessions.findOneBy({ id: run.sessionId });
+      const { run, session } = await this.runWithSession(payload.runId);
       if (!session) return; // deleted meanwhile, with its runs
       await this.runTurn(run, session, payload.principal, signal);
     });
+  }
+
+  /** A run with its session, read together (every turn starts here); the session is null once deleted. */
+  private async runWithSession(runId: string): Promise<{ run: FlowRun; session: FlowSession | null }> {
+    const found = (await this.runRows
+      .createQueryBuilder("r")
+      .leftJoinAndMapOne("r.loadedSession", FlowSession, "s", "s.id = r.sessionId")
+      .where("r.id = :runId", { runId })
+      .getOneOrFail()) as FlowRun & { loadedSession?: FlowSession | null };
+    const { loadedSession, ...fields } = found;
+    return { run: Object.assign(new FlowRun(), fields), session: loadedSession ?? null };
   }
 
   private async runTurn(run: FlowRun, session: FlowSession, principal: SignedIn, signal: AbortSignal): Promise<void> {
@@ -450,8 +469,12 @@ export class FlowRunService {
     if (result.answer) messages.push({ id: newId(), role: "assistant", content: result.answer, reference, runId: run.id, createdAt: now });
     // A failed or cancelled turn leaves the state as it was before it: the next message is asked of the same point.
     const state = result.status === "waiting" || result.status === "finished" ? result.state : session.state;
-    await this.sessions.update({ id: session.id }, { state, messages } as never);
-    await this.runRows.update({ id: run.id }, { status: result.status, answer: result.answer, reference, error: result.error ?? null, notes, tokens, finishedAt: new Date() });
+    // The session's next state and the run's outcome, in one statement.
+    await this.platform.db.query(
+      `WITH session AS (UPDATE flow_session SET state = $2::jsonb, messages = $3::jsonb, updated_at = now() WHERE id = $1)
+       UPDATE flow_run SET status = $5, answer = $6, reference = $7::jsonb, error = $8, notes = $9::jsonb, tokens = $10, finished_at = now() WHERE id = $4`,
+      [session.id, JSON.stringify(state), JSON.stringify(messages), run.id, result.status, result.answer, reference === null ? null : JSON.stringify(reference), result.error ?? null, JSON.stringify(notes), tokens],
+    );
     // Told last, once the rows say how it ended: whoever reads the run on its last event finds it ended.
     if (result.status === "failed") await recorder.end({ type: "run_failed", error: result.error ?? "" });
     else if (result.status === "cancelled") await recorder.end({ type: "run_cancelled" });

@@ -108,6 +108,11 @@ export class FlowService {
   async accessible(principal: SignedIn | FlowSharePrincipal, id: string, action: Action = "read"): Promise<Flow> {
     const flow = await this.flows.findOneBy({ id, binnedIn: IsNull() });
     if (!flow) throw NotFound("flow.errors.notFound");
+    return this.permitted(principal, flow, action);
+  }
+
+  /** A live flow just read by `accessible` for another action, checked for this one without reading it again. */
+  permitted(principal: SignedIn | FlowSharePrincipal, flow: Flow, action: Action): Flow {
     authorize(principal, action, flowResource(flow));
     return flow;
   }
@@ -281,11 +286,6 @@ export class FlowService {
   async destroy(principal: SignedIn, id: string): Promise<void> {
     const flow = await this.accessible(principal, id, "delete");
     await this.flows.delete({ id: flow.id });
-  }
-
-  /** Records that a run started, for the list's "last run". */
-  async touchRun(flowId: string): Promise<void> {
-    await this.flows.createQueryBuilder().update().set({ lastRunAt: () => "now()", updatedAt: () => "updated_at" }).where("id = :flowId", { flowId }).execute();
   }
 
   // ---- versions ---------------------------------------------------------------------------------

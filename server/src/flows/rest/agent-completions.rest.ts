@@ -65,7 +65,7 @@ export async function startAgentTurn(services: Services, principal: SignedIn, ag
   }
   let started: WatchedRun;
   try {
-    started = await services.flowRuns.startWatched(principal, agentId, { message: request.question, inputs: request.inputs, sessionId: request.sessionId, userId: request.userId, source: "api" });
+    started = await services.flowRuns.startWatched(principal, agent ?? agentId, { message: request.question, inputs: request.inputs, sessionId: request.sessionId, userId: request.userId, source: "api" });
   } catch (error) {
     if (request.sessionId && error instanceof DomainError && error.messageKey === "flow.errors.sessionNotFound") throw new PythonException("AssertionError", "Session not found!");
     throw error;
