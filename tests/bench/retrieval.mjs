@@ -91,11 +91,13 @@ try {
     const halves = { dev: { sum: 0, count: 0 }, heldOut: { sum: 0, count: 0 } };
     const fused = Object.fromEntries(Object.keys(fusions).map((name) => [name, { dev: 0, heldOut: 0 }]));
     const latencies = [];
+    let unanswered = 0;
     const stages = { keywordMs: [], vectorMs: [] };
     for (const query of queries) {
       const started = performance.now();
       const { documentIds, hits, timings } = await through(query.text, settings);
       latencies.push(performance.now() - started);
+      if (documentIds.length === 0) unanswered += 1;
       if (timings) {
         stages.keywordMs.push(timings.keywordMs);
         stages.vectorMs.push(timings.vectorMs);
@@ -121,6 +123,7 @@ try {
       ...(Object.keys(fusions).length ? { fusions: Object.fromEntries(Object.entries(fused).map(([name, sums]) => [name, Object.fromEntries(HALVES.map((h) => [h, halves[h].count ? sums[h] / halves[h].count : 0]))])) } : {}),
       recall100: totals.recall100 / n,
       mrr10: totals.mrr10 / n,
+      unanswered,
       latencyMs: summary(latencies),
       ...(stages.keywordMs.length ? { keywordMsP50: percentile(stages.keywordMs, 50), vectorMsP50: percentile(stages.vectorMs, 50) } : {}),
     };
@@ -145,7 +148,7 @@ try {
   const reranked = await evaluate(throughService, { ...ranking(0.3), rerankModel: "cairn-lexical-rerank@Builtin" });
   console.log(`service, default weight 0.3, built-in rerank: ${quality(reranked)}; latency ${ms(reranked.latencyMs)}`);
   const served = await evaluate(throughService, {});
-  console.log(`service, defaults (30 hits): latency ${ms(served.latencyMs)}`);
+  console.log(`service, defaults (threshold 0.2, 30 hits): nDCG@10 ${byHalf(served.ndcg10ByHalf)}, ${served.unanswered} of ${queries.length} queries with no hit; latency ${ms(served.latencyMs)}`);
   const rest = await evaluate(throughRest, ranking(0.3), { warm: true });
   console.log(`REST, default weight 0.3, 100 hits: ${quality(rest)}; latency ${ms(rest.latencyMs)}`);
   const restServed = await evaluate(throughRest, {});
@@ -176,6 +179,7 @@ try {
     plainBm25: baselines,
     defaults,
     reranked,
+    served: { ndcg10ByHalf: served.ndcg10ByHalf, unanswered: served.unanswered },
     servedLatencyMs: served.latencyMs,
     rest: { ranking: rest, servedLatencyMs: restServed.latencyMs },
     sweep,

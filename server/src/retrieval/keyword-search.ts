@@ -27,7 +27,10 @@ export interface KeywordHit {
   /**
    * 0..1: 1 − e^(−bm25 / Σ weight·idf of the question's own terms, words and bigrams). The ratio is 1 when every
    * such term occurs once in a text of average length (0.63 then); the exponential saturation keeps the order of
-   * all scores (a cut at 1 would tie the best ones) and an absolute scale that thresholds can rely on.
+   * all scores (a cut at 1 would tie the best ones) and an absolute scale that thresholds can rely on. In that sum a
+   * term found in no chunk weighs as one found in a single chunk: else, in a small knowledge base, the question's
+   * unknown words (an abbreviation, a word the texts say otherwise) would weigh several times more than every word
+   * that matched, and a passage that answers the question would fall under the default threshold.
    */
   similarity: number;
 }
@@ -40,20 +43,22 @@ export async function keywordSearch(db: DataSource, terms: QueryTerm[], scope: K
     // from one collection. Each query term's document frequency is counted first (an index-only count of
     // its postings), then its postings are read by a parameterised index scan each (OFFSET 0 keeps the
     // planner from turning that into a scan of the whole table); Σ weight·idf of the question's own terms
-    // normalises the score. All arithmetic is float8: an integer column next to a decimal literal would
-    // make PostgreSQL compute in numeric, which costs more than reading the postings.
+    // normalises the score, each term's document frequency taken as at least 1 there (see `similarity`). All
+    // arithmetic is float8: an integer column next to a decimal literal would make PostgreSQL compute in
+    // numeric, which costs more than reading the postings.
     `WITH corpus AS (
        SELECT greatest(sum(chunks), 1)::float8 AS n, greatest(sum(length)::float8 / greatest(sum(chunks), 1), 1) AS avgdl
        FROM chunk_term_stats WHERE knowledge_base_id = ANY($1)
      ),
      q AS (
-       SELECT q.term, q.weight, q.original, ln(1 + (corpus.n - df.df + 0.5) / (df.df + 0.5)) AS idf
+       SELECT q.term, q.weight, q.original, ln(1 + (corpus.n - df.df + 0.5) / (df.df + 0.5)) AS idf,
+         ln(1 + (corpus.n - greatest(df.df, 1) + 0.5) / (greatest(df.df, 1) + 0.5)) AS norm_idf
        FROM unnest($2::text[], $5::float8[], $6::bool[]) AS q(term, weight, original) CROSS JOIN corpus,
          LATERAL (SELECT count(*)::float8 AS df FROM chunk_term t WHERE t.knowledge_base_id = ANY($1) AND t.term = q.term) df
      )
      SELECT p.chunk_id AS id, min(p.document_id) AS document_id, min(p.knowledge_base_id) AS knowledge_base_id,
        sum(q.weight * q.idf * p.tf * (${BM25_K1}::float8 + 1) / (p.tf + ${BM25_K1}::float8 * (1 - ${BM25_B}::float8 + ${BM25_B}::float8 * p.length / corpus.avgdl))) AS bm25,
-       (SELECT sum(weight * idf) FROM q WHERE original) AS idf_total
+       (SELECT sum(weight * norm_idf) FROM q WHERE original) AS idf_total
      FROM q CROSS JOIN corpus,
        LATERAL (SELECT chunk_id, document_id, knowledge_base_id, tf, length FROM chunk_term t WHERE t.knowledge_base_id = ANY($1) AND t.term = q.term OFFSET 0) p
      WHERE ${retrievablePostings("$1", "$4")}

@@ -110,6 +110,14 @@ describe("retrieval", () => {
     expect(second.hits.map((h) => h.chunk.id)).toEqual([all.hits[1].chunk.id]);
   });
 
+  test("in a knowledge base of one document, a question sharing part of its words clears the default threshold, and an unrelated one does not", async () => {
+    const single = await parsedKnowledgeBase("One passage", { "rail.txt": "臺灣高速鐵路是連接臺北市與高雄市的高速鐵路系統，全長約350公里，最高營運時速為300公里。" });
+    const retrieveDefaults = (question: string) => server.services.retrieval.retrieve(owner, { question, knowledgeBaseIds: [single.id] });
+    // 高铁 (high-speed rail, abbreviated) is in no chunk: it must not outweigh the words that are.
+    for (const question of ["台湾高铁最高时速是多少？", "高铁时速"]) expect((await retrieveDefaults(question)).hits.map((h) => h.documentName)).toEqual(["rail.txt"]);
+    expect((await retrieveDefaults("乌龙茶产自哪里")).total).toBe(0);
+  });
+
   test("an empty question returns nothing, and another tenant's knowledge base is never searched", async () => {
     expect((await retrieve("   ")).total).toBe(0);
     await expect(server.services.retrieval.retrieve(stranger, { question: "wind", knowledgeBaseIds: [kb.id] })).rejects.toMatchObject({ kind: "NOT_FOUND" });
