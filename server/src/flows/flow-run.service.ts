@@ -270,9 +270,8 @@ export class FlowRunService {
       if (String((error as Error).message).includes("flow_run_one_active_idx")) throw Conflict("flow.errors.sessionBusy");
       throw error;
     }
-    // The insert filled in what the database gave the row (its creation time): the run is as stored.
-    const queued = run;
-    const events = watch?.(queued);
+    // The insert filled in what the database gave the row (its creation time): the run is as stored, not read back.
+    const events = watch?.(run);
     try {
       await this.platform.queue.enqueue(RUN_JOB, { runId: run.id, principal } satisfies RunPayload, { jobId: run.id });
     } catch (error) {
@@ -280,7 +279,7 @@ export class FlowRunService {
       await this.endUnrun(run.id, "queued", { status: "failed", error: messageForClient(`flow run ${run.id}`, error) }).catch(() => undefined);
       throw error;
     }
-    return { run: queued, session, ...(events ? { events } : {}) };
+    return { run, session, ...(events ? { events } : {}) };
   }
 
   /** Who runs the flow for the actor: a member themself; a visitor, whoever shared the flow (FlowShareService.runnerOf). */
