@@ -118,6 +118,15 @@ describe("a conversation", () => {
     expect(request.body).toMatchObject({ temperature: 0.3, top_p: 0.6, presence_penalty: 0.1, frequency_penalty: 0.2, max_tokens: 77 });
   });
 
+  it("stores an answer whose model says U+0000, which the database's text cannot hold, and the answers written beside it", async () => {
+    const assistant = await createAssistant(server, owner, { kbIds: [datasetId], llmId: fakeModel });
+    fake.paceMs = 40;
+    fake.reply = (messages) => (messages.at(-1)?.content.includes("bytes") ? "raw \u0000 bytes" : "the moon pulls the oceans");
+    const [hostile, plain] = await Promise.all([askAndWait(assistant, "What bytes do tides have?"), askAndWait(assistant, "What causes tides?")]);
+    expect(hostile.answer).toMatchObject({ status: "done", content: "raw \uFFFD bytes" });
+    expect(plain.answer).toMatchObject({ status: "done", content: expect.stringMatching(/^the moon pulls the oceans/) });
+  });
+
   it("refuses a question without a required variable, with RAGFlow's message, and stores nothing", async () => {
     const assistant = await createAssistant(server, owner, {
       kbIds: [datasetId],

@@ -205,6 +205,19 @@ describe("runs on a scripted engine (the run service's own work)", () => {
     }
   });
 
+  it("stores a run whose component said U+0000, which the database's text cannot hold, as U+FFFD", async () => {
+    const raw: RunTurn = async (_flow, state, _request, options) => {
+      options.emit({ type: "message", componentId: "Generate:0", delta: "raw \u0000 bytes" });
+      return { state, status: "finished", answer: "raw \u0000 bytes" };
+    };
+    const rawRuns = new FlowRunService(platform, { platform, models: server.services.models, retrieval: server.services.retrieval, flows: server.services.flows, runTurn: raw });
+    const flowId = await createFlow(owner, "Raw bytes");
+    const { run } = await rawRuns.start(principal, flowId, { message: "hello" });
+    await rawRuns.execute({ runId: run.id, principal });
+    expect(await rawRuns.get(principal, run.id)).toMatchObject({ status: "finished", answer: "raw \uFFFD bytes" });
+    expect((await watch(owner, run.id)).flatMap((e) => (e.type === "message" ? [e.delta] : []))).toEqual(["raw \uFFFD bytes"]);
+  });
+
   it("fails a run that could not be queued, so that its session takes messages again", async () => {
     const broken: Platform = { ...platform, queue: { ...platform.queue, enqueue: () => Promise.reject(new Error("queue down")) } };
     const brokenRuns = new FlowRunService(broken, { platform: broken, models: server.services.models, retrieval: server.services.retrieval, flows: server.services.flows, runTurn: untilCancelled });

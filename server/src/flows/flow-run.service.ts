@@ -2,6 +2,7 @@ import { In, LessThan, type Repository } from "typeorm";
 import type { MessageReference } from "../chat/message.entity";
 import { Conflict, DomainError, FieldChecks, Invalid, messageForClient, NotFound, Unauthenticated } from "../platform/errors";
 import { newId } from "../platform/ids";
+import { storableJson, storableText } from "../platform/sql";
 import { isLanguage, localizedMessage, type Locale } from "../platform/messages";
 import { failureText } from "./failure-text";
 import type { Platform } from "../platform";
@@ -472,7 +473,18 @@ export class FlowRunService {
     await this.platform.db.query(
       `WITH session AS (UPDATE flow_session SET state = $2::jsonb, messages = $3::jsonb, updated_at = now() WHERE id = $1)
        UPDATE flow_run SET status = $5, answer = $6, reference = $7::jsonb, error = $8, notes = $9::jsonb, tokens = $10, finished_at = now() WHERE id = $4`,
-      [session.id, JSON.stringify(state), JSON.stringify(messages), run.id, result.status, result.answer, reference === null ? null : JSON.stringify(reference), result.error ?? null, JSON.stringify(notes), tokens],
+      [
+        session.id,
+        storableJson(state),
+        storableJson(messages),
+        run.id,
+        result.status,
+        storableText(result.answer),
+        reference === null ? null : storableJson(reference),
+        result.error === undefined ? null : storableText(result.error),
+        storableJson(notes),
+        tokens,
+      ],
     );
     // Told last, once the rows say how it ended: whoever reads the run on its last event finds it ended.
     if (result.status === "failed") await recorder.end({ type: "run_failed", error: result.error ?? "" });

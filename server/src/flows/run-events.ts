@@ -1,6 +1,7 @@
 import type { DataSource } from "typeorm";
 import type { Platform } from "../platform";
 import { resumableStream } from "../platform/runs/event-stream";
+import { storableJson } from "../platform/sql";
 import type { RunEvent, SequencedRunEvent } from "./events";
 import { FlowRunEventRow } from "./flow-run.entity";
 
@@ -147,7 +148,7 @@ class RunEventWriter {
   private async statement(writes: RunWrite[]): Promise<void> {
     const steps = writes.flatMap((w) => w.steps);
     const rows = writes.flatMap((w) => rowsOf(w.runId, w.events));
-    await this.db.query(WRITE_BATCH, [JSON.stringify(steps), JSON.stringify(rows)]);
+    await this.db.query(WRITE_BATCH, [storableJson(steps), storableJson(rows)]);
   }
 }
 

@@ -5,6 +5,7 @@ import { Tenant } from "../auth/tenant.entity";
 import { Conflict, DomainError, FieldChecks, Invalid, NotFound, type FieldProblem } from "../platform/errors";
 import { checkUrl, OutboundRefused, type OutboundPolicy } from "../platform/outbound";
 import { newId } from "../platform/ids";
+import { storableText } from "../platform/sql";
 import { validate, type ParamSpec } from "../platform/param-spec";
 import type { Platform } from "../platform";
 import { maskSecret, SecretBox } from "../platform/secret-box";
@@ -393,7 +394,7 @@ export class ModelsService {
     }
     const record = async (usage: TokenUsage | undefined, startedAt: number) =>
       this.usage.record({ tenantId, modelId: chosen, modelType: type, usage, durationMs: performance.now() - startedAt, entryId: entry?.id ?? null });
-    return { client: withUsageRecording(type, definition.create(type, spec), record), maxTokens };
+    return { client: atCallBoundary(type, definition.create(type, spec), record), maxTokens };
   }
 
   /** Stops following entry changes and writes the usage of model calls recorded so far (the log is written in batches). */
@@ -405,8 +406,13 @@ export class ModelsService {
 
 type Recorder = (usage: TokenUsage | undefined, startedAt: number) => Promise<void>;
 
-/** Wraps a client so that each call reports its usage once it is over; a failed recording never fails the call. */
-function withUsageRecording<T extends ModelType>(type: T, client: ModelClients[T], record: Recorder): ModelClients[T] {
+/**
+ * Wraps a client so that each call reports its usage once it is over (a failed recording never fails the call), and
+ * a chat model's text can be stored: U+0000, which PostgreSQL's text cannot hold, becomes U+FFFD as it arrives, so
+ * that what is streamed, stored and read back is the same text (a model that says it would otherwise fail the write
+ * of its answer and of every answer written with it).
+ */
+function atCallBoundary<T extends ModelType>(type: T, client: ModelClients[T], record: Recorder): ModelClients[T] {
   const safely = (usage: TokenUsage | undefined, startedAt: number) =>
     record(usage, startedAt).catch((error) => console.error("[models] could not record usage:", error));
   const timed = async <R extends { usage?: TokenUsage }>(call: () => Promise<R>): Promise<R> => {
@@ -425,7 +431,7 @@ function withUsageRecording<T extends ModelType>(type: T, client: ModelClients[T
         try {
           for await (const event of c.stream(messages, options)) {
             if (event.type === "usage") usage = event.usage;
-            yield event;
+            yield event.type === "delta" ? { ...event, text: storableText(event.text) } : event;
           }
         } finally {
           void safely(usage, startedAt);
