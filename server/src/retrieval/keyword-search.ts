@@ -43,9 +43,11 @@ export async function keywordSearch(db: DataSource, terms: QueryTerm[], scope: K
     // from one collection. Each query term's document frequency is counted first (an index-only count of
     // its postings), then its postings are read by a parameterised index scan each (OFFSET 0 keeps the
     // planner from turning that into a scan of the whole table); Σ weight·idf of the question's own terms
-    // normalises the score, each term's document frequency taken as at least 1 there (see `similarity`). All
-    // arithmetic is float8: an integer column next to a decimal literal would make PostgreSQL compute in
-    // numeric, which costs more than reading the postings.
+    // normalises the score, each term's document frequency taken as at least 1 there (see `similarity`). The
+    // postings are summed per chunk before the retrievable rule is checked, once a chunk instead of once a
+    // posting; a chunk's document and knowledge base are grouped on, not aggregated (min() of a text compares by
+    // collation, row by row). All arithmetic is float8: an integer column next to a decimal literal would make
+    // PostgreSQL compute in numeric, which costs more than reading the postings.
     `WITH corpus AS (
        SELECT greatest(sum(chunks), 1)::float8 AS n, greatest(sum(length)::float8 / greatest(sum(chunks), 1), 1) AS avgdl
        FROM chunk_term_stats WHERE knowledge_base_id = ANY($1)
@@ -56,14 +58,16 @@ export async function keywordSearch(db: DataSource, terms: QueryTerm[], scope: K
        FROM unnest($2::text[], $5::float8[], $6::bool[]) AS q(term, weight, original) CROSS JOIN corpus,
          LATERAL (SELECT count(*)::float8 AS df FROM chunk_term t WHERE t.knowledge_base_id = ANY($1) AND t.term = q.term) df
      )
-     SELECT p.chunk_id AS id, min(p.document_id) AS document_id, min(p.knowledge_base_id) AS knowledge_base_id,
-       sum(q.weight * q.idf * p.tf * (${BM25_K1}::float8 + 1) / (p.tf + ${BM25_K1}::float8 * (1 - ${BM25_B}::float8 + ${BM25_B}::float8 * p.length / corpus.avgdl))) AS bm25,
-       (SELECT sum(weight * norm_idf) FROM q WHERE original) AS idf_total
-     FROM q CROSS JOIN corpus,
-       LATERAL (SELECT chunk_id, document_id, knowledge_base_id, tf, length FROM chunk_term t WHERE t.knowledge_base_id = ANY($1) AND t.term = q.term OFFSET 0) p
+     SELECT p.chunk_id AS id, p.document_id, p.knowledge_base_id, p.bm25, (SELECT sum(weight * norm_idf) FROM q WHERE original) AS idf_total
+     FROM (
+       SELECT t.chunk_id, t.document_id, t.knowledge_base_id,
+         sum(q.weight * q.idf * t.tf * (${BM25_K1}::float8 + 1) / (t.tf + ${BM25_K1}::float8 * (1 - ${BM25_B}::float8 + ${BM25_B}::float8 * t.length / corpus.avgdl))) AS bm25
+       FROM q CROSS JOIN corpus,
+         LATERAL (SELECT chunk_id, document_id, knowledge_base_id, tf, length FROM chunk_term t WHERE t.knowledge_base_id = ANY($1) AND t.term = q.term OFFSET 0) t
+       GROUP BY t.chunk_id, t.document_id, t.knowledge_base_id
+     ) p
      WHERE ${retrievablePostings("$1", "$4")}
-     GROUP BY p.chunk_id
-     ORDER BY bm25 DESC, p.chunk_id
+     ORDER BY p.bm25 DESC, p.chunk_id
      LIMIT $3`,
     [
       scope.knowledgeBaseIds,
