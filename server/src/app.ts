@@ -25,6 +25,7 @@ import { closeBuiltinModels } from "./models/builtin/builtin.provider";
 import { createPlatform, type Platform } from "./platform";
 import { inlineScriptsOf, securityHeaders } from "./rest/security-headers";
 import { DomainError, unexpectedError } from "./platform/errors";
+import { graphqlWritesNulCharacter, holdsNulCharacter } from "./platform/sql";
 import { createServices, type Services } from "./services";
 import { listenAddressOf } from "./listen-address";
 import { platformParts } from "./platform-parts";
@@ -100,6 +101,17 @@ function serveClient(app: express.Express, clientDir: string): void {
 function refuseLongDocuments(req: express.Request, res: express.Response, next: express.NextFunction): void {
   const error = tooLong((req.body as { query?: unknown } | undefined)?.query ?? req.query.query);
   if (!error) return next();
+  res.status(error.httpStatus).json({ errors: [{ message: error.message, extensions: error.extensions }] });
+}
+
+/**
+ * Input holding U+0000 is refused, with a translated error, before anything runs: PostgreSQL's text cannot store it,
+ * so a name or a question with it would otherwise fail deep in a write as an internal error.
+ */
+function refuseNulCharacters(req: express.Request, res: express.Response, next: express.NextFunction): void {
+  const documents = [(req.body as { query?: unknown } | undefined)?.query, req.query.query, req.query.variables].filter((d): d is string => typeof d === "string");
+  if (!holdsNulCharacter(req.body) && !holdsNulCharacter(req.query) && !documents.some(graphqlWritesNulCharacter)) return next();
+  const error = new DomainError("BAD_REQUEST", "errors.nulCharacter");
   res.status(error.httpStatus).json({ errors: [{ message: error.message, extensions: error.extensions }] });
 }
 
@@ -200,6 +212,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     GRAPHQL_PATH,
     express.json({ limit: "16mb" }),
     refuseLongDocuments,
+    refuseNulCharacters,
     expressMiddleware(apollo, {
       context: async ({ req }) => ({
         services,

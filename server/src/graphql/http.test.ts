@@ -83,6 +83,25 @@ describe("errors reveal nothing of the server", () => {
     expectNoInternals(answer.text);
   });
 
+  test("a string holding U+0000, which nothing can store, is a translated Bad Request, in the variables or written in the document, and stores nothing", async () => {
+    const { token } = await signUpAndIn(development);
+    const headers = { authorization: `Bearer ${token}` };
+    const create = (name: string) => `mutation { createKnowledgeBase(input: { name: ${JSON.stringify(name)} }) { name } }`;
+    for (const body of [
+      { query: `mutation($i: KnowledgeBaseInput!) { createKnowledgeBase(input: $i) { name } }`, variables: { i: { name: "a\u0000b" } } },
+      { query: create("a\u0000b").replace("\\u0000", "\\u{0}") },
+      { query: create("a\u0000b") },
+    ]) {
+      const answer = await post(development, JSON.stringify(body), headers);
+      expect(answer.status).toBe(400);
+      expect(answer.body.errors?.[0]).toMatchObject({ message: "Text cannot contain the NUL character (U+0000). Remove it and try again.", extensions: { messageKey: "errors.nulCharacter" } });
+    }
+    // A backslash written before "u0000" is text like any other.
+    expect((await post(development, JSON.stringify({ query: create("a\\u0000b") }), headers)).body.data).toEqual({ createKnowledgeBase: { name: "a\\u0000b" } });
+    const listed = await post(development, JSON.stringify({ query: `{ knowledgeBases { items { name } } }` }), headers);
+    expect(listed.body.data).toEqual({ knowledgeBases: { items: [{ name: "a\\u0000b" }] } });
+  });
+
   test("an unexpected failure is a translated internal error whose reference the server logged, without its message", async () => {
     const { token } = await signUpAndIn(production);
     const failing = jest.spyOn(production.services.knowledgeBases, "list").mockRejectedValue(new Error("bigint out of range at /srv/cairn/server/src/knowledge/x.ts:12"));

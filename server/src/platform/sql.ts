@@ -20,3 +20,17 @@ export function storableText(text: string): string {
 export function storableJson(value: unknown): string {
   return JSON.stringify(value).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, "$1\uFFFD");
 }
+
+/** Whether any string of a request's input (a key or a value, at any depth) holds U+0000, which nothing can store. */
+export function holdsNulCharacter(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (ArrayBuffer.isView(value)) return false; // bytes, not text
+  if (Array.isArray(value)) return value.some(holdsNulCharacter);
+  if (value !== null && typeof value === "object") return Object.entries(value).some(([key, inner]) => key.includes("\u0000") || holdsNulCharacter(inner));
+  return false;
+}
+
+/** A GraphQL document that writes U+0000 in a string literal (`\u0000` or `\u{0}`, not an escaped backslash before "u0000"). */
+export function graphqlWritesNulCharacter(document: string): boolean {
+  return /(?<!\\)(?:\\\\)*\\u(?:0000|\{0+\})/.test(document);
+}

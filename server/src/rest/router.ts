@@ -1,6 +1,7 @@
 import express, { type Request, type Response } from "express";
 import { ANONYMOUS, isSignedIn, type Principal } from "../policies/principal";
 import { DomainError, unexpectedError } from "../platform/errors";
+import { holdsNulCharacter } from "../platform/sql";
 import type { Services } from "../platform/services";
 import { failure, jsonResult, RETURN_CODES } from "./envelope";
 import { wordedError } from "./error-table";
@@ -143,6 +144,8 @@ export function createRestRouter(services: Services, routes: RestRoute[]): expre
         res.json(jsonResult(RETURN_CODES.EXCEPTION_ERROR, BAD_REQUEST));
         return;
       }
+      // No text column can store U+0000: refused, in the route's own words for a bad argument, before anything runs.
+      if (holdsNulCharacter(req.body) || holdsNulCharacter(req.query) || holdsNulCharacter(params)) throw new DomainError("BAD_REQUEST", "errors.nulCharacter");
       const result = await route.handle({
         services,
         req,

@@ -139,6 +139,12 @@ describe("creating a dataset", () => {
     expect((await rawRequest(server, "POST", path, owner.key, "application/json", "null")).body).toEqual({ code: 101, message: "Field: <name> - Message: <Field required> - Value: <{}>" });
   });
 
+  it("refuses a name holding U+0000, which nothing can store, with an argument error, and creates nothing", async () => {
+    const before = (await list()).body.data.length;
+    expect((await create({ name: "z\u0000" })).body).toEqual({ code: 101, message: "Text cannot contain the NUL character (U+0000). Remove it and try again." });
+    expect((await list()).body.data).toHaveLength(before);
+  });
+
   it("asks for an API key", async () => {
     expect((await server.rest("POST", "/api/v1/datasets", { body: { name: "x" } })).body).toEqual({ code: 0, message: "`Authorization` can't be empty", data: false });
   });
