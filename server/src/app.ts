@@ -9,6 +9,7 @@ import { ApolloServerPluginLandingPageLocalDefault } from "@apollo/server/plugin
 import { expressMiddleware } from "@as-integrations/express5";
 import compression from "compression";
 import express from "express";
+import { GraphQLError } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import { restRoutes } from "./rest-routes";
@@ -105,13 +106,19 @@ function refuseLongDocuments(req: express.Request, res: express.Response, next: 
 }
 
 /**
- * Input holding U+0000 is refused, with a translated error, before anything runs: PostgreSQL's text cannot store it,
- * so a name or a question with it would otherwise fail deep in a write as an internal error.
+ * A GraphQL request holding U+0000, written in its documents (or in a variables string) or held by its values, is
+ * refused with a translated error before anything runs: PostgreSQL's text cannot store it, so a name or a question
+ * with it would otherwise fail deep in a write as an internal error. Null when the request is clear of it.
  */
+function nulCharacterRefusal(documents: unknown[], values: unknown): DomainError | null {
+  const written = documents.some((document) => typeof document === "string" && graphqlWritesNulCharacter(document));
+  return written || holdsNulCharacter(values) ? new DomainError("BAD_REQUEST", "errors.nulCharacter") : null;
+}
+
+/** Over HTTP (POST's body, GET's query string). */
 function refuseNulCharacters(req: express.Request, res: express.Response, next: express.NextFunction): void {
-  const documents = [(req.body as { query?: unknown } | undefined)?.query, req.query.query, req.query.variables].filter((d): d is string => typeof d === "string");
-  if (!holdsNulCharacter(req.body) && !holdsNulCharacter(req.query) && !documents.some(graphqlWritesNulCharacter)) return next();
-  const error = new DomainError("BAD_REQUEST", "errors.nulCharacter");
+  const error = nulCharacterRefusal([(req.body as { query?: unknown } | undefined)?.query, req.query.query, req.query.variables], [req.body, req.query]);
+  if (!error) return next();
   res.status(error.httpStatus).json({ errors: [{ message: error.message, extensions: error.extensions }] });
 }
 
@@ -166,7 +173,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
     {
       schema,
       connectionInitWaitTimeout: CONNECTION_INIT_TIMEOUT_MS,
-      onSubscribe: (_ctx, _id, payload) => budgetedOperation(schema, config.graphqlBudget, rules, payload),
+      onSubscribe: (_ctx, _id, payload) => {
+        const refused = nulCharacterRefusal([payload.query], payload.variables);
+        if (refused) return [new GraphQLError(refused.message, { originalError: refused, extensions: refused.extensions })];
+        return budgetedOperation(schema, config.graphqlBudget, rules, payload);
+      },
       context: async (ctx): Promise<GraphQLContext> => {
         const principal = await services.principalFor(connectionAuthorization(ctx.connectionParams));
         revocableSockets.track(ctx.extra.socket, principal);

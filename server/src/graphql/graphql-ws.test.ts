@@ -39,6 +39,22 @@ describe("graphql-ws", () => {
     const result = await once(wsClient(), "{ me { email } }");
     expect(result.errors?.[0].extensions).toMatchObject({ code: "UNAUTHENTICATED", httpStatus: 401, messageKey: "errors.unauthenticated" });
   });
+
+  it("refuses an operation whose variables hold U+0000, which nothing can store, with the same translated error as HTTP", async () => {
+    const { token } = await signUpAndIn(server);
+    const client = wsClient(`Bearer ${token}`);
+    try {
+      const iterator = client.iterate({ query: `mutation($i: KnowledgeBaseInput!) { createKnowledgeBase(input: $i) { id } }`, variables: { i: { name: "a\u0000b" } } });
+      const refused = await iterator.next().then(
+        () => null,
+        (errors: { message: string; extensions?: Record<string, unknown> }[]) => errors,
+      );
+      expect(refused?.[0]).toMatchObject({ message: "Text cannot contain the NUL character (U+0000). Remove it and try again.", extensions: { messageKey: "errors.nulCharacter", code: "BAD_USER_INPUT" } });
+    } finally {
+      await client.dispose();
+    }
+    expect((await server.graphql<{ knowledgeBases: { total: number } }>(`{ knowledgeBases { total } }`, {}, token)).data?.knowledgeBases.total).toBe(0);
+  });
 });
 
 describe("an open subscription ends when its credential is revoked", () => {
