@@ -87,6 +87,10 @@ export async function startVendorServer(handler: VendorHandler, options: { http2
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
+  // An idle connection is kept longer than the product's client keeps it, so that the client always closes first:
+  // closed by the server just as the client sends on it (a busy machine delays both timers alike), a request would
+  // fail with ECONNRESET (as testing/app.ts says of the test servers of Cairn itself).
+  if (server instanceof http.Server) server.keepAliveTimeout = TEST_SERVER_KEEP_ALIVE_MS;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -110,6 +114,9 @@ export async function startVendorServer(handler: VendorHandler, options: { http2
       }),
   };
 }
+
+/** How long the test servers keep an idle connection open: longer than any client does. */
+export const TEST_SERVER_KEEP_ALIVE_MS = 600_000;
 
 /** An address where nothing listens: a call to it fails the way an unreachable vendor does. */
 export async function unreachableUrl(): Promise<string> {

@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { TEST_SERVER_KEEP_ALIVE_MS } from "../../testing/vendor-servers";
 
 /**
  * A local model server speaking the OpenAI wire protocol (chat/completions, streamed or not, and
@@ -81,6 +82,7 @@ export async function startFakeChatServer(options: { paceMs?: number; reply?: Fa
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
+  server.keepAliveTimeout = TEST_SERVER_KEEP_ALIVE_MS; // see testing/vendor-servers.ts
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   fake.close = () =>

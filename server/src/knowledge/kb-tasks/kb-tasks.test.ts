@@ -5,6 +5,8 @@ import { startTestServer, type TestServer } from "../../testing/app";
 import { parsedKnowledgeBase as parsedFixture } from "../../testing/knowledge-bases";
 import { englishText, localizedText, type ParseLogEntry } from "../../ingestion/parse-log";
 import { apiUser, type ApiUser } from "../../testing/rest-support";
+import { startFakeChatServer, type FakeChatServer } from "../../chat/testing/fake-chat-server";
+import { addFakeModel } from "../../chat/testing/support";
 import { KbTask, KbTaskKind, KbTaskStatus } from "./kb-task.entity";
 import { kbTaskTopic, type KbTaskEvent } from "./kb-task-events";
 
@@ -223,22 +225,37 @@ describe("RAPTOR as a knowledge-base task", () => {
   });
 
   test("a cancelled run stops, keeps the previous run's summaries, and a new run may start", async () => {
-    const { kbId: bigKb } = await parsedKnowledgeBase([paragraphs(100)]);
+    // Its summaries come from a model on a local server, whose pace the test sets: the run to cancel cannot end first.
+    // A new knowledge base takes the tenant's default chat model: this one, for this test only.
+    const model = await startFakeChatServer({ paceMs: 1, reply: () => "The notes tell who inspects what, and how often." });
+    const { chat: usual } = await server.services.models.defaults(owner.tenantId);
+    try {
+      await server.services.models.setDefaults(owner, { chat: await addFakeModel(server, user, model) });
+      const { kbId } = await parsedKnowledgeBase([paragraphs(100)]);
+      await server.services.models.setDefaults(owner, { chat: usual });
+      await cancelledWhileSummarising(model, kbId);
+    } finally {
+      await server.services.models.setDefaults(owner, { chat: usual });
+      await model.close();
+    }
+  }, 180_000);
+
+  async function cancelledWhileSummarising(model: FakeChatServer, bigKb: string): Promise<void> {
     await rest("POST", `/api/v1/datasets/${bigKb}/run_raptor`);
     const first = await traceUntilEnded(bigKb, "raptor", 120_000);
     expect(first.progress).toBe(1);
     const kept = await chunkKinds(bigKb);
 
-    const recorder = recordEvents(bigKb);
+    model.paceMs = 20_000;
+    model.requests.length = 0;
     const task = await server.services.kbTasks.start(owner, bigKb, KbTaskKind.RAPTOR);
-    // Cancelled once it is under way (its first progress past the start), not while still queued.
+    // Cancelled once it is under way (its model asked for a summary, and answering word by word), not while still queued.
     const deadline = Date.now() + 60_000;
-    while (!recorder.events.some((e) => e.id === task.id && e.status === KbTaskStatus.RUNNING && e.progress > 0.01)) {
-      if (Date.now() > deadline) throw new Error("the task never ran");
+    while (!model.requests.some((r) => r.path.endsWith("/chat/completions"))) {
+      if (Date.now() > deadline) throw new Error("the task never asked its model");
       await new Promise((r) => setTimeout(r, 10));
     }
     const cancelled = await server.services.kbTasks.cancel(owner, task.id);
-    recorder.stop();
     expect(cancelled).toMatchObject({ status: KbTaskStatus.CANCELLED, progress: -1 });
     expect(cancelled.progressMsg).toMatch(/Cancelled by the user\.$/);
     expect(cancelled.progressLog.at(-1)).toMatchObject({ messageKey: "parseLog.cancelled" });
@@ -247,12 +264,13 @@ describe("RAPTOR as a knowledge-base task", () => {
     expect(await chunkKinds(bigKb)).toEqual(kept);
 
     // Another run may start at once, and the cancelled one never becomes done (its output would only be stored with that).
+    model.paceMs = 1;
     const again = await server.services.kbTasks.start(owner, bigKb, KbTaskKind.RAPTOR);
     expect((await traceUntilEnded(bigKb, "raptor", 120_000)).id).toBe(again.id);
     expect(await server.platform.db.getRepository(KbTask).findOneByOrFail({ id: task.id })).toMatchObject({ status: KbTaskStatus.CANCELLED, progress: -1 });
     expect(await chunkKinds(bigKb)).toEqual(kept);
     await expectCountersMatchRows(bigKb);
-  }, 180_000);
+  }
 });
 
 describe("GraphRAG as a knowledge-base task", () => {
