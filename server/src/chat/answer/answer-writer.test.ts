@@ -1,9 +1,9 @@
-import type { SignedIn } from "../../policies/principal";
 import { newId } from "../../platform/ids";
 import { startTestServer, type TestServer } from "../../testing/app";
 import type { AnswerEvent } from "../answer-stream";
 import { Message, type MessageReference } from "../message.entity";
-import { chatUser, createAssistant, type ChatUser } from "../testing/support";
+import type { ChatActor } from "../conversation.service";
+import { actorOf, chatUser, createAssistant, type ChatUser } from "../testing/support";
 import { AnswerWriter } from "./answer-writer";
 
 /**
@@ -13,14 +13,12 @@ import { AnswerWriter } from "./answer-writer";
 
 let server: TestServer;
 let user: ChatUser;
-let owner: SignedIn;
+let owner: ChatActor;
 
 beforeAll(async () => {
   server = await startTestServer();
   user = await chatUser(server);
-  const principal = await server.services.principalFor(`Bearer ${user.token}`);
-  if (principal.kind !== "session") throw new Error("not signed in");
-  owner = principal;
+  owner = await actorOf(server, user);
 }, 60_000);
 
 afterAll(() => server?.close());
@@ -28,7 +26,7 @@ afterAll(() => server?.close());
 /** A conversation with an answer row waiting to be written, as `ask` leaves it. */
 async function waitingAnswer(): Promise<string> {
   const assistant = await createAssistant(server, user);
-  const conversation = await server.services.conversations.create({ principal: owner }, assistant.id, { name: "writer" });
+  const conversation = await server.services.conversations.create(owner, assistant.id, { name: "writer" });
   const id = newId();
   await server.platform.db.getRepository(Message).insert({ id, conversationId: conversation.id, position: 1, role: "assistant", content: "", status: "searching", seq: 0 });
   return id;

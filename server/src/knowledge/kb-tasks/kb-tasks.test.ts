@@ -231,9 +231,7 @@ describe("RAPTOR as a knowledge-base task", () => {
     const { chat: usual } = await server.services.models.defaults(owner.tenantId);
     try {
       await server.services.models.setDefaults(owner, { chat: await addFakeModel(server, user, model) });
-      const { kbId } = await parsedKnowledgeBase([paragraphs(100)]);
-      await server.services.models.setDefaults(owner, { chat: usual });
-      await cancelledWhileSummarising(model, kbId);
+      await cancelledWhileSummarising(model, (await parsedKnowledgeBase([paragraphs(100)])).kbId);
     } finally {
       await server.services.models.setDefaults(owner, { chat: usual });
       await model.close();
