@@ -31,6 +31,9 @@ const pathPattern = (file) => `/${file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}$
 module.exports = {
   // a global option: Jest reads it here, not in a project
   testTimeout: 60000,
+  // Each suite's modules stay in its worker's heap (about 10 MB a suite, more with test servers): a worker past this
+  // is replaced between suites, so that a long run never reaches Node's heap limit.
+  workerIdleMemoryLimit: "1536MB",
   // One migrated database for the run, which every test server copies (server/src/testing/database-template.ts).
   globalSetup: "<rootDir>/src/testing/global-setup.ts",
   globalTeardown: "<rootDir>/src/testing/global-teardown.ts",

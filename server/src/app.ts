@@ -16,7 +16,7 @@ import { restRoutes } from "./rest-routes";
 import { createRestRouter, REST_PREFIXES } from "./rest/router";
 import type { Config } from "./platform/config";
 import type { GraphQLContext } from "./graphql/context";
-import { budgetedOperation, budgetPlugin, operationRules, PARSE_OPTIONS, tooLong } from "./graphql/budget";
+import { budgetedOperations, budgetPlugin, operationRules, PARSE_OPTIONS, tooLong } from "./graphql/budget";
 import { limitExecutionTime } from "./graphql/deadline";
 import { formatExecutionErrors, formatGraphQLError } from "./graphql/errors";
 import { createSchema } from "./schema";
@@ -150,6 +150,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   if (reanalysed > 0) console.log(`[search] analysed the terms of ${reanalysed} chunks again (the text analysis changed)`);
   const schema = limitExecutionTime(await createSchema(platform.pubsub), config.graphqlBudget.timeoutMs);
   const rules = operationRules(config.graphqlBudget, config.graphqlIntrospection);
+  const subscriptionOperation = budgetedOperations(schema, config.graphqlBudget, rules);
 
   const app = express();
   app.disable("x-powered-by");
@@ -176,7 +177,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       onSubscribe: (_ctx, _id, payload) => {
         const refused = nulCharacterRefusal([payload.query], payload.variables);
         if (refused) return [new GraphQLError(refused.message, { originalError: refused, extensions: refused.extensions })];
-        return budgetedOperation(schema, config.graphqlBudget, rules, payload);
+        return subscriptionOperation(payload);
       },
       context: async (ctx): Promise<GraphQLContext> => {
         const principal = await services.principalFor(connectionAuthorization(ctx.connectionParams));

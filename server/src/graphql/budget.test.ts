@@ -16,13 +16,14 @@ import {
   typeFromAST,
   validate,
   type DocumentNode,
+  type ExecutionArgs,
   type GraphQLInputType,
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from "graphql";
 import { loadConfig, type GraphQLBudget } from "../platform/config";
 import { FIELD_COSTS } from "./field-costs";
-import { budgetedOperation, MAX_DOCUMENT_TOKENS, operationCost, operationRules } from "./budget";
+import { budgetedOperations, MAX_DOCUMENT_TOKENS, operationCost, operationRules } from "./budget";
 import { limitExecutionTime } from "./deadline";
 import { createSchema } from "../schema";
 
@@ -36,7 +37,7 @@ beforeAll(async () => {
 });
 
 const check = (query: string, variables?: Record<string, unknown>, limits: GraphQLBudget = budget) =>
-  budgetedOperation(schema, limits, operationRules(limits, true), { query, variables });
+  budgetedOperations(schema, limits, operationRules(limits, true))({ query, variables });
 
 function refusal(result: ReturnType<typeof check>) {
   if (!Array.isArray(result)) throw new Error("the operation was accepted");
@@ -74,6 +75,22 @@ describe("the GraphQL budget", () => {
       messageKey: "errors.graphql.tooCostly",
     });
     expect(check(`{ a: ${RETRIEVE} b: ${RETRIEVE} }`)).not.toBeInstanceOf(Array);
+  });
+
+  test("over graphql-ws a document that passed is kept, and its cost is still checked against each subscription's variables", () => {
+    const operations = budgetedOperations(schema, budget, operationRules(budget, true));
+    const query = `query ($input: RetrievalInput!) { retrieve(input: $input) { hits { chunk { id } } } }`;
+    const small = operations({ query, variables: { input: { question: "q", knowledgeBaseIds: ["kb"], pageSize: 10 } } });
+    const again = operations({ query, variables: { input: { question: "q", knowledgeBaseIds: ["kb"], pageSize: 20 } } });
+    if (Array.isArray(small) || Array.isArray(again)) throw new Error("the operation was refused");
+    expect((again as ExecutionArgs).document).toBe((small as ExecutionArgs).document);
+    expect(refusal(operations({ query, variables: { input: { question: "q", knowledgeBaseIds: ["kb"], pageSize: 1_000_000 } } }))[0]).toMatchObject({
+      messageKey: "errors.graphql.tooCostly",
+    });
+    // A document that failed is not kept: it is refused each time, with its own errors.
+    const invalid = `{ me { noSuchField } }`;
+    expect(operations({ query: invalid })).toEqual(operations({ query: invalid }));
+    expect(operations({ query: invalid })).toBeInstanceOf(Array);
   });
 
   test("a list is counted once per row, and the ids a mutation is given are its rows", () => {

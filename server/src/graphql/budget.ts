@@ -224,25 +224,40 @@ export function budgetPlugin(budget: GraphQLBudget): ApolloServerPlugin {
   };
 }
 
-/** graphql-ws (onSubscribe): the same parse limit, validation rules and cost as HTTP, or the errors to send back. */
-export function budgetedOperation(
-  schema: GraphQLSchema,
-  budget: GraphQLBudget,
-  rules: ValidationRule[],
-  payload: { query: string; operationName?: string | null; variables?: Record<string, unknown> | null },
-): ExecutionArgs | readonly GraphQLError[] {
-  const long = tooLong(payload.query);
-  if (long) return [overBudget(long)];
-  let document: DocumentNode;
-  try {
-    document = parse(payload.query, PARSE_OPTIONS);
-  } catch (error) {
-    return [error instanceof GraphQLError ? error : new GraphQLError(String(error))];
-  }
-  const errors = validate(schema, document, [...specifiedRules, ...rules]);
-  if (errors.length > 0) return errors;
-  const variables = payload.variables ?? undefined;
-  const tooCostly = costError(schema, document, payload.operationName, variables, budget);
-  if (tooCostly) return [tooCostly];
-  return { schema, document, operationName: payload.operationName, variableValues: variables };
+/** How many distinct valid documents `budgetedOperations` keeps parsed and validated. */
+const VALIDATED_DOCUMENTS_KEPT = 500;
+
+/**
+ * graphql-ws (onSubscribe): the same parse limit, validation rules and cost as HTTP, or the errors to send
+ * back. Like Apollo's document store over HTTP, a document that passed parsing and validation is kept (the
+ * last VALIDATED_DOCUMENTS_KEPT, by text), so a client that subscribes with the same operation again pays
+ * only for its variables' cost.
+ */
+export function budgetedOperations(schema: GraphQLSchema, budget: GraphQLBudget, rules: ValidationRule[]) {
+  const validated = new Map<string, DocumentNode>();
+  const validDocument = (query: string): { document: DocumentNode } | { errors: readonly GraphQLError[] } => {
+    const kept = validated.get(query);
+    if (kept) return { document: kept };
+    const long = tooLong(query);
+    if (long) return { errors: [overBudget(long)] };
+    let document: DocumentNode;
+    try {
+      document = parse(query, PARSE_OPTIONS);
+    } catch (error) {
+      return { errors: [error instanceof GraphQLError ? error : new GraphQLError(String(error))] };
+    }
+    const errors = validate(schema, document, [...specifiedRules, ...rules]);
+    if (errors.length > 0) return { errors };
+    if (validated.size >= VALIDATED_DOCUMENTS_KEPT) validated.delete(validated.keys().next().value!);
+    validated.set(query, document);
+    return { document };
+  };
+  return (payload: { query: string; operationName?: string | null; variables?: Record<string, unknown> | null }): ExecutionArgs | readonly GraphQLError[] => {
+    const valid = validDocument(payload.query);
+    if ("errors" in valid) return valid.errors;
+    const variables = payload.variables ?? undefined;
+    const tooCostly = costError(schema, valid.document, payload.operationName, variables, budget);
+    if (tooCostly) return [tooCostly];
+    return { schema, document: valid.document, operationName: payload.operationName, variableValues: variables };
+  };
 }

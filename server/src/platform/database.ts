@@ -59,6 +59,9 @@ function dataSourceOptions(schema: DatabaseSchema, poolSize: number) {
   };
 }
 
+/** Connections to the embedded database's thread (see embedded-postgres.thread.ts). */
+const EMBEDDED_CONNECTIONS = 8;
+
 // Any fixed number: the PostgreSQL advisory lock that lets one process at a time migrate a shared database.
 const MIGRATION_LOCK = 7_335_102;
 
@@ -106,12 +109,12 @@ async function openEmbedded(dataDir: string, schema: DatabaseSchema): Promise<Da
   let postgres: EmbeddedPostgres | undefined;
   try {
     postgres = await startEmbeddedPostgres(pgDir, path.join(socketDir, ".s.PGSQL.5432"));
-    // One connection: PGlite is one session, and the socket server interleaves the extended-protocol
-    // messages of concurrent connections (a long Bind of one lands between another's Parse and Bind:
-    // "unnamed prepared statement does not exist"). Queries queue in the pool instead, so code inside a
-    // transaction must use its EntityManager only — any other query would wait for the transaction to end.
+    // PGlite is one session: its thread runs one connection's statement at a time, whole, and only the
+    // transaction's own connection while one is open. Several connections keep statements waiting there
+    // while it works. Code inside a transaction must still use its EntityManager only: any other query
+    // waits for the transaction to end.
     const dataSource = await connect(
-      new DataSource({ ...dataSourceOptions(schema, 1), host: socketDir, port: 5432, username: "postgres", database: "postgres" }),
+      new DataSource({ ...dataSourceOptions(schema, EMBEDDED_CONNECTIONS), host: socketDir, port: 5432, username: "postgres", database: "postgres" }),
       false,
     );
     const running = postgres;

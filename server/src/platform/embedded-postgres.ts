@@ -1,31 +1,12 @@
 import { Worker } from "node:worker_threads";
+import { childScript } from "./child-script";
 
 /**
  * PGlite (PostgreSQL compiled to WebAssembly, with pgvector) served over the Postgres wire protocol on a
- * Unix socket, in a worker thread of its own. In the main thread it shared one core with parsing,
- * embedding and GraphQL; in its own thread the database works on the second core while the server
- * computes (profiles of ingestion show both threads busy). The thread's code is a few lines of CommonJS
- * given by source, so it runs the same from the compiled server and under the test runner.
+ * Unix socket, in a worker thread of its own (embedded-postgres.thread.ts). In the main thread it shared
+ * one core with parsing, embedding and GraphQL; in its own thread the database works on the second core
+ * while the server computes (profiles of ingestion show both threads busy).
  */
-
-const THREAD_SOURCE = `
-const { parentPort, workerData } = require("node:worker_threads");
-const { PGlite } = require(workerData.modules.pglite);
-const { vector } = require(workerData.modules.pgvector);
-const { PGLiteSocketServer } = require(workerData.modules.socket);
-(async () => {
-  const db = await PGlite.create({ dataDir: workerData.dataDir, extensions: { vector } });
-  const server = new PGLiteSocketServer({ db, path: workerData.socketPath, maxConnections: 16 });
-  await server.start();
-  parentPort.on("message", async (message) => {
-    if (message !== "stop") return;
-    await server.stop();
-    await db.close();
-    parentPort.postMessage({ stopped: true });
-  });
-  parentPort.postMessage({ ready: true });
-})().catch((error) => parentPort.postMessage({ error: String(error && error.stack || error) }));
-`;
 
 export interface EmbeddedPostgres {
   stop(): Promise<void>;
@@ -34,18 +15,8 @@ export interface EmbeddedPostgres {
 type ThreadMessage = { ready?: true; stopped?: true; error?: string };
 
 export async function startEmbeddedPostgres(dataDir: string, socketPath: string): Promise<EmbeddedPostgres> {
-  const worker = new Worker(THREAD_SOURCE, {
-    eval: true,
-    workerData: {
-      dataDir,
-      socketPath,
-      modules: {
-        pglite: require.resolve("@electric-sql/pglite"),
-        pgvector: require.resolve("@electric-sql/pglite-pgvector"),
-        socket: require.resolve("@electric-sql/pglite-socket"),
-      },
-    },
-  });
+  const { entry, execArgv } = childScript(__filename, "embedded-postgres.thread");
+  const worker = new Worker(entry, { execArgv, workerData: { dataDir, socketPath } });
   let stopping = false;
   const next = (wanted: keyof ThreadMessage) =>
     new Promise<void>((resolve, reject) => {
