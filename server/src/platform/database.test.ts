@@ -47,6 +47,50 @@ describe("the embedded database (PGlite in DATA_DIR)", () => {
     expect(ran.map((m) => m.name)).toEqual(migrations.map((m) => m.name));
   });
 
+  test("connections take whole turns: an open transaction holds the session, and one whose connection dies is rolled back", async () => {
+    const dataSource = database!.dataSource;
+    // Statements of several connections at once, each its own Parse, Bind and Execute: none lands in another's.
+    const echoed = await Promise.all(Array.from({ length: 200 }, (_, i) => query<{ i: number }>(`SELECT $1::int AS i`, [i])));
+    expect(echoed.map(([row]) => row.i)).toEqual(Array.from({ length: 200 }, (_, i) => i));
+    await query(`CREATE TABLE turn_probe (id int PRIMARY KEY)`);
+    const first = dataSource.createQueryRunner();
+    const second = dataSource.createQueryRunner();
+    try {
+      await first.startTransaction();
+      await first.query(`INSERT INTO turn_probe VALUES (1)`);
+      // Statements of other connections wait for the transaction: they see it committed, never half done.
+      const outside = query<{ n: number }>(`SELECT count(*)::int AS n FROM turn_probe`);
+      const other = second.startTransaction().then(async () => {
+        const [{ n }] = await second.query(`SELECT count(*)::int AS n FROM turn_probe`);
+        await second.query(`INSERT INTO turn_probe VALUES (2)`);
+        await second.commitTransaction();
+        return n as number;
+      });
+      await first.query(`INSERT INTO turn_probe VALUES (3)`);
+      await first.commitTransaction();
+      expect(await other).toBe(2);
+      expect((await outside)[0].n).toBe(2);
+
+      // A failed statement leaves its own transaction aborted, and only that one.
+      await first.startTransaction();
+      await expect(first.query(`INSERT INTO turn_probe VALUES (1)`)).rejects.toThrow(/duplicate key/);
+      await expect(first.query(`SELECT 1`)).rejects.toThrow(/current transaction is aborted/);
+      await first.rollbackTransaction();
+      await expect(query(`SELEC 1`)).rejects.toThrow(/syntax error/);
+
+      // A connection that goes away inside its transaction: its statements are undone and the others go on.
+      await second.startTransaction();
+      await second.query(`INSERT INTO turn_probe VALUES (4)`);
+      const client = (second as unknown as { databaseConnection: { end(): Promise<void> } }).databaseConnection;
+      await client.end();
+      expect(await query(`SELECT id FROM turn_probe ORDER BY id`)).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+    } finally {
+      await first.release();
+      await second.release().catch(() => undefined);
+      await query(`DROP TABLE turn_probe`);
+    }
+  });
+
   test("the vector extension is available: cosine distance and nearest-neighbour order", async () => {
     const [{ distance }] = await query<{ distance: number }>(`SELECT '[1,2,3]'::vector <=> '[1,2,4]'::vector AS distance`);
     // 1 − (1·1 + 2·2 + 3·4) / (|[1,2,3]| · |[1,2,4]|) = 1 − 17 / √294
