@@ -27,7 +27,9 @@ async function graphql(graphqlUrl, token, query, variables) {
  * - `live`: the text the events built — the first event's snapshot, then the deltas;
  * - `final`: the whole content the final event carries (the answer as the client ends up showing it);
  * - the time to the first text, the ask mutation's round trip, and the number of catch-up events (a
- *   subscriber that falls behind gets what the row holds as one event covering several seq numbers).
+ *   subscriber that falls behind gets what the row holds as one event covering several seq numbers);
+ * - `tokenAt`: when each token of the paced model's answer ("t0 t1 …") first reached the client, in ms since
+ *   the epoch (comparable with the model server's clock: one machine), whichever event brought it.
  */
 export function askAndFollow({ graphqlUrl, token, client, conversationId, question }) {
   return new Promise((resolve) => {
@@ -45,6 +47,7 @@ export function askAndFollow({ graphqlUrl, token, client, conversationId, questi
       seqs: [],
       answerId: null,
       durationMs: null,
+      tokenAt: [],
     };
     let lastSeq = null;
     graphql(graphqlUrl, token, ASK, { conversationId, question })
@@ -58,6 +61,8 @@ export function askAndFollow({ graphqlUrl, token, client, conversationId, questi
               if (errors) result.error = JSON.stringify(errors);
               const event = payload?.answerStream;
               if (!event) return;
+              const receivedAt = performance.timeOrigin + performance.now();
+              for (const [, index] of (event.content ?? event.delta ?? "").matchAll(/\bt(\d+)\b/g)) result.tokenAt[Number(index)] ??= receivedAt;
               result.events++;
               if (result.seqs.length < 16) result.seqs.push(event.content !== null ? `s${event.seq}` : event.delta ? String(event.seq) : `${event.status}${event.seq}`);
               const snapshot = event.content !== null && event.content !== undefined;
