@@ -129,7 +129,17 @@ class TurnQueue {
     this.running = true;
     try {
       for (let turn = this.next(); turn; turn = this.next()) {
-        const answer = await this.db.execProtocolRaw(turn.message, { syncToFs: false });
+        let answer: Uint8Array;
+        try {
+          answer = await this.db.execProtocolRaw(turn.message, { syncToFs: false });
+        } catch (error) {
+          // Not a database error (those come back as ErrorResponse): PGlite itself failed. The connection is
+          // closed, so that its client fails at once instead of waiting for an answer that will not come.
+          console.error("[database] the embedded database could not run a statement:", error);
+          this.holder = null;
+          turn.connection.socket.destroy();
+          continue;
+        }
         this.holder = endsIdle(answer) ? null : turn.connection;
         if (answer.length > 0 && !turn.connection.closed) turn.connection.socket.write(answer);
       }
