@@ -112,9 +112,12 @@ class TurnQueue {
   async closed(connection: Connection): Promise<void> {
     this.turns = this.turns.filter((turn) => turn.connection !== connection);
     if (this.holder !== connection) return;
-    // A connection that went away inside its exchange or transaction leaves nothing half done behind it.
+    // A connection that went away inside its exchange or transaction leaves nothing half done behind it. (No
+    // turn runs meanwhile: a turn's call into PGlite resolves without giving the event loop a turn of its own.)
     this.holder = null;
-    await this.db.execProtocolRaw(Buffer.concat([SYNC, simpleQuery("ROLLBACK")]), { syncToFs: false });
+    await this.db
+      .execProtocolRaw(Buffer.concat([SYNC, simpleQuery("ROLLBACK")]), { syncToFs: false })
+      .catch((error: unknown) => console.error("[database] the embedded database could not roll back a closed connection:", error));
     void this.run();
   }
 
