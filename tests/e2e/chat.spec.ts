@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import PDFDocument from "pdfkit";
-import { SLOW_MODEL, SLOW_WORDS, startSlowModel } from "./slow-model";
+import { addSlowChatModel, SLOW_WORDS, startSlowModel } from "./slow-model";
 import { accountWithKnowledgeBase, graphql, signInWithToken } from "./support";
 
 const QUESTION = "Who rings the bell at the lighthouse?";
@@ -141,15 +141,7 @@ test("an answer streams word by word; reloading the page mid-answer shows the re
   const model = await startSlowModel();
   try {
     const { token, kbId } = await accountWithKnowledgeBase(request, "chat");
-    await graphql(
-      request,
-      "mutation($input: ModelEntryInput!) { addModelEntry(input: $input) { id } }",
-      { input: { provider: "OpenAI-API-Compatible", modelName: SLOW_MODEL, modelType: "chat", credentials: [{ name: "baseUrl", value: model.baseUrl }] } },
-      token,
-    );
-    const { availableModels } = await graphql<{ availableModels: { id: string; modelName: string }[] }>(request, 'query { availableModels(type: "chat") { id modelName } }', {}, token);
-    const chatModel = availableModels.find((candidate) => candidate.modelName === SLOW_MODEL)?.id;
-    expect(chatModel).toBeTruthy();
+    const chatModel = await addSlowChatModel(request, token, model.baseUrl);
     await assistantOver(request, token, kbId, "Slow writer", chatModel);
 
     await signInWithToken(page, token);

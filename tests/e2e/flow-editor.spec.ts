@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
-import { SLOW_MODEL, SLOW_WORDS, startSlowModel } from "./slow-model";
+import { addSlowChatModel, SLOW_WORDS, startSlowModel } from "./slow-model";
 import { accountWithKnowledgeBase, expectToastShown, graphql, PASSWORD, recordToasts, signInWithToken } from "./support";
 
 /** An account of its own with a blank flow (Begin, then an Interact), made over GraphQL; the list journey makes them through the page. */
@@ -168,14 +168,7 @@ test("a flow from blank over a parsed knowledge base: a missing name is marked a
   const model = await startSlowModel();
   closeAfterTest.push(model.server);
   const { token } = await accountWithKnowledgeBase(request, "flow-run");
-  await graphql(
-    request,
-    "mutation($input: ModelEntryInput!) { addModelEntry(input: $input) { id } }",
-    { input: { provider: "OpenAI-API-Compatible", modelName: SLOW_MODEL, modelType: "chat", credentials: [{ name: "baseUrl", value: model.baseUrl }] } },
-    token,
-  );
-  const { availableModels } = await graphql<{ availableModels: { id: string; modelName: string }[] }>(request, 'query { availableModels(type: "chat") { id modelName } }', {}, token);
-  const slowModel = availableModels.find((candidate) => candidate.modelName === SLOW_MODEL)!.id;
+  const slowModel = await addSlowChatModel(request, token, model.baseUrl);
 
   // From the list: a blank flow.
   await signInWithToken(page, token);

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { SLOW_MODEL, startSlowModel } from "./slow-model";
+import { addSlowChatModel, startSlowModel } from "./slow-model";
 import { accountWithKnowledgeBase, graphql, POLL_INTERVALS, signInWithToken } from "./support";
 
 /** Entries on a few subjects, long enough for RAPTOR to cluster and summarise for a few seconds. */
@@ -19,15 +19,7 @@ test("RAPTOR is generated from the configuration page, its progress shown live u
   // show it under way however fast the machine (the built-in model can summarise the whole log between two renders).
   const model = await startSlowModel();
   try {
-    await graphql(
-      request,
-      "mutation($input: ModelEntryInput!) { addModelEntry(input: $input) { id } }",
-      { input: { provider: "OpenAI-API-Compatible", modelName: SLOW_MODEL, modelType: "chat", credentials: [{ name: "baseUrl", value: model.baseUrl }] } },
-      token,
-    );
-    const { availableModels } = await graphql<{ availableModels: { id: string; modelName: string }[] }>(request, 'query { availableModels(type: "chat") { id modelName } }', {}, token);
-    const chatModel = availableModels.find((candidate) => candidate.modelName === SLOW_MODEL)?.id;
-    expect(chatModel).toBeTruthy();
+    const chatModel = await addSlowChatModel(request, token, model.baseUrl);
     await graphql(request, "mutation($input: DefaultModelsInput!) { setDefaultModels(input: $input) { chat } }", { input: { chat: chatModel } }, token);
     const { createKnowledgeBase } = await graphql<{ createKnowledgeBase: { id: string } }>(
       request,

@@ -1,5 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { expect, type APIRequestContext } from "@playwright/test";
+import { graphql } from "./support";
 
 /** A local model for the journeys that act in the middle of an answer (reload, stop) or listen to one (speech). */
 
@@ -88,4 +90,18 @@ export async function startSlowModel(): Promise<{ server: Server; baseUrl: strin
     pause: (afterWords = 0) => (holdAfter = afterWords),
     resume: () => (holdAfter = Infinity),
   };
+}
+
+/** Adds the slow model at `baseUrl` as one of the tenant's chat models and returns its id, as the model pickers list it. */
+export async function addSlowChatModel(request: APIRequestContext, token: string, baseUrl: string): Promise<string> {
+  await graphql(
+    request,
+    "mutation($input: ModelEntryInput!) { addModelEntry(input: $input) { id } }",
+    { input: { provider: "OpenAI-API-Compatible", modelName: SLOW_MODEL, modelType: "chat", credentials: [{ name: "baseUrl", value: baseUrl }] } },
+    token,
+  );
+  const { availableModels } = await graphql<{ availableModels: { id: string; modelName: string }[] }>(request, 'query { availableModels(type: "chat") { id modelName } }', {}, token);
+  const id = availableModels.find((candidate) => candidate.modelName === SLOW_MODEL)?.id;
+  expect(id).toBeTruthy();
+  return id!;
 }
