@@ -101,7 +101,12 @@ function serveClient(app: express.Express, clientDir: string): void {
 /** Over HTTP, the budget's document limit is checked before Apollo parses, which has no hook that could answer it. */
 function refuseLongDocuments(req: express.Request, res: express.Response, next: express.NextFunction): void {
   const error = tooLong((req.body as { query?: unknown } | undefined)?.query ?? req.query.query);
-  if (!error) return next();
+  if (error) refuseGraphQLRequest(res, error);
+  else next();
+}
+
+/** A GraphQL request refused before it runs, answered as GraphQL answers errors. */
+function refuseGraphQLRequest(res: express.Response, error: DomainError): void {
   res.status(error.httpStatus).json({ errors: [{ message: error.message, extensions: error.extensions }] });
 }
 
@@ -118,8 +123,8 @@ function nulCharacterRefusal(documents: unknown[], values: unknown): DomainError
 /** Over HTTP (POST's body, GET's query string). */
 function refuseNulCharacters(req: express.Request, res: express.Response, next: express.NextFunction): void {
   const error = nulCharacterRefusal([(req.body as { query?: unknown } | undefined)?.query, req.query.query, req.query.variables], [req.body, req.query]);
-  if (!error) return next();
-  res.status(error.httpStatus).json({ errors: [{ message: error.message, extensions: error.extensions }] });
+  if (error) refuseGraphQLRequest(res, error);
+  else next();
 }
 
 /**

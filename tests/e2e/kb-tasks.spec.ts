@@ -1,19 +1,19 @@
 import { expect, test } from "@playwright/test";
 import { addSlowChatModel, startSlowModel } from "./slow-model";
-import { accountWithKnowledgeBase, graphql, POLL_INTERVALS, signInWithToken } from "./support";
+import { graphql, newAccount, parsedKnowledgeBase, signInWithToken } from "./support";
 
-/** Entries on a few subjects, long enough for RAPTOR to cluster and summarise for a few seconds. */
-function ferryLog(): Buffer {
+/** Entries on a few subjects, long enough for RAPTOR to cluster and summarise. */
+function ferryLog(): string {
   const subjects = ["the morning ferry", "the cargo crane", "the pilot boat", "the fish market", "the dry dock"];
   const entries = Array.from({ length: 400 }, (_, i) => {
     const subject = subjects[i % subjects.length];
     return `Entry ${i + 1}. ${subject} was inspected on day ${(i % 28) + 1}; the inspector noted ${(i * 13) % 90} small faults and asked for repairs before the ${["spring", "summer", "autumn", "winter"][i % 4]} season.`;
   });
-  return Buffer.from(`Ferry log\n\n${entries.join("\n\n")}\n`);
+  return `Ferry log\n\n${entries.join("\n\n")}\n`;
 }
 
 test("RAPTOR is generated from the configuration page, its progress shown live until it is done", async ({ page, request }) => {
-  const { token } = await accountWithKnowledgeBase(request, "raptor");
+  const { token } = await newAccount(request, "raptor");
   // RAPTOR summarises with the knowledge base's chat model, the tenant's default when the knowledge base was made:
   // here a local one that takes about two seconds a summary, so that the run lasts long enough for the page to
   // show it under way however fast the machine (the built-in model can summarise the whole log between two renders).
@@ -21,22 +21,10 @@ test("RAPTOR is generated from the configuration page, its progress shown live u
   try {
     const chatModel = await addSlowChatModel(request, token, model.baseUrl);
     await graphql(request, "mutation($input: DefaultModelsInput!) { setDefaultModels(input: $input) { chat } }", { input: { chat: chatModel } }, token);
-    const { createKnowledgeBase } = await graphql<{ createKnowledgeBase: { id: string } }>(
-      request,
-      "mutation($input: KnowledgeBaseInput!) { createKnowledgeBase(input: $input) { id } }",
-      { input: { name: "Ferry logs" } },
-      token,
-    );
-    const kbId = createKnowledgeBase.id;
-    const uploaded = await request.post("/v1/document/upload", {
-      headers: { Authorization: token },
-      multipart: { kb_id: kbId, file: { name: "ferry-log.txt", mimeType: "text/plain", buffer: ferryLog() } },
-    });
-    const [{ id }] = ((await uploaded.json()) as { data: { id: string }[] }).data;
-    await graphql(request, "mutation($ids: [ID!]!) { runParsing(ids: $ids) { id } }", { ids: [id] }, token);
-    await expect
-      .poll(async () => (await graphql<{ document: { run: string } }>(request, "query($id: ID!) { document(id: $id) { run } }", { id }, token)).document.run, { timeout: 60_000, intervals: POLL_INTERVALS })
-      .toBe("3");
+    const {
+      kbId,
+      documentIds: [id],
+    } = await parsedKnowledgeBase(request, token, [["ferry-log.txt", ferryLog()]], "Ferry logs");
 
     await signInWithToken(page, token);
     await page.goto(`/knowledge/configuration?id=${kbId}`);

@@ -26,6 +26,54 @@ export async function graphql<T>(request: APIRequestContext, query: string, vari
   return body.data;
 }
 
+/** A new account (its e-mail starting with `prefix`), signed in: its e-mail and its token. */
+export async function newAccount(request: APIRequestContext, prefix: string): Promise<{ email: string; token: string }> {
+  const email = `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  await graphql(request, "mutation($input: RegisterInput!) { register(input: $input) { user { id } } }", { input: { email, nickname: "Grace Hopper", password: PASSWORD } });
+  const { login } = await graphql<{ login: { token: string } }>(request, "mutation($input: LoginInput!) { login(input: $input) { token } }", { input: { email, password: PASSWORD } });
+  return { email, token: login.token };
+}
+
+/** A knowledge base named `name` holding these text files, parsed: its id and its documents' ids, in the files' order. */
+export async function parsedKnowledgeBase(
+  request: APIRequestContext,
+  token: string,
+  files: [name: string, text: string][],
+  name = "Harbour town",
+): Promise<{ kbId: string; documentIds: string[] }> {
+  const { createKnowledgeBase } = await graphql<{ createKnowledgeBase: { id: string } }>(
+    request,
+    "mutation($input: KnowledgeBaseInput!) { createKnowledgeBase(input: $input) { id } }",
+    { input: { name } },
+    token,
+  );
+  const kbId = createKnowledgeBase.id;
+  const documentIds: string[] = [];
+  for (const [file, text] of files) {
+    const response = await request.post("/v1/document/upload", {
+      headers: { Authorization: token },
+      multipart: { kb_id: kbId, file: { name: file, mimeType: "text/plain", buffer: Buffer.from(text) } },
+    });
+    expect(response.ok()).toBe(true);
+    const body = (await response.json()) as { data: { id: string }[] };
+    documentIds.push(...body.data.map((document) => document.id));
+  }
+  expect(documentIds).toHaveLength(files.length);
+  await graphql(request, "mutation($ids: [ID!]!) { runParsing(ids: $ids) { id } }", { ids: documentIds }, token);
+  await expect
+    .poll(async () => {
+      const { documents } = await graphql<{ documents: { items: { run: string }[] } }>(
+        request,
+        "query($kb: ID!) { documents(knowledgeBaseId: $kb) { items { run } } }",
+        { kb: kbId },
+        token,
+      );
+      return documents.items.map((document) => document.run);
+    }, { timeout: 60_000, intervals: POLL_INTERVALS })
+    .toEqual(files.map(() => "3"));
+  return { kbId, documentIds };
+}
+
 /**
  * A new account (its e-mail starting with `prefix`) with a knowledge base "Harbour town" holding the two
  * text files above, parsed; the knowledge journey covers uploading through the page.
@@ -38,40 +86,8 @@ export async function accountWithKnowledgeBase(
     ["garden-notes.txt", GARDEN],
   ],
 ): Promise<{ email: string; token: string; kbId: string }> {
-  const email = `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  await graphql(request, "mutation($input: RegisterInput!) { register(input: $input) { user { id } } }", { input: { email, nickname: "Grace Hopper", password: PASSWORD } });
-  const { login } = await graphql<{ login: { token: string } }>(request, "mutation($input: LoginInput!) { login(input: $input) { token } }", { input: { email, password: PASSWORD } });
-  const token = login.token;
-  const { createKnowledgeBase } = await graphql<{ createKnowledgeBase: { id: string } }>(
-    request,
-    "mutation($input: KnowledgeBaseInput!) { createKnowledgeBase(input: $input) { id } }",
-    { input: { name: "Harbour town" } },
-    token,
-  );
-  const kbId = createKnowledgeBase.id;
-  const ids: string[] = [];
-  for (const [name, text] of files) {
-    const response = await request.post("/v1/document/upload", {
-      headers: { Authorization: token },
-      multipart: { kb_id: kbId, file: { name, mimeType: "text/plain", buffer: Buffer.from(text) } },
-    });
-    expect(response.ok()).toBe(true);
-    const body = (await response.json()) as { data: { id: string }[] };
-    ids.push(...body.data.map((document) => document.id));
-  }
-  expect(ids).toHaveLength(files.length);
-  await graphql(request, "mutation($ids: [ID!]!) { runParsing(ids: $ids) { id } }", { ids }, token);
-  await expect
-    .poll(async () => {
-      const { documents } = await graphql<{ documents: { items: { run: string }[] } }>(
-        request,
-        "query($kb: ID!) { documents(knowledgeBaseId: $kb) { items { run } } }",
-        { kb: kbId },
-        token,
-      );
-      return documents.items.map((document) => document.run);
-    }, { timeout: 60_000, intervals: POLL_INTERVALS })
-    .toEqual(files.map(() => "3"));
+  const { email, token } = await newAccount(request, prefix);
+  const { kbId } = await parsedKnowledgeBase(request, token, files);
   return { email, token, kbId };
 }
 

@@ -24,8 +24,15 @@ const TURN_ENDS = new Set(["S", "Q", "H", "c", "f"].map((letter) => letter.charC
 const TERMINATE = "X".charCodeAt(0);
 const READY_FOR_QUERY = "Z".charCodeAt(0);
 const IDLE = "I".charCodeAt(0);
-/** A Sync message: "S" and its length, 4. */
-const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
+/** What ends a connection's exchange when it goes away holding the session: a Sync, then the simple Query ROLLBACK. */
+const SYNC_AND_ROLLBACK = (() => {
+  const rollback = Buffer.from("ROLLBACK\0");
+  const query = Buffer.alloc(5 + rollback.length);
+  query.write("Q", 0);
+  query.writeInt32BE(4 + rollback.length, 1);
+  rollback.copy(query, 5);
+  return Buffer.concat([Buffer.from([0x53, 0, 0, 0, 4]), query]);
+})();
 
 /** Whether an answer ends with ReadyForQuery saying idle: no transaction open, nothing left unsynced. */
 function endsIdle(answer: Uint8Array): boolean {
@@ -87,15 +94,6 @@ class Connection {
   }
 }
 
-function simpleQuery(sql: string): Uint8Array {
-  const text = Buffer.from(`${sql}\0`);
-  const message = Buffer.alloc(5 + text.length);
-  message.write("Q", 0);
-  message.writeInt32BE(4 + text.length, 1);
-  text.copy(message, 5);
-  return message;
-}
-
 class TurnQueue {
   private turns: Turn[] = [];
   private running = false;
@@ -116,7 +114,7 @@ class TurnQueue {
     // turn runs meanwhile: a turn's call into PGlite resolves without giving the event loop a turn of its own.)
     this.holder = null;
     await this.db
-      .execProtocolRaw(Buffer.concat([SYNC, simpleQuery("ROLLBACK")]), { syncToFs: false })
+      .execProtocolRaw(SYNC_AND_ROLLBACK, { syncToFs: false })
       .catch((error: unknown) => console.error("[database] the embedded database could not roll back a closed connection:", error));
     void this.run();
   }
