@@ -1,7 +1,6 @@
-import type { Server } from "node:http";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import PDFDocument from "pdfkit";
-import { addSlowChatModel, SLOW_WORDS, startSlowModel } from "./slow-model";
+import { addSlowChatModel, SLOW_WORDS, startSlowModel, type SlowModel } from "./slow-model";
 import { accountWithKnowledgeBase, graphql, signInWithToken } from "./support";
 
 const QUESTION = "Who rings the bell at the lighthouse?";
@@ -37,9 +36,9 @@ async function ask(page: Page, question: string): Promise<void> {
 }
 
 /** Local model servers a test started, closed once it ends however it ends. */
-const closeAfterTest: Server[] = [];
+const closeAfterTest: SlowModel[] = [];
 test.afterEach(async () => {
-  await Promise.all(closeAfterTest.splice(0).map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+  await Promise.all(closeAfterTest.splice(0).map((model) => model.close()));
 });
 
 /** An assistant made over GraphQL (the first test makes one through the dialog), optionally answering with another model. */
@@ -192,7 +191,7 @@ test("an answer streams word by word; reloading the page mid-answer shows the re
     expect(await answerWords(page)).toBe(SLOW_WORDS.join(" "));
     await expect(page.getByTestId("chat-question")).toHaveCount(2);
   } finally {
-    await new Promise<void>((resolve) => model.server.close(() => resolve()));
+    await model.close();
   }
 });
 
@@ -200,7 +199,7 @@ test("sharing needs an API key; the share page works signed out in a fresh brows
   const { token, kbId } = await accountWithKnowledgeBase(request, "chat");
   // A TTS model of the tenant, for the play button of an assistant with TTS on.
   const speech = await startSlowModel();
-  closeAfterTest.push(speech.server);
+  closeAfterTest.push(speech);
   const { addModelEntry } = await graphql<{ addModelEntry: { id: string } }>(
     request,
     "mutation($input: ModelEntryInput!) { addModelEntry(input: $input) { id } }",

@@ -1,7 +1,6 @@
-import type { Server } from "node:http";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
-import { addSlowChatModel, SLOW_WORDS, startSlowModel } from "./slow-model";
+import { addSlowChatModel, SLOW_WORDS, startSlowModel, type SlowModel } from "./slow-model";
 import { accountWithKnowledgeBase, expectToastShown, graphql, PASSWORD, recordToasts, signInWithToken } from "./support";
 
 /** An account of its own with a blank flow (Begin, then an Interact), made over GraphQL; the list journey makes them through the page. */
@@ -133,9 +132,9 @@ test("the editor: components from the palette, edges by the registry's rules, un
 });
 
 /** Local model servers a test started, closed once it ends however it ends. */
-const closeAfterTest: Server[] = [];
+const closeAfterTest: SlowModel[] = [];
 test.afterEach(async () => {
-  await Promise.all(closeAfterTest.splice(0).map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+  await Promise.all(closeAfterTest.splice(0).map((model) => model.close()));
 });
 
 /** Records, from inside the page, every run state the canvas's nodes showed (by node name). */
@@ -166,7 +165,7 @@ async function ask(page: Page, question: string): Promise<void> {
 
 test("a flow from blank over a parsed knowledge base: a missing name is marked and fixed, the run shows each node's state live and a cited answer, and a reload mid-run finds the run and sees it finish", async ({ page, request }) => {
   const model = await startSlowModel();
-  closeAfterTest.push(model.server);
+  closeAfterTest.push(model);
   const { token } = await accountWithKnowledgeBase(request, "flow-run");
   const slowModel = await addSlowChatModel(request, token, model.baseUrl);
 

@@ -83,6 +83,6 @@ test("RAPTOR is generated from the configuration page, its progress shown live u
     await expect(cards.first()).toBeVisible();
     await expect(page.getByTestId("chunk-kind")).toHaveCount(0);
   } finally {
-    await new Promise<void>((resolve) => model.server.close(() => resolve()));
+    await model.close();
   }
 });

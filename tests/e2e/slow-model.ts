@@ -3,6 +3,15 @@ import type { AddressInfo } from "node:net";
 import { expect, type APIRequestContext } from "@playwright/test";
 import { graphql } from "./support";
 
+export interface SlowModel {
+  server: Server;
+  baseUrl: string;
+  spoken: string[];
+  pause(afterWords?: number): void;
+  resume(): void;
+  close(): Promise<void>;
+}
+
 /** A local model for the journeys that act in the middle of an answer (reload, stop) or listen to one (speech). */
 
 /** The slow model's answer, one word per event: long enough to reload the page in the middle of it. */
@@ -37,9 +46,10 @@ function toneWav(): Buffer {
  * A local model server speaking OpenAI's protocol: streaming chat at a fixed pace, one word per event, and speech
  * (a short tone for any text; the texts it was asked to read are kept in `spoken`). `pause(afterWords)` holds every
  * stream once it has sent that many words (at once when none is given) until `resume()`, so that a test can act
- * mid-answer however slow the machine.
+ * mid-answer however slow the machine. `close()` ends every stream, held ones included, so that a test that fails
+ * while a stream is held reports its own failure instead of waiting on the server for ever.
  */
-export async function startSlowModel(): Promise<{ server: Server; baseUrl: string; spoken: string[]; pause(afterWords?: number): void; resume(): void }> {
+export async function startSlowModel(): Promise<SlowModel> {
   const spoken: string[] = [];
   let holdAfter = Infinity;
   const server = createServer((request, response) => {
@@ -89,6 +99,11 @@ export async function startSlowModel(): Promise<{ server: Server; baseUrl: strin
     spoken,
     pause: (afterWords = 0) => (holdAfter = afterWords),
     resume: () => (holdAfter = Infinity),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

@@ -8,6 +8,7 @@ import { deleteChunks, ensureVectorIndex, insertChunks } from "./chunk-store";
 import { completeDocument } from "./completion-writer";
 import { Document, RUN } from "./document.entity";
 import type { Run } from "../platform/runs/cancellable-runs";
+import { PublishedState } from "../platform/runs/published-state";
 import { parseRuns, publishProgress } from "./document-events";
 import { KnowledgeBase } from "./knowledge-base.entity";
 
@@ -15,8 +16,8 @@ import { KnowledgeBase } from "./knowledge-base.entity";
  * A document's parse run, the knowledge domain's side of ingestion: it takes the document for the run,
  * counts the attempt, follows cancellation, keeps the progress and log, hands ingestion (ingestion/pipeline.ts)
  * the ports it works through — among them the step that stores chunks — and completes or fails the document.
- * Progress is published as it goes; the database is written at the start, at most once a second while running,
- * and at the end, because on the embedded database every write costs the one thread that also parses and embeds.
+ * Progress is published as it goes; the database is written at the start, at most once a second while running
+ * (the latest progress always, platform/runs/published-state.ts), and at the end.
  */
 
 /** Attempts of one run: a failure is retried (a model provider may be down for a moment), a third ends it. */
@@ -29,10 +30,10 @@ export class ParseCancelled extends Error {
   }
 }
 
-/** Keeps the document's progress and log, publishes every change and writes it to the database now and then. */
+/** Keeps the document's progress and log, publishes every change and writes it to the database now and then (PublishedState). */
 class Progress {
   private log: ParseLog;
-  private lastWrite = Date.now();
+  private readonly state: PublishedState;
 
   constructor(
     private readonly services: Services,
@@ -41,6 +42,7 @@ class Progress {
     private readonly run: Run,
   ) {
     this.log = { progressMsg: document.progressMsg, progressLog: document.progressLog };
+    this.state = new PublishedState(() => publishProgress(services.platform, document), () => this.store(), PROGRESS_WRITE_INTERVAL_MS);
   }
 
   get messages(): ParseLog {
@@ -51,18 +53,24 @@ class Progress {
     if (message) this.log = appendLogLine(this.log, message);
     this.document.progress = Math.max(this.document.progress, Math.min(progress, 0.99));
     Object.assign(this.document, this.log);
-    publishProgress(this.services.platform, this.document);
-    if (Date.now() - this.lastWrite >= PROGRESS_WRITE_INTERVAL_MS) {
-      this.lastWrite = Date.now();
-      // Only while this run is the document's: a cancel or a new run in between must not be overwritten.
-      // TypeORM answers an UPDATE with [rows, affected count].
-      const [rows]: [unknown[], number] = await this.services.platform.db.query(
-        `UPDATE document SET progress = $3, progress_msg = $4, progress_log = $5 WHERE id = $1 AND run_id = $2 RETURNING id`,
-        [this.document.id, this.runId, this.document.progress, this.log.progressMsg, JSON.stringify(this.log.progressLog)],
-      );
-      if (rows.length === 0) this.run.abort();
-    }
+    await this.state.changed();
     this.throwIfCancelled();
+  }
+
+  /** No more progress writes: the run's end is written next. */
+  stop(): Promise<void> {
+    return this.state.stop();
+  }
+
+  private async store(): Promise<boolean> {
+    // Only while this run is the document's: a cancel or a new run in between must not be overwritten.
+    // TypeORM answers an UPDATE with [rows, affected count].
+    const [rows]: [unknown[], number] = await this.services.platform.db.query(
+      `UPDATE document SET progress = $3, progress_msg = $4, progress_log = $5 WHERE id = $1 AND run_id = $2 RETURNING id`,
+      [this.document.id, this.runId, this.document.progress, this.log.progressMsg, JSON.stringify(this.log.progressLog)],
+    );
+    if (rows.length === 0) this.run.abort();
+    return rows.length > 0;
   }
 
   throwIfCancelled(): void {
@@ -161,6 +169,7 @@ export async function runParse(services: Services, documentId: string, runId: st
       },
     );
 
+    await progress.stop();
     const duration = Math.max((Date.now() - startedAt) / 1000, 0.001);
     const log = appendLogLine(progress.messages, logMessage("parseLog.done", { seconds: duration.toFixed(2) }));
     const finished = await timed("write", () => completeDocument(db, {
@@ -179,6 +188,7 @@ export async function runParse(services: Services, documentId: string, runId: st
     publishProgress(services.platform, document);
   } catch (error) {
     abort.abort();
+    await progress.stop();
     if (error instanceof ParseCancelled || run.signal.aborted) {
       // The user cancelled: whatever was stored meanwhile goes, and the document stays "cancelled".
       await deleteChunks(db.manager, document.id);

@@ -1,5 +1,6 @@
 import type { JobDefinition } from "../../platform/queue";
 import type { Services } from "../../platform/services";
+import { PublishedState } from "../../platform/runs/published-state";
 import { failureOf } from "../../ingestion/pipeline";
 import { appendLogLine, logMessage, type LogMessage } from "../../ingestion/parse-log";
 import { KnowledgeBase } from "../knowledge-base.entity";
@@ -26,9 +27,9 @@ const secondsSince = (start: Date | null) => (start ? (Date.now() - new Date(sta
 
 /**
  * Runs one RAPTOR or GraphRAG task: claims it (a cancelled task is left alone), works with progress
- * published on every step and written at most once a second, then in one transaction marks it done and
- * puts its output in place of the previous run's, only if it is still running. A cancel or a failure
- * leaves the previous output untouched.
+ * published on every step and written at most once a second (the latest always), then in one transaction
+ * marks it done and puts its output in place of the previous run's, only if it is still running. A cancel
+ * or a failure leaves the previous output untouched.
  */
 export async function runKbTask(services: Services, taskId: string): Promise<void> {
   const { db } = services.platform;
@@ -50,14 +51,9 @@ export async function runKbTask(services: Services, taskId: string): Promise<voi
 
   // A cancel from any process aborts this signal, and with it the model calls in flight.
   const taskRun = kbTaskRuns(services.platform).start(task.id);
-  let lastWrite = Date.now();
-  const report = async (fraction: number, message?: LogMessage) => {
-    if (message) Object.assign(task, appendLogLine(task, message));
-    task.progress = Math.max(task.progress, Math.min(fraction, 0.99));
-    task.processDuration = secondsSince(task.beginAt);
-    publishKbTask(services.platform, task);
-    if (Date.now() - lastWrite >= PROGRESS_WRITE_INTERVAL_MS) {
-      lastWrite = Date.now();
+  const state = new PublishedState(
+    () => publishKbTask(services.platform, task),
+    async () => {
       const written = await repository.update({ id: task.id, status: KbTaskStatus.RUNNING }, {
         progress: task.progress,
         progressMsg: task.progressMsg,
@@ -67,7 +63,15 @@ export async function runKbTask(services: Services, taskId: string): Promise<voi
       });
       // Cancelled by a process that could not reach this one through the topic.
       if (!written.affected) taskRun.abort();
-    }
+      return !!written.affected;
+    },
+    PROGRESS_WRITE_INTERVAL_MS,
+  );
+  const report = async (fraction: number, message?: LogMessage) => {
+    if (message) Object.assign(task, appendLogLine(task, message));
+    task.progress = Math.max(task.progress, Math.min(fraction, 0.99));
+    task.processDuration = secondsSince(task.beginAt);
+    await state.changed();
     taskRun.signal.throwIfAborted();
   };
 
@@ -90,6 +94,7 @@ export async function runKbTask(services: Services, taskId: string): Promise<voi
     };
     await report(0.01, logMessage(task.kind === KbTaskKind.RAPTOR ? "kbTaskLog.raptorStarted" : "kbTaskLog.graphStarted"));
     const output = await WORK[task.kind](run);
+    await state.stop();
     taskRun.signal.throwIfAborted();
     const finished = await db.transaction(async (manager) => {
       const [rows]: [unknown[], number] = await manager.query(`UPDATE kb_task SET status = 'running' WHERE id = $1 AND status = 'running' RETURNING id`, [task.id]);
@@ -115,6 +120,7 @@ export async function runKbTask(services: Services, taskId: string): Promise<voi
     });
     if (finished) publishKbTask(services.platform, task);
   } catch (error) {
+    await state.stop();
     if (taskRun.signal.aborted) return;
     await failKbTask(services, task.id, error instanceof Error ? error : new Error(String(error)));
   } finally {

@@ -253,6 +253,16 @@ describe("RAPTOR as a knowledge-base task", () => {
       if (Date.now() > deadline) throw new Error("the task never asked its model");
       await new Promise((r) => setTimeout(r, 10));
     }
+    // A page opened now, or a client polling trace_raptor, reads the run as it is, though its next step is far off.
+    for (;;) {
+      const stored = await server.platform.db.getRepository(KbTask).findOneByOrFail({ id: task.id });
+      if (stored.progress > 0) {
+        expect(stored.progressLog.map((line) => line.messageKey)).toContain("kbTaskLog.raptorStarted");
+        break;
+      }
+      if (Date.now() > deadline) throw new Error("the task's progress was never written");
+      await new Promise((r) => setTimeout(r, 10));
+    }
     const cancelled = await server.services.kbTasks.cancel(owner, task.id);
     expect(cancelled).toMatchObject({ status: KbTaskStatus.CANCELLED, progress: -1 });
     expect(cancelled.progressMsg).toMatch(/Cancelled by the user\.$/);
