@@ -181,3 +181,56 @@ describe("the outbound guard", () => {
     expect(await same.text()).toBe("AKIA-internal-secret");
   });
 });
+
+describe("pooled connections", () => {
+  /**
+   * A provider whose second request on a connection finds it closed (its keep-alive timeout ran out as the request was
+   * written): the connection is reset with no answer.
+   */
+  async function closingProvider() {
+    const requestsOn = new WeakMap<object, number>();
+    let resets = 0;
+    const bodies: string[] = [];
+    const provider = await startServer("127.0.0.1", (req, res) => {
+      const count = (requestsOn.get(req.socket) ?? 0) + 1;
+      requestsOn.set(req.socket, count);
+      if (count > 1) {
+        resets += 1;
+        req.socket.resetAndDestroy();
+        return;
+      }
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+      req.on("end", () => {
+        bodies.push(body);
+        res.writeHead(200, { "content-type": "text/plain", connection: "keep-alive" }).end(`answer ${bodies.length}`);
+      });
+    });
+    return { provider, bodies, resets: () => resets };
+  }
+
+  test("a request on a pooled connection the provider closed meanwhile is sent again on a new one, body and all", async () => {
+    const { provider, bodies, resets } = await closingProvider();
+    const policy = outboundPolicy({ privateNetworks: true, redirects: "same-class" });
+    try {
+      const first = await outboundFetch(`${provider.url}/v1/chat`, { method: "POST", body: '{"n":1}' }, policy);
+      expect(await first.text()).toBe("answer 1");
+      const second = await outboundFetch(`${provider.url}/v1/chat`, { method: "POST", body: '{"n":2}' }, policy);
+      expect(await second.text()).toBe("answer 2");
+      expect(resets()).toBe(1);
+      expect(bodies).toEqual(['{"n":1}', '{"n":2}']);
+    } finally {
+      await provider.close();
+    }
+  });
+
+  test("a reset on a new connection is not retried: the provider's failure is reported", async () => {
+    const provider = await startServer("127.0.0.1", (req) => req.socket.resetAndDestroy());
+    try {
+      await expect(outboundFetch(`${provider.url}/v1/chat`, { method: "POST", body: "{}" }, outboundPolicy({ privateNetworks: true, redirects: "same-class" }))).rejects.toMatchObject({ code: "ECONNRESET" });
+      expect(provider.requests).toHaveLength(1);
+    } finally {
+      await provider.close();
+    }
+  });
+});

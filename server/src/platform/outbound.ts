@@ -348,16 +348,42 @@ interface Answer {
   remoteAddress: string | undefined;
 }
 
-function send(
-  url: URL,
-  init: { method: string; headers: Record<string, string>; body?: Buffer; signal?: AbortSignal },
-  policy: OutboundPolicy,
-  requiredClass: AddressClass | undefined,
-  isRedirect: boolean,
-): Promise<Answer> {
+interface SendInit {
+  method: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+  signal?: AbortSignal;
+}
+
+/**
+ * A pooled connection the other side closed while it sat idle (its keep-alive timeout ran out as this request was
+ * written) fails with ECONNRESET before any answer: the request never reached the server, so it is sent again, on
+ * another connection (the rule of Node's documentation, `request.reusedSocket`). Several idle connections may have
+ * been closed at once, so a few tries are allowed; a reset on a new connection is the server's answer and is reported.
+ */
+const MAX_STALE_CONNECTION_RETRIES = 3;
+
+class StaleConnection extends Error {
+  constructor(readonly reset: Error) {
+    super(reset.message);
+  }
+}
+
+async function send(url: URL, init: SendInit, policy: OutboundPolicy, requiredClass: AddressClass | undefined, isRedirect: boolean): Promise<Answer> {
   const host = bareHost(url);
   if (net.isIP(host)) checkAddress(host, host, policy, requiredClass);
   init.signal?.throwIfAborted();
+  for (let retries = 0; ; retries++) {
+    try {
+      return await sendOnce(url, init, policy, requiredClass, isRedirect);
+    } catch (error) {
+      if (!(error instanceof StaleConnection)) throw error;
+      if (retries >= MAX_STALE_CONNECTION_RETRIES) throw error.reset;
+    }
+  }
+}
+
+function sendOnce(url: URL, init: SendInit, policy: OutboundPolicy, requiredClass: AddressClass | undefined, isRedirect: boolean): Promise<Answer> {
   const client = url.protocol === "https:" ? https : http;
   const pool = agentsOf(policy);
   return new Promise<Answer>((resolve, reject) => {
@@ -380,9 +406,10 @@ function send(
       message.once("close", () => init.signal?.removeEventListener("abort", abort));
       resolve({ message, remoteAddress: message.socket?.remoteAddress });
     });
-    req.on("error", (error) => {
+    req.on("error", (error: NodeJS.ErrnoException) => {
       init.signal?.removeEventListener("abort", abort);
-      reject(error);
+      const closedWhileIdle = req.reusedSocket && !answer && error.code === "ECONNRESET" && !init.signal?.aborted;
+      reject(closedWhileIdle ? new StaleConnection(error) : error);
     });
     req.end(init.body);
   });
