@@ -159,7 +159,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
 
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", "loopback");
+  app.set("trust proxy", config.trustProxy);
   const index = path.join(config.clientDir, "index.html");
   app.use(
     securityHeaders({

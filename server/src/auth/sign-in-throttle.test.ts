@@ -162,3 +162,29 @@ describe("sign-in throttling", () => {
     expect(outcome(await signIn("100.64.89.1", email, PASSWORD))).toBe("SIGNED_IN");
   });
 });
+
+describe("a reverse proxy that TRUST_PROXY does not name", () => {
+  let behindProxy: TestServer;
+  beforeAll(async () => {
+    // The test's requests come from loopback, which this server does not count as its proxy.
+    behindProxy = await startTestServer({ TRUST_PROXY: "10.0.0.0/8", SIGNIN_FREE_ATTEMPTS: "10", SIGNIN_ADDRESS_FREE_ATTEMPTS: "2", SIGNIN_LOCK_SECONDS: "60" });
+  });
+  afterAll(() => behindProxy.close());
+
+  it("has its X-Forwarded-For ignored: every client it forwards is counted as the proxy's one address", async () => {
+    const email = `proxied-${Date.now()}@example.com`;
+    const registered = await behindProxy.graphql(REGISTER, { input: { email, nickname: "someone", password: PASSWORD } });
+    expect(registered.errors).toBeUndefined();
+    const signInVia = async (address: string, password: string) => {
+      const response = await fetch(`${behindProxy.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-forwarded-for": address },
+        body: JSON.stringify({ query: LOGIN, variables: { input: { email, password } } }),
+      });
+      return outcome((await response.json()) as GraphQLResponse<unknown>);
+    };
+    expect([await signInVia("198.51.100.7", SPRAYED), await signInVia("198.51.100.7", SPRAYED)]).toEqual(["UNAUTHENTICATED", "UNAUTHENTICATED"]);
+    // Another network, as the header says, but the same address to this server: locked with the first.
+    expect(await signInVia("192.0.2.44", PASSWORD)).toBe("TOO_MANY_REQUESTS");
+  });
+});

@@ -103,6 +103,21 @@ describe("configuration", () => {
     }
   });
 
+  it("believes X-Forwarded-For from loopback by default, and from the proxies listed in TRUST_PROXY, which it checks", () => {
+    expect(loadConfig({}).trustProxy).toEqual(["loopback"]);
+    expect(loadConfig({ TRUST_PROXY: " 172.16.0.0/12, 10.1.2.3 ,uniquelocal, fd00::/8" }).trustProxy).toEqual(["172.16.0.0/12", "10.1.2.3", "uniquelocal", "fd00::/8"]);
+    try {
+      loadConfig({ TRUST_PROXY: "10.0.0.0/33,proxy.example.com,true,10.0.0.1/8/1,::1/129" });
+      throw new Error("accepted");
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual(
+        ["10.0.0.0/33", "proxy.example.com", "true", "10.0.0.1/8/1", "::1/129"].map(
+          (proxy) => `TRUST_PROXY must list addresses, ranges such as 172.16.0.0/12, or loopback, linklocal, uniquelocal, separated by commas, got "${proxy}"`,
+        ),
+      );
+    }
+  });
+
   it("reads the registration limits: open to all and uncapped by default, domains lower-cased and checked", () => {
     expect(loadConfig({})).toMatchObject({ registrationEmailDomains: [], registrationMaxUsers: 0 });
     expect(loadConfig({ REGISTRATION_EMAIL_DOMAINS: " Example.ORG, @team.example.org ,", REGISTRATION_MAX_USERS: "500" })).toMatchObject({

@@ -1,3 +1,4 @@
+import net from "node:net";
 import path from "node:path";
 
 /**
@@ -13,6 +14,12 @@ export interface Config {
    * timeout, or a request sent as the server closes the connection fails; the tests' clients need the same.
    */
   httpKeepAliveSeconds: number;
+  /**
+   * The reverse proxies whose X-Forwarded-For is believed, as express's `trust proxy` reads them: addresses, CIDR
+   * ranges, or `loopback`, `linklocal`, `uniquelocal`. The client address that sign-in and sign-up throttling count
+   * comes from it: behind a proxy that is not listed, every person appears as the proxy and they are slowed together.
+   */
+  trustProxy: string[];
   dataDir: string;
   /** Where the built-in models keep what they derive from WordNet (built once, ~25 s). */
   modelCacheDir: string;
@@ -166,6 +173,9 @@ export class ConfigError extends Error {
 type Env = Record<string, string | undefined>;
 
 /** Collects every problem instead of stopping at the first, so an operator fixes them in one go. */
+/** The named ranges of express's `trust proxy` (proxy-addr): 127.0.0.1/8 and ::1; 169.254.0.0/16 and fe80::/10; private ranges and fc00::/7. */
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
 class EnvReader {
   readonly problems: string[] = [];
   constructor(private readonly env: Env) {}
@@ -218,6 +228,20 @@ class EnvReader {
       }
     }
     return origins;
+  }
+
+  /** A comma-separated list of proxies: IP addresses, CIDR ranges, or the names express's `trust proxy` knows. */
+  proxies(name: string, fallback: string[]): string[] {
+    const proxies = this.list(name);
+    for (const proxy of proxies) {
+      const [address, prefix, ...rest] = proxy.split("/");
+      const version = net.isIP(address);
+      const validPrefix = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 6 ? 128 : 32));
+      if (!PROXY_NAMES.has(proxy) && !(version !== 0 && validPrefix && rest.length === 0)) {
+        this.problems.push(`${name} must list addresses, ranges such as 172.16.0.0/12, or loopback, linklocal, uniquelocal, separated by commas, got "${proxy}"`);
+      }
+    }
+    return proxies.length > 0 ? proxies : fallback;
   }
 
   /** A comma-separated list, trimmed and lower-cased, empty entries dropped. */
@@ -333,6 +357,8 @@ export function loadConfig(env: Env = process.env): Config {
     port: reader.integer("PORT", 9380, 0, 65535),
     host: reader.string("HOST", "0.0.0.0"),
     httpKeepAliveSeconds: reader.integer("HTTP_KEEP_ALIVE_SECONDS", 5, 1, 3600),
+    // A proxy on the same machine (nginx, Caddy) is believed; one on a container network or a load balancer is named.
+    trustProxy: reader.proxies("TRUST_PROXY", ["loopback"]),
     dataDir: path.resolve(reader.string("DATA_DIR", "./data")),
     modelCacheDir: path.resolve(reader.string("MODEL_CACHE_DIR", path.join(reader.string("DATA_DIR", "./data"), "cache", "models"))),
     clientDir: path.resolve(reader.string("CLIENT_DIR", path.join(__dirname, "../../../client/dist"))),
