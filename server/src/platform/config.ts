@@ -172,10 +172,10 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-/** Collects every problem instead of stopping at the first, so an operator fixes them in one go. */
 /** The named ranges of express's `trust proxy` (proxy-addr): 127.0.0.1/8 and ::1; 169.254.0.0/16 and fe80::/10; private ranges and fc00::/7. */
 const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
 
+/** Collects every problem instead of stopping at the first, so an operator fixes them in one go. */
 class EnvReader {
   readonly problems: string[] = [];
   constructor(private readonly env: Env) {}

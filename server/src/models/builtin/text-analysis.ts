@@ -6,8 +6,9 @@ import { stemEnglish } from "./english-stemmer";
  * lower-cased (Latin letters without their diacritics), stripped of stop words and stemmed (Porter2), a lone
  * Greek letter is spelt out and a hyphenated compound also yields its joined form; runs of Chinese characters
  * are folded to Simplified Chinese (OpenCC's Traditional, Taiwan and Hong Kong tables, phrase-aware: 臺灣 and
- * 台灣 are both 台湾) and segmented with jieba, whose dictionary is Simplified — unfolded, a Traditional text segments into other
- * words than the same text in Simplified script, and a question in one script never meets a passage in the other.
+ * 台灣 are both 台湾) and segmented with jieba, whose dictionary is Simplified — unfolded, a Traditional text
+ * segments into other words than the same text in Simplified script, and a question in one script never meets
+ * a passage in the other.
  * Deterministic and dependent on nothing but the text, so that the same text always yields the same terms.
  * A change here changes stored terms: it needs a new SEARCH_TERMS_VERSION (knowledge/search-terms-upgrade.ts), which
  * analyses the chunks again at the next start, and new versions of the lexicon's caches (lexicon.ts) if WordNet's
