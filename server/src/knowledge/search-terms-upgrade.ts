@@ -5,9 +5,8 @@ import { indexText } from "./search-terms";
  * The version of the text analysis (models/builtin/text-analysis.ts, through indexText) that made the terms
  * stored with chunks. Raise it when the analysis changes what a text's terms are: every chunk is then analysed
  * again, once, at the next start. Version 2: Chinese folded to Simplified script, with its character bigrams.
- * Version 3: Latin letters without their diacritics.
  */
-export const SEARCH_TERMS_VERSION = 3;
+export const SEARCH_TERMS_VERSION = 2;
 
 /** Chunks analysed per round trip. */
 const BATCH = 500;

@@ -89,21 +89,6 @@ describe("retrieval", () => {
     }
   });
 
-  test("a question typed without accents finds a passage written with them, and the other way round, its words marked as written", async () => {
-    const spanish = await parsedKnowledgeBase("Biblioteca", {
-      "horario.txt": "La información sobre el horario de la biblioteca municipal está en la recepción.",
-      "mareas.txt": "Las mareas dependen de la atraccion gravitatoria de la luna, escrito sin acentos.",
-    });
-    const ask = (question: string) => server.services.retrieval.retrieve(owner, { question, knowledgeBaseIds: [spanish.id], highlight: true });
-    const [unaccented] = (await ask("informacion del horario de la biblioteca")).hits;
-    expect(unaccented.documentName).toBe("horario.txt");
-    expect(unaccented.highlight).toContain("<em>información</em>");
-    expect(unaccented.termSimilarity).toBeCloseTo((await ask("información del horario de la biblioteca")).hits[0].termSimilarity, 6);
-    const [accented] = (await ask("¿Qué atracción?")).hits;
-    expect(accented.documentName).toBe("mareas.txt");
-    expect(accented.highlight).toContain("<em>atraccion</em>");
-  });
-
   test("a disabled chunk or document is never retrieved", async () => {
     const before = await retrieve("sourdough yeast");
     const hit = before.hits.find((h) => h.documentName === "bread.txt")!;

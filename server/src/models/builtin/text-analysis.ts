@@ -3,16 +3,14 @@ import { stemEnglish } from "./english-stemmer";
 
 /**
  * Text analysis shared by the built-in models and keyword search: words of alphabetic scripts are
- * lower-cased (Latin letters without their diacritics), stripped of stop words and stemmed (Porter2), a lone
- * Greek letter is spelt out and a hyphenated compound also yields its joined form; runs of Chinese characters
- * are folded to Simplified Chinese (OpenCC's Traditional, Taiwan and Hong Kong tables, phrase-aware: 臺灣 and
- * 台灣 are both 台湾) and segmented with jieba, whose dictionary is Simplified — unfolded, a Traditional text
- * segments into other words than the same text in Simplified script, and a question in one script never meets
- * a passage in the other.
+ * lower-cased, stripped of stop words and stemmed (Porter2), a lone Greek letter is spelt out and a
+ * hyphenated compound also yields its joined form; runs of Chinese characters are folded to Simplified
+ * Chinese (OpenCC's Traditional, Taiwan and Hong Kong tables, phrase-aware: 臺灣 and 台灣 are both 台湾) and
+ * segmented with jieba, whose dictionary is Simplified — unfolded, a Traditional text segments into other
+ * words than the same text in Simplified script, and a question in one script never meets a passage in the other.
  * Deterministic and dependent on nothing but the text, so that the same text always yields the same terms.
- * A change here changes stored terms: it needs a new SEARCH_TERMS_VERSION (knowledge/search-terms-upgrade.ts), which
- * analyses the chunks again at the next start, and new versions of the lexicon's caches (lexicon.ts) if WordNet's
- * glosses analyse differently (folding diacritics did not change them: WordNet's words are unaccented).
+ * A change here changes stored terms: it needs a migration that analyses the chunks again (as
+ * 1764200000000-reanalyse-search-terms) and new versions of the lexicon's caches (lexicon.ts).
  */
 
 export interface Token {
@@ -129,24 +127,10 @@ function spellGreekLetters(text: string): string {
   });
 }
 
-/** Latin letters with diacritics (Latin-1 Supplement to Latin Extended Additional): only a text with one needs folding. */
-const ACCENTED_LATIN = /[\u00c0-\u024f\u1e00-\u1eff]/;
-/** The combining marks of a decomposed Latin letter ("é" is "e" and U+0301). */
-const LATIN_MARKS = /(?<=\p{Script=Latin})\p{M}+/gu;
-
-/**
- * Latin letters lose their diacritics: "información" and "informacion", "Hervé" and "Herve", "naïve" and "naive"
- * are one word, since people type them both ways (a question in Spanish or French is often typed without its
- * accents). Letters of other scripts keep their marks: a voiced kana (が) is another syllable than its base (か).
- */
-function foldLatinDiacritics(text: string): string {
-  return ACCENTED_LATIN.test(text) ? text.normalize("NFD").replace(LATIN_MARKS, "").normalize("NFC") : text;
-}
-
 /** Words of `text` in order, with Chinese runs segmented; stop words dropped unless `keepStopWords`. */
 export function tokenize(text: string, options: { keepStopWords?: boolean } = {}): Token[] {
   const tokens: Token[] = [];
-  const normalized = spellGreekLetters(foldLatinDiacritics(text.normalize("NFKC").toLowerCase()));
+  const normalized = spellGreekLetters(text.normalize("NFKC").toLowerCase());
   let last = 0;
   const pushWords = (segment: string) => {
     // Where the hyphenated compound being read ("il-6") starts and ends; it is joined once it ends.
