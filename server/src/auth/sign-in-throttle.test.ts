@@ -19,8 +19,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** A sign-in as a client at `address` would send it through a reverse proxy on this machine (trust proxy: loopback). */
-async function signIn(address: string, email: string, password: string): Promise<GraphQLResponse<{ login: { token: string } }>> {
-  const response = await fetch(`${server.url}/graphql`, {
+async function signIn(address: string, email: string, password: string, to: TestServer = server): Promise<GraphQLResponse<{ login: { token: string } }>> {
+  const response = await fetch(`${to.url}/graphql`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-forwarded-for": address },
     body: JSON.stringify({ query: LOGIN, variables: { input: { email, password } } }),
@@ -175,14 +175,7 @@ describe("a reverse proxy that TRUST_PROXY does not name", () => {
     const email = `proxied-${Date.now()}@example.com`;
     const registered = await behindProxy.graphql(REGISTER, { input: { email, nickname: "someone", password: PASSWORD } });
     expect(registered.errors).toBeUndefined();
-    const signInVia = async (address: string, password: string) => {
-      const response = await fetch(`${behindProxy.url}/graphql`, {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-forwarded-for": address },
-        body: JSON.stringify({ query: LOGIN, variables: { input: { email, password } } }),
-      });
-      return outcome((await response.json()) as GraphQLResponse<unknown>);
-    };
+    const signInVia = async (address: string, password: string) => outcome(await signIn(address, email, password, behindProxy));
     expect([await signInVia("198.51.100.7", SPRAYED), await signInVia("198.51.100.7", SPRAYED)]).toEqual(["UNAUTHENTICATED", "UNAUTHENTICATED"]);
     // Another network, as the header says, but the same address to this server: locked with the first.
     expect(await signInVia("192.0.2.44", PASSWORD)).toBe("TOO_MANY_REQUESTS");
