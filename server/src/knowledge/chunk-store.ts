@@ -50,14 +50,19 @@ const INDEX_CHECK_INTERVAL_MS = 60_000;
 export async function ensureVectorIndex(db: DataSource, dimension: number): Promise<void> {
   if (indexedDimensions.has(dimension) || Date.now() - (lastIndexCheck.get(dimension) ?? 0) < INDEX_CHECK_INTERVAL_MS) return;
   lastIndexCheck.set(dimension, Date.now());
+  if (await indexVectorsWhenLarge(db, dimension)) indexedDimensions.add(dimension);
+}
+
+/** The check itself, at once: builds the index when the dimension's chunks outgrew exact search; true when they did. */
+export async function indexVectorsWhenLarge(db: DataSource, dimension: number): Promise<boolean> {
   const [{ large }]: { large: boolean }[] = await db.query(
     `SELECT count(*) > $2 AS large FROM (SELECT 1 FROM chunk WHERE dimension = $1 LIMIT $2 + 1) c`,
     [dimension, EXACT_SCAN_LIMIT],
   );
-  if (!large) return;
+  if (!large) return false;
   const statement = vectorIndexStatement(dimension);
   if (statement) await db.query(statement);
-  indexedDimensions.add(dimension);
+  return true;
 }
 
 /**
