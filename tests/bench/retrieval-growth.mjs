@@ -2,7 +2,7 @@
 // Ingests the corpus through the real pipeline (embedded mode, built-in models), then grows the same knowledge base
 // to BENCH_GROWTH copies of it (default 1,2,4,8,16: SciFact's 5,786 chunks to ~93,000), copying its documents and
 // chunks inside the database: each copy goes through the chunk table's own triggers (postings, collection
-// statistics, counters), and the vector index is built when the chunks outgrow exact search, as ingestion would
+// statistics, counters), and the vector index is built when the knowledge base outgrows exact search, as ingestion would
 // build it. Copies are the corpus again, so every query term's postings grow with the copies, as they do for more
 // text of the same kind. At each size it asks every judged query (after an untimed pass) through the retrieval
 // service with its defaults and prints latency p50/p95/p99, the keyword and vector stages' p50/p95, the postings the
@@ -89,7 +89,7 @@ try {
     for (; copies < target; copies++) await copyCorpus(copies);
     const copySeconds = (performance.now() - started) / 1000;
     const indexStarted = performance.now();
-    const indexed = await indexVectorsWhenLarge(db, dimension);
+    const indexed = await indexVectorsWhenLarge(db, dimension, kb.id);
     const indexSeconds = (performance.now() - indexStarted) / 1000;
     // What the embedded database's housekeeping (platform/embedded-housekeeping.ts) does within half a minute of
     // so many inserts: the visibility map that index-only scans of the postings need, and the planner's statistics.

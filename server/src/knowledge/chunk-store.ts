@@ -43,23 +43,28 @@ const COLUMNS: [string, string][] = [
 ];
 
 const indexedDimensions = new Set<number>();
-const lastIndexCheck = new Map<number, number>();
+/** When each knowledge base was last checked, per dimension ("dimension:id"). */
+const lastIndexCheck = new Map<string, number>();
 const INDEX_CHECK_INTERVAL_MS = 60_000;
 
-/** Builds the HNSW index of a dimension once its chunks outgrow exact search; checked at most once a minute per process. */
-export async function ensureVectorIndex(db: DataSource, dimension: number): Promise<void> {
-  if (indexedDimensions.has(dimension) || Date.now() - (lastIndexCheck.get(dimension) ?? 0) < INDEX_CHECK_INTERVAL_MS) return;
-  lastIndexCheck.set(dimension, Date.now());
-  if (await indexVectorsWhenLarge(db, dimension)) indexedDimensions.add(dimension);
+/**
+ * Builds the HNSW index of a dimension once the knowledge base being written to outgrows exact search (vector-index.ts);
+ * checked at most once a minute per process and knowledge base.
+ */
+export async function ensureVectorIndex(db: DataSource, dimension: number, knowledgeBaseId: string): Promise<void> {
+  const key = `${dimension}:${knowledgeBaseId}`;
+  if (indexedDimensions.has(dimension) || Date.now() - (lastIndexCheck.get(key) ?? 0) < INDEX_CHECK_INTERVAL_MS) return;
+  lastIndexCheck.set(key, Date.now());
+  if (await indexVectorsWhenLarge(db, dimension, knowledgeBaseId)) indexedDimensions.add(dimension);
 }
 
-/** The check itself, at once: builds the index when the dimension's chunks outgrew exact search; true when they did. */
-export async function indexVectorsWhenLarge(db: DataSource, dimension: number): Promise<boolean> {
-  const [{ large }]: { large: boolean }[] = await db.query(
-    `SELECT count(*) > $2 AS large FROM (SELECT 1 FROM chunk WHERE dimension = $1 LIMIT $2 + 1) c`,
-    [dimension, EXACT_SCAN_LIMIT],
-  );
-  if (!large) return false;
+/**
+ * The check itself, at once: builds the index of the dimension when the knowledge base has more chunks than exact
+ * search serves (`limit`); true when it has. Its count is the postings' collection statistics, one row.
+ */
+export async function indexVectorsWhenLarge(db: DataSource, dimension: number, knowledgeBaseId: string, limit = EXACT_SCAN_LIMIT): Promise<boolean> {
+  const [stats]: { chunks: number }[] = await db.query(`SELECT chunks FROM chunk_term_stats WHERE knowledge_base_id = $1`, [knowledgeBaseId]);
+  if (!stats || stats.chunks <= limit) return false;
   const statement = vectorIndexStatement(dimension);
   if (statement) await db.query(statement);
   return true;

@@ -143,7 +143,7 @@ export class ChunkService {
     const model = await this.models.client(kb.tenantId, "embedding", kb.embeddingModel);
     const name = { text: document.name, vector: null, weight: document.parserConfig.filename_embd_weight ?? 0.1 };
     const [vector] = (await embedWithName(model, [questions.length ? questions.join("\n") : content], name)).vectors;
-    await ensureVectorIndex(this.platform.db, vector.length);
+    await ensureVectorIndex(this.platform.db, vector.length, kb.id);
     return vector;
   }
 

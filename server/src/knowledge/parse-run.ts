@@ -109,10 +109,10 @@ async function countAttempt(services: Services, document: Document, runId: strin
 }
 
 /** Where ingestion's chunks go: the chunk table, batch by batch (the last batch is stored with the completion). */
-function chunkTable(services: Services): ChunkSink {
+function chunkTable(services: Services, knowledgeBaseId: string): ChunkSink {
   const { db } = services.platform;
   return {
-    prepare: (dimension) => ensureVectorIndex(db, dimension),
+    prepare: (dimension) => ensureVectorIndex(db, dimension, knowledgeBaseId),
     store: (chunks) => insertChunks(db.manager, chunks),
   };
 }
@@ -165,7 +165,7 @@ export async function runParse(services: Services, documentId: string, runId: st
         report: (fraction, message) => progress.report(fraction, message),
         throwIfCancelled: () => progress.throwIfCancelled(),
         abort,
-        sink: chunkTable(services),
+        sink: chunkTable(services, document.knowledgeBaseId),
       },
     );
 

@@ -4,10 +4,14 @@
  * of `vector`, 4,000 of `halfvec`, so larger models are indexed as half precision). A nearest-neighbour
  * query uses the index only when it repeats the same expression and predicate: `vectorExpression`.
  *
- * Up to EXACT_SCAN_LIMIT chunks of a dimension, searches compute exact distances — fast at that size,
+ * Up to EXACT_SCAN_LIMIT chunks in a search's scope, searches compute exact distances — fast at that size,
  * and unlike a filtered HNSW walk they miss nothing — and no index is kept: maintaining HNSW costs
- * every insert (on the embedded database 7.5 ms per 1,024-dimension chunk, a third of SciFact's
- * ingestion time). The index of a dimension is built once its chunks outgrow the limit.
+ * every insert of the dimension, in every knowledge base (on the embedded database 7.5 ms per 1,024-dimension
+ * chunk, a third of SciFact's ingestion time). The index of a dimension is built once one knowledge base of it
+ * outgrows the limit, not the installation's chunks together: many small knowledge bases are searched exactly
+ * and would pay for an index that none of their searches uses. (A search over several knowledge bases whose
+ * chunks add up past the limit before any one does scans exactly, more slowly.) Searches use it only for a
+ * question that shares no word with any chunk (retrieval.service.ts): the others score the keyword stage's candidates.
  */
 
 export const EXACT_SCAN_LIMIT = 50_000;

@@ -1,5 +1,6 @@
 import type { SignedIn } from "../policies/principal";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
+import { indexVectorsWhenLarge } from "../knowledge/chunk-store";
 import { SEARCH_TERMS_VERSION, upgradeSearchTerms } from "../knowledge/search-terms-upgrade";
 import { signUpAndIn, startTestServer, type TestServer } from "../testing/app";
 import { parsedKnowledgeBase as parsedFixture } from "../testing/knowledge-bases";
@@ -225,5 +226,23 @@ describe("retrieval", () => {
     const [first] = after.hits;
     expect(first.similarity).toBeCloseTo(0.7 * first.termSimilarity + 0.3 * first.vectorSimilarity + 10, 6);
     expect(after.hits.find((h) => h.documentName === "tides.txt")?.similarity).toBeLessThan(1);
+  });
+
+  test("the vector index of a dimension is built once one knowledge base outgrows exact search, not the installation's chunks together", async () => {
+    const { db } = server.services.platform;
+    const other = await parsedKnowledgeBase("Another small one", { "kites.txt": "Kites fly when the wind lifts them.", "rivers.txt": "Rivers carry sediment to the sea." });
+    const [{ dimension, chunks }]: { dimension: number; chunks: number }[] = await db.query(
+      `SELECT max(c.dimension) AS dimension, (SELECT chunks FROM chunk_term_stats WHERE knowledge_base_id = $1) AS chunks FROM chunk c WHERE c.knowledge_base_id = $1`,
+      [kb.id],
+    );
+    const index = `chunk_embedding_${dimension}_hnsw`;
+    const indexed = async () => (await db.query(`SELECT 1 FROM pg_indexes WHERE indexname = $1`, [index])).length > 0;
+    // Exact search serves `chunks` per knowledge base here; the two knowledge bases together have more.
+    expect(await indexVectorsWhenLarge(db, dimension, kb.id, chunks)).toBe(false);
+    expect(await indexVectorsWhenLarge(db, dimension, other.id, chunks)).toBe(false);
+    expect(await indexed()).toBe(false);
+    expect(await indexVectorsWhenLarge(db, dimension, kb.id, chunks - 1)).toBe(true);
+    expect(await indexed()).toBe(true);
+    await db.query(`DROP INDEX ${index}`);
   });
 });

@@ -69,7 +69,7 @@ export async function runRaptor(run: KbTaskRun): Promise<KbTaskOutput> {
     }
     await run.report(share(1), logMessage("kbTaskLog.summaryChunks", { document: document.name, count: summaries.length }));
   }
-  if (rows.length > 0) await ensureVectorIndex(db, rows[0].vector.length);
+  if (rows.length > 0) await ensureVectorIndex(db, rows[0].vector.length, task.knowledgeBaseId);
   return {
     counts: { chunkCount: rows.length },
     summary: () =>
