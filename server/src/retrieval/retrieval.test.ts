@@ -1,6 +1,8 @@
 import type { SignedIn } from "../policies/principal";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import { indexVectorsWhenLarge } from "../knowledge/chunk-store";
+import { EXACT_SCAN_LIMIT, vectorLiteral } from "../knowledge/vector-index";
+import { nearestChunks, vectorSimilarities } from "./vector-search";
 import { SEARCH_TERMS_VERSION, upgradeSearchTerms } from "../knowledge/search-terms-upgrade";
 import { signUpAndIn, startTestServer, type TestServer } from "../testing/app";
 import { parsedKnowledgeBase as parsedFixture } from "../testing/knowledge-bases";
@@ -244,5 +246,22 @@ describe("retrieval", () => {
     expect(await indexVectorsWhenLarge(db, dimension, kb.id, chunks - 1)).toBe(true);
     expect(await indexed()).toBe(true);
     await db.query(`DROP INDEX ${index}`);
+  });
+
+  test("a question's vector sent in binary gives the similarities its text gives, on every nearest-neighbour path", async () => {
+    const { db } = server.services.platform;
+    const model = await server.services.models.client(kb.tenantId, "embedding", kb.embeddingModel);
+    const [vector] = (await model.embed(["How do wind turbines make electricity?"], { purpose: "query" })).vectors;
+    const byText: { id: string; similarity: number }[] = await db.query(
+      `SELECT id, 1 - (embedding <=> $2::vector) AS similarity FROM chunk WHERE knowledge_base_id = $1`,
+      [kb.id, vectorLiteral(vector)],
+    );
+    const byBinary = await vectorSimilarities(db, vector, byText.map((row) => row.id));
+    for (const row of byText) expect(byBinary.get(row.id)?.similarity).toBeCloseTo(Number(row.similarity), 5);
+    const exact = await nearestChunks(db, vector, { knowledgeBaseIds: [kb.id] }, 3, 1);
+    // Past the exact-search limit the query takes the index's expression (here without an index: the same order, scanned).
+    const indexed = await nearestChunks(db, vector, { knowledgeBaseIds: [kb.id] }, 3, EXACT_SCAN_LIMIT + 1);
+    expect(exact[0].documentName).toBe("turbines.txt");
+    expect(indexed.map((hit) => hit.chunkId)).toEqual(exact.map((hit) => hit.chunkId));
   });
 });

@@ -1,5 +1,5 @@
 import type { DataSource } from "typeorm";
-import { cosineDistance, EXACT_SCAN_LIMIT, vectorLiteral } from "../knowledge/vector-index";
+import { cosineDistance, EXACT_SCAN_LIMIT, vectorParameter } from "../knowledge/vector-index";
 import type { KeywordScope } from "./keyword-search";
 import { retrievableChunks } from "./retrievable";
 
@@ -33,7 +33,7 @@ export async function vectorSimilarities(db: DataSource, vector: number[], chunk
   const rows: { id: string; similarity: number | null; name: string }[] = await db.query(
     `SELECT c.id, CASE WHEN c.dimension = $3 THEN 1 - (c.embedding <=> $2::vector) END AS similarity, d.name
      FROM chunk c JOIN document d ON d.id = c.document_id WHERE c.id = ANY($1)`,
-    [chunkIds, vectorLiteral(vector), vector.length],
+    [chunkIds, vectorParameter(vector), vector.length],
   );
   return new Map(rows.map((r) => [r.id, { similarity: r.similarity === null ? null : Number(r.similarity), documentName: r.name }]));
 }
@@ -41,7 +41,7 @@ export async function vectorSimilarities(db: DataSource, vector: number[], chunk
 export async function nearestChunks(db: DataSource, vector: number[], scope: KeywordScope, limit: number, chunksInScope: number): Promise<VectorHit[]> {
   if (limit <= 0 || vector.length === 0) return [];
   const dimension = vector.length;
-  const params: unknown[] = [scope.knowledgeBaseIds, vectorLiteral(vector), dimension, limit, scope.documentIds?.length ? scope.documentIds : null];
+  const params: unknown[] = [scope.knowledgeBaseIds, vectorParameter(vector), dimension, limit, scope.documentIds?.length ? scope.documentIds : null];
   const exact = chunksInScope <= EXACT_SCAN_LIMIT;
   // The HNSW index matches only its own expression, so the plain column distance makes the planner scan.
   const distance = exact ? "(c.embedding <=> $2::vector)" : cosineDistance(dimension, "$2");
