@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from "typeorm";
 import type { ParseLog } from "../ingestion/parse-log";
 import type { IngestedChunk } from "../ingestion/pipeline";
 import { indexText } from "./search-terms";
-import { EXACT_SCAN_LIMIT, vectorIndexStatement, vectorLiteral } from "./vector-index";
+import { EXACT_SCAN_LIMIT, vectorArrayParameter, vectorIndexStatement, vectorTypeOf } from "./vector-index";
 
 /**
  * The SQL behind chunks: rows are written in batches through `unnest` (one statement per batch, which
@@ -72,9 +72,10 @@ export async function indexVectorsWhenLarge(db: DataSource, dimension: number, k
 
 /**
  * The upsert of chunks as SQL whose parameters start at `$firstParameter` (a manual chunk added twice with
- * the same text replaces itself, as in RAGFlow), with `condition` (SQL) deciding whether rows go in at all.
+ * the same text replaces itself, as in RAGFlow), with `condition` (SQL) deciding whether rows go in at all. The
+ * vectors go in binary (`vectorType` is the vector type's OID: vectorTypeOf), the other columns as arrays of their values.
  */
-function chunkUpsert(chunks: StoredChunk[], firstParameter: number, condition = "true"): { sql: string; params: unknown[] } {
+function chunkUpsert(chunks: StoredChunk[], firstParameter: number, vectorType: number, condition = "true"): { sql: string; params: unknown[] } {
   const columns: unknown[][] = COLUMNS.map(() => []);
   for (const chunk of chunks) {
     const indexed = indexText({ title: chunk.title, keywords: chunk.keywords, questions: chunk.questions, content: chunk.content });
@@ -99,27 +100,27 @@ function chunkUpsert(chunks: StoredChunk[], firstParameter: number, condition = 
       chunk.tokenCount,
       JSON.stringify(chunk.producedBy),
       chunk.vector.length,
-      vectorLiteral(chunk.vector),
+      chunk.vector,
       JSON.stringify(indexed.terms),
       indexed.termCount,
     ];
     row.forEach((value, i) => columns[i].push(value));
   }
   const names = COLUMNS.map(([name]) => name);
-  const unnested = COLUMNS.map(([, type], i) => `$${firstParameter + i}::${type === "vector" || type === "jsonb" ? "text" : type}[]`);
-  const casts = COLUMNS.map(([name, type]) => (type === "vector" || type === "jsonb" ? `t.${name}::${type}` : `t.${name}`));
+  const unnested = COLUMNS.map(([, type], i) => `$${firstParameter + i}::${type === "jsonb" ? "text" : type}[]`);
+  const casts = COLUMNS.map(([name, type]) => (type === "jsonb" ? `t.${name}::${type}` : `t.${name}`));
   const updates = names.filter((n) => n !== "id" && n !== "created_at").map((n) => `${n} = excluded.${n}`);
   return {
     sql: `INSERT INTO chunk (${names.join(", ")})
      SELECT ${casts.join(", ")} FROM unnest(${unnested.join(", ")}) AS t(${names.join(", ")}) WHERE ${condition}
      ON CONFLICT (id) DO UPDATE SET ${updates.join(", ")}, created_at = now()`,
-    params: columns,
+    params: COLUMNS.map(([, type], i) => (type === "vector" ? vectorArrayParameter(columns[i] as number[][], vectorType) : columns[i])),
   };
 }
 
 export async function insertChunks(manager: EntityManager, chunks: StoredChunk[]): Promise<void> {
   if (chunks.length === 0) return;
-  const { sql, params } = chunkUpsert(chunks, 1);
+  const { sql, params } = chunkUpsert(chunks, 1, await vectorTypeOf(manager));
   await manager.query(sql, params);
 }
 
@@ -156,6 +157,7 @@ export async function completeDocuments(db: DataSource, completions: DocumentCom
   const upsert = chunkUpsert(
     completions.flatMap((c) => c.chunks),
     fixed.length + 1,
+    await vectorTypeOf(db.manager),
     "t.document_id IN (SELECT id FROM done)",
   );
   const rows: { id: string; chunk_count: number; token_count: string }[] = await db.query(

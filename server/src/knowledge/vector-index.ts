@@ -1,3 +1,5 @@
+import type { DataSource, EntityManager } from "typeorm";
+
 /**
  * Chunk vectors live in one untyped `vector` column; HNSW needs a fixed dimension, so each dimension in
  * use gets its own partial index over `embedding::vector(n)` (pgvector indexes at most 2,000 dimensions
@@ -24,22 +26,61 @@ export function vectorCast(dimension: number): string {
   return dimension <= MAX_VECTOR_INDEX_DIMENSION ? `vector(${dimension})` : `halfvec(${dimension})`;
 }
 
-/** A vector as pgvector's text input; six decimals keep cosine similarities exact to ~1e-6 and the statements a third shorter. */
-export function vectorLiteral(vector: number[]): string {
-  return `[${vector.map((x) => (Math.round(x * 1e6) / 1e6).toString()).join(",")}]`;
+/** Writes pgvector's binary form of a vector at `offset`: its dimension and a reserved field (16 bits each), then each value as a big-endian float4. */
+function packVector(vector: number[], into: Buffer, offset: number): void {
+  into.writeInt16BE(vector.length, offset);
+  into.writeInt16BE(0, offset + 2);
+  vector.forEach((value, i) => into.writeFloatBE(value, offset + 4 + 4 * i));
 }
 
 /**
- * A query vector as a statement parameter, in pgvector's binary format: its dimension and a reserved field (16 bits
- * each), then each value as a big-endian float4. node-postgres sends a Buffer as binary, so the database reads it
- * without parsing a thousand numbers from text: the vector stage's statement took 2.35 ms at p50 on the embedded
- * database instead of 3.61. Written `$n::vector` in SQL (the binary format is vector's, not halfvec's).
+ * A query vector as a statement parameter, in pgvector's binary format. node-postgres sends a Buffer as binary, so
+ * the database reads it without parsing a thousand numbers from text: the vector stage's statement took 2.35 ms at
+ * p50 on the embedded database instead of 3.61. Written `$n::vector` in SQL (the binary format is vector's, not halfvec's).
  */
 export function vectorParameter(vector: number[]): Buffer {
   const packed = Buffer.alloc(4 + 4 * vector.length);
-  packed.writeInt16BE(vector.length, 0);
-  vector.forEach((value, i) => packed.writeFloatBE(value, 4 + 4 * i));
+  packVector(vector, packed, 0);
   return packed;
+}
+
+/**
+ * Vectors as one `$n::vector[]` parameter in binary: PostgreSQL's array format (dimensions, a nulls flag, the element
+ * type, then the length and lower bound of the one dimension) around each vector's own, prefixed by its length.
+ * `elementType` is the vector type's OID in this database (vectorTypeOf).
+ */
+export function vectorArrayParameter(vectors: number[][], elementType: number): Buffer {
+  const size = vectors.reduce((sum, vector) => sum + 8 + 4 * vector.length, 20);
+  const packed = Buffer.alloc(vectors.length === 0 ? 12 : size);
+  packed.writeInt32BE(vectors.length === 0 ? 0 : 1, 0);
+  packed.writeInt32BE(0, 4);
+  packed.writeUInt32BE(elementType, 8);
+  if (vectors.length === 0) return packed;
+  packed.writeInt32BE(vectors.length, 12);
+  packed.writeInt32BE(1, 16);
+  let offset = 20;
+  for (const vector of vectors) {
+    packed.writeInt32BE(4 + 4 * vector.length, offset);
+    packVector(vector, packed, offset + 4);
+    offset += 8 + 4 * vector.length;
+  }
+  return packed;
+}
+
+const vectorTypes = new WeakMap<DataSource, Promise<number>>();
+
+/**
+ * The OID of pgvector's `vector` type in this database (an extension's type has none fixed), asked once per data
+ * source, through `manager` (inside a transaction, its own).
+ */
+export function vectorTypeOf(manager: EntityManager): Promise<number> {
+  let oid = vectorTypes.get(manager.connection);
+  if (!oid) {
+    oid = manager.query(`SELECT 'vector'::regtype::oid AS oid`).then(([row]: { oid: number | string }[]) => Number(row.oid));
+    oid.catch(() => vectorTypes.delete(manager.connection));
+    vectorTypes.set(manager.connection, oid);
+  }
+  return oid;
 }
 
 /** The indexed expression for chunks of this dimension. */

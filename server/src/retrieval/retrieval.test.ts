@@ -1,7 +1,7 @@
 import type { SignedIn } from "../policies/principal";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import { indexVectorsWhenLarge } from "../knowledge/chunk-store";
-import { EXACT_SCAN_LIMIT, vectorLiteral } from "../knowledge/vector-index";
+import { EXACT_SCAN_LIMIT } from "../knowledge/vector-index";
 import { nearestChunks, vectorSimilarities } from "./vector-search";
 import { SEARCH_TERMS_VERSION, upgradeSearchTerms } from "../knowledge/search-terms-upgrade";
 import { signUpAndIn, startTestServer, type TestServer } from "../testing/app";
@@ -254,7 +254,7 @@ describe("retrieval", () => {
     const [vector] = (await model.embed(["How do wind turbines make electricity?"], { purpose: "query" })).vectors;
     const byText: { id: string; similarity: number }[] = await db.query(
       `SELECT id, 1 - (embedding <=> $2::vector) AS similarity FROM chunk WHERE knowledge_base_id = $1`,
-      [kb.id, vectorLiteral(vector)],
+      [kb.id, `[${vector.join(",")}]`],
     );
     const byBinary = await vectorSimilarities(db, vector, byText.map((row) => row.id));
     for (const row of byText) expect(byBinary.get(row.id)?.similarity).toBeCloseTo(Number(row.similarity), 5);
