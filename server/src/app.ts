@@ -257,6 +257,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const interruptedSearches = await services.search.closeInterruptedAnswers();
   if (interruptedSearches > 0) console.log(`[search] ${interruptedSearches} summary answer(s) interrupted by the last shutdown marked failed`);
   await services.bin.startPurging();
+  services.postingsPacker.start();
   const interruptedRuns = await services.flowRuns.closeInterruptedRuns();
   if (interruptedRuns > 0) console.log(`[flows] ${interruptedRuns} flow run(s) interrupted by the last shutdown marked failed`);
 

@@ -26,6 +26,7 @@ import { DocumentService } from "./knowledge/document.service";
 import { KnowledgeBaseService } from "./knowledge/knowledge-base.service";
 import { KbTaskService } from "./knowledge/kb-tasks/kb-task.service";
 import { GraphExplorerService } from "./knowledge/graph-explorer";
+import { PostingsPacker } from "./knowledge/packed-postings";
 import { StoredBytes } from "./knowledge/stored-bytes";
 import { ModelsService } from "./models/models.service";
 import { RetrievalService } from "./retrieval/retrieval.service";
@@ -64,6 +65,7 @@ export function createServices(platform: Platform): Services {
   const assistants = new AssistantService(platform, knowledgeBases, models, bin);
   const shares = new ShareService(platform, assistants, apiTokens);
   const chunks = new ChunkService(platform, documents, models);
+  const postingsPacker = new PostingsPacker(platform.db);
   const retrieval = new RetrievalService(platform, knowledgeBases, models);
   const conversations = new ConversationService(platform, { models, retrieval, assistants, bin });
   const flows = new FlowService(platform, bin);
@@ -93,6 +95,7 @@ export function createServices(platform: Platform): Services {
     knowledgeBases,
     documents,
     chunks,
+    postingsPacker,
     chunkMerges: new ChunkMergeService(platform, knowledgeBases, documents, chunks),
     kbTasks: new KbTaskService(platform, knowledgeBases),
     graphExplorer: new GraphExplorerService(platform, knowledgeBases),
@@ -113,6 +116,7 @@ export function createServices(platform: Platform): Services {
     previews,
     close: async () => {
       await bin.stopPurging();
+      await postingsPacker.stop();
       await parsers.close();
       await conversations.close();
       await search.close();

@@ -21,6 +21,7 @@ import { Identities1764490000002 } from "./1764490000002-identities";
 import { RecycleBin1764500000000 } from "./1764500000000-recycle-bin";
 import { Search1764500000001 } from "./1764500000001-search";
 import { ChunkMerge1764500000002 } from "./1764500000002-chunk-merge";
+import { PackedPostings1764500000003 } from "./1764500000003-packed-postings";
 
 /** In order of their timestamps; TypeORM records which ran in the `migrations` table. */
 export const migrations = [
@@ -47,4 +48,5 @@ export const migrations = [
   RecycleBin1764500000000,
   Search1764500000001,
   ChunkMerge1764500000002,
+  PackedPostings1764500000003,
 ];

@@ -1,6 +1,7 @@
 import type { DataSource } from "typeorm";
+import { unpackChunks, unpackTerm, type PackedChunks, type PackedTerm } from "../knowledge/packed-postings";
 import type { QueryTerm } from "./query-terms";
-import { retrievablePostings } from "./retrievable";
+import { retrievablePostings, unretrievable } from "./retrievable";
 
 /**
  * BM25 inside PostgreSQL over the postings of the query's terms (chunk_term, one index range per term;
@@ -8,6 +9,10 @@ import { retrievablePostings } from "./retrievable";
  * the same postings, N and the average length from chunk_term_stats, over the knowledge bases searched:
  * always current, never mixing tenants. Frequencies are already field-weighted (BM25F-like); they are
  * saturated with k1 = 1.2 and length-normalised with b = 0.75, the usual values (Robertson & Zaragoza, 2009).
+ *
+ * When every knowledge base searched has a current pack of its postings (knowledge/packed-postings.ts), the same
+ * sums are made in the server from the packs' rows for the question's terms, several times faster; the two ways
+ * return the same chunks with the same scores.
  */
 
 export const BM25_K1 = 1.2;
@@ -38,6 +43,11 @@ export interface KeywordHit {
 /** The `limit` chunks that score best on the terms, among those retrieval may return. */
 export async function keywordSearch(db: DataSource, terms: QueryTerm[], scope: KeywordScope, limit: number): Promise<KeywordHit[]> {
   if (terms.length === 0 || limit <= 0) return [];
+  return (await packedKeywordSearch(db, terms, scope, limit)) ?? (await postingsKeywordSearch(db, terms, scope, limit));
+}
+
+/** BM25 summed in SQL over chunk_term: always current. */
+export async function postingsKeywordSearch(db: DataSource, terms: QueryTerm[], scope: KeywordScope, limit: number): Promise<KeywordHit[]> {
   const rows: { id: string; document_id: string; knowledge_base_id: string; bm25: number; idf_total: number }[] = await db.query(
     // Collection statistics cover every chunk of the knowledge bases, whatever the filters: idf must come
     // from one collection. Each query term's document frequency is counted first (an index-only count of
@@ -83,6 +93,210 @@ export async function keywordSearch(db: DataSource, terms: QueryTerm[], scope: K
     documentId: r.document_id,
     knowledgeBaseId: r.knowledge_base_id,
     bm25: r.bm25,
-    similarity: r.idf_total > 0 ? 1 - Math.exp(-r.bm25 / r.idf_total) : 0,
+    similarity: similarityOf(r.bm25, r.idf_total),
   }));
+}
+
+function similarityOf(bm25: number, idfTotal: number): number {
+  return idfTotal > 0 ? 1 - Math.exp(-bm25 / idfTotal) : 0;
+}
+
+const isQuestionTerm = (t: QueryTerm) => t.source === "question" || t.source === "bigram";
+
+
+/**
+ * Chunk lists of packs read lately, by knowledge base: a pack's version never changes its content, so a list is
+ * read once per version. Bounded by the chunks they hold (~120 bytes each); the least recently used goes first.
+ */
+const packedChunks = new Map<string, PackedChunks & { byDocument?: Map<string, number[]> }>();
+const PACKED_CHUNKS_KEPT = 1_000_000;
+
+interface ScopePacks {
+  n: number;
+  avgdl: number;
+  packs: { knowledgeBaseId: string; chunks: PackedChunks & { byDocument?: Map<string, number[]> }; terms: Map<string, PackedTerm> }[];
+  excludedDocuments: Set<string>;
+  excludedChunks: string[];
+}
+
+/** The scope's packs for the terms, or null when a knowledge base searched has none that is current. */
+async function readPacks(db: DataSource, terms: QueryTerm[], scope: KeywordScope): Promise<ScopePacks | null> {
+  // One statement, so one snapshot: the versions checked are those of the rows read.
+  const rows: { kind: string; kb: string | null; chunks: number | null; length: number | null; version: string | null; packed: string | null; key: string | null; positions: Buffer | null; tfs: Buffer | null }[] =
+    await db.query(
+      `SELECT 'kb' AS kind, s.knowledge_base_id AS kb, s.chunks::float8 AS chunks, s.length::float8 AS length, s.version::text AS version, p.version::text AS packed,
+         NULL::text AS key, NULL::bytea AS positions, NULL::bytea AS tfs
+       FROM chunk_term_stats s LEFT JOIN chunk_term_pack p USING (knowledge_base_id) WHERE s.knowledge_base_id = ANY($1)
+       UNION ALL
+       SELECT 'term', knowledge_base_id, NULL, NULL, NULL, NULL, term, positions, tfs FROM chunk_term_packed WHERE knowledge_base_id = ANY($1) AND term = ANY($2)
+       UNION ALL
+       SELECT x.excluded, NULL, NULL, NULL, NULL, NULL, x.id, NULL, NULL FROM (${unretrievable("$1")}) x`,
+      [scope.knowledgeBaseIds, [...new Set(terms.map((t) => t.term))]],
+    );
+  const bases = rows.filter((r) => r.kind === "kb");
+  if (bases.some((r) => r.version !== r.packed)) return null;
+  let chunks = 0;
+  let length = 0;
+  const packs: ScopePacks["packs"] = [];
+  for (const base of bases) {
+    const list = await chunksOfPack(db, base.kb!, base.version!);
+    if (!list) return null;
+    chunks += base.chunks!;
+    length += base.length!;
+    packs.push({ knowledgeBaseId: base.kb!, chunks: list, terms: new Map() });
+  }
+  const packOf = new Map(packs.map((p) => [p.knowledgeBaseId, p]));
+  for (const row of rows) if (row.kind === "term") packOf.get(row.kb!)!.terms.set(row.key!, unpackTerm(row.positions!, row.tfs!));
+  return {
+    n: Math.max(chunks, 1),
+    avgdl: Math.max(length / Math.max(chunks, 1), 1),
+    packs,
+    excludedDocuments: new Set(rows.filter((r) => r.kind === "document").map((r) => r.key!)),
+    excludedChunks: rows.filter((r) => r.kind === "chunk").map((r) => r.key!),
+  };
+}
+
+async function chunksOfPack(db: DataSource, knowledgeBaseId: string, version: string): Promise<ScopePacks["packs"][number]["chunks"] | null> {
+  const cached = packedChunks.get(knowledgeBaseId);
+  packedChunks.delete(knowledgeBaseId);
+  if (cached?.version === version) {
+    packedChunks.set(knowledgeBaseId, cached);
+    return cached;
+  }
+  const [row]: { version: string; chunk_ids: string[]; document_ids: string[]; lengths: Buffer }[] = await db.query(
+    `SELECT version::text AS version, chunk_ids, document_ids, lengths FROM chunk_term_pack WHERE knowledge_base_id = $1 AND version = $2`,
+    [knowledgeBaseId, version],
+  );
+  // Packed again since the postings were read: this search reads them from chunk_term.
+  if (!row) return null;
+  const list = unpackChunks(row);
+  packedChunks.set(knowledgeBaseId, list);
+  let kept = 0;
+  for (const [id, entry] of [...packedChunks].reverse()) {
+    kept += entry.chunkIds.length;
+    if (kept > PACKED_CHUNKS_KEPT && id !== knowledgeBaseId) packedChunks.delete(id);
+  }
+  return list;
+}
+
+/** BM25 as the SQL above computes it, over the packs' postings; null when a knowledge base searched has no current pack. */
+export async function packedKeywordSearch(db: DataSource, terms: QueryTerm[], scope: KeywordScope, limit: number): Promise<KeywordHit[] | null> {
+  const read = await readPacks(db, terms, scope);
+  if (!read) return null;
+  const { n, avgdl, packs } = read;
+  const documentFrequency = (term: string) => packs.reduce((sum, pack) => sum + (pack.terms.get(term)?.positions.length ?? 0), 0);
+  const weighted = terms.map((t) => {
+    const df = documentFrequency(t.term);
+    return { ...t, idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)), normIdf: Math.log(1 + (n - Math.max(df, 1) + 0.5) / (Math.max(df, 1) + 0.5)) };
+  });
+  const idfTotal = weighted.filter(isQuestionTerm).reduce((sum, t) => sum + t.weight * t.normIdf, 0);
+
+  const best = new BestHits(limit);
+  for (const pack of packs) {
+    const { chunkIds, documentIds, lengths } = pack.chunks;
+    const scores = new Float64Array(chunkIds.length);
+    for (const t of weighted) {
+      const postings = pack.terms.get(t.term);
+      if (!postings) continue;
+      const { positions, tfs } = postings;
+      const scale = t.weight * t.idf;
+      for (let i = 0; i < positions.length; i++) {
+        const c = positions[i];
+        const tf = tfs[i];
+        scores[c] += (scale * tf * (BM25_K1 + 1)) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * lengths[c]) / avgdl));
+      }
+    }
+    for (const c of excludedPositions(pack.chunks, read, scope.documentIds)) scores[c] = 0;
+    for (let c = 0; c < scores.length; c++) if (scores[c] > 0) best.offer(scores[c], chunkIds[c], documentIds[c], pack.knowledgeBaseId);
+  }
+  return best.inOrder().map((hit) => ({ ...hit, similarity: similarityOf(hit.bm25, idfTotal) }));
+}
+
+/** Positions in a pack's chunk list that retrieval may not return: what the rule leaves out, and what the named documents leave out. */
+function excludedPositions(chunks: ScopePacks["packs"][number]["chunks"], read: ScopePacks, documentIds: string[] | undefined): number[] {
+  const excluded: number[] = [];
+  const byDocument = (chunks.byDocument ??= groupByDocument(chunks.documentIds));
+  if (documentIds?.length) {
+    const named = new Set(documentIds);
+    for (const [documentId, positions] of byDocument) if (!named.has(documentId)) excluded.push(...positions);
+  }
+  for (const documentId of read.excludedDocuments) excluded.push(...(byDocument.get(documentId) ?? []));
+  for (const chunkId of read.excludedChunks) {
+    const position = sortedIndexOf(chunks.chunkIds, chunkId);
+    if (position >= 0) excluded.push(position);
+  }
+  return excluded;
+}
+
+function groupByDocument(documentIds: string[]): Map<string, number[]> {
+  const byDocument = new Map<string, number[]>();
+  documentIds.forEach((documentId, position) => {
+    const positions = byDocument.get(documentId);
+    if (positions) positions.push(position);
+    else byDocument.set(documentId, [position]);
+  });
+  return byDocument;
+}
+
+/** Ids are lower-case hex, which the database's collation orders as JavaScript does. */
+function sortedIndexOf(sorted: string[], id: string): number {
+  let low = 0;
+  let high = sorted.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if (sorted[middle] === id) return middle;
+    if (sorted[middle] < id) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
+}
+
+type PackedHit = Omit<KeywordHit, "similarity">;
+
+/** The `limit` best hits offered, by score then chunk id as the SQL orders them: a heap whose root is the worst kept. */
+class BestHits {
+  private readonly heap: PackedHit[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  offer(bm25: number, chunkId: string, documentId: string, knowledgeBaseId: string): void {
+    const heap = this.heap;
+    if (heap.length === this.limit) {
+      const worst = heap[0];
+      if (bm25 < worst.bm25 || (bm25 === worst.bm25 && chunkId > worst.chunkId)) return;
+      heap[0] = { chunkId, documentId, knowledgeBaseId, bm25 };
+      this.siftDown(0);
+      return;
+    }
+    heap.push({ chunkId, documentId, knowledgeBaseId, bm25 });
+    let i = heap.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!worse(heap[i], heap[parent])) break;
+      [heap[i], heap[parent]] = [heap[parent], heap[i]];
+      i = parent;
+    }
+  }
+
+  inOrder(): PackedHit[] {
+    return [...this.heap].sort((a, b) => b.bm25 - a.bm25 || (a.chunkId < b.chunkId ? -1 : 1));
+  }
+
+  private siftDown(i: number): void {
+    const heap = this.heap;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let worst = i;
+      if (left < heap.length && worse(heap[left], heap[worst])) worst = left;
+      if (right < heap.length && worse(heap[right], heap[worst])) worst = right;
+      if (worst === i) return;
+      [heap[i], heap[worst]] = [heap[worst], heap[i]];
+      i = worst;
+    }
+  }
+}
+
+function worse(a: PackedHit, b: PackedHit): boolean {
+  return a.bm25 < b.bm25 || (a.bm25 === b.bm25 && a.chunkId > b.chunkId);
 }

@@ -1,7 +1,7 @@
 /**
  * The one rule of what retrieval may return: enabled chunks of enabled documents that are not being
  * parsed nor in the recycle bin, in the knowledge bases searched and, when documents are named, in those documents. It is
- * written twice, for the two shapes of query that need it, side by side so that they cannot drift apart.
+ * written in the three shapes the queries that need it take, side by side so that they cannot drift apart.
  */
 
 /**
@@ -21,4 +21,16 @@ export function retrievablePostings(scope: string, documents: string): string {
   return `(${documents}::varchar[] IS NULL OR p.document_id = ANY(${documents}))
     AND p.document_id NOT IN (SELECT id FROM document WHERE knowledge_base_id = ANY(${scope}) AND NOT enabled UNION ALL SELECT id FROM document WHERE run = '1' UNION ALL SELECT id FROM document WHERE knowledge_base_id = ANY(${scope}) AND binned_in IS NOT NULL)
     AND p.chunk_id NOT IN (SELECT id FROM chunk WHERE knowledge_base_id = ANY(${scope}) AND NOT available)`;
+}
+
+/**
+ * The same rule as the list of what it leaves out of the knowledge bases searched, rows (excluded, id) where
+ * `excluded` is 'document' or 'chunk', for scoring in the server (retrieval/keyword-search.ts); the named
+ * documents, when there are, are kept there.
+ */
+export function unretrievable(scope: string): string {
+  return `SELECT 'document' AS excluded, id FROM document WHERE knowledge_base_id = ANY(${scope}) AND NOT enabled
+    UNION ALL SELECT 'document', id FROM document WHERE run = '1'
+    UNION ALL SELECT 'document', id FROM document WHERE knowledge_base_id = ANY(${scope}) AND binned_in IS NOT NULL
+    UNION ALL SELECT 'chunk', id FROM chunk WHERE knowledge_base_id = ANY(${scope}) AND NOT available`;
 }

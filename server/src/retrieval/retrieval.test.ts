@@ -3,6 +3,8 @@ import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import { indexVectorsWhenLarge } from "../knowledge/chunk-store";
 import { EXACT_SCAN_LIMIT } from "../knowledge/vector-index";
 import { nearestChunks, vectorSimilarities } from "./vector-search";
+import { packedKeywordSearch, postingsKeywordSearch, type KeywordScope } from "./keyword-search";
+import { weightedQueryTerms } from "./query-terms";
 import { SEARCH_TERMS_VERSION, upgradeSearchTerms } from "../knowledge/search-terms-upgrade";
 import { signUpAndIn, startTestServer, type TestServer } from "../testing/app";
 import { parsedKnowledgeBase as parsedFixture } from "../testing/knowledge-bases";
@@ -263,5 +265,62 @@ describe("retrieval", () => {
     const indexed = await nearestChunks(db, vector, { knowledgeBaseIds: [kb.id] }, 3, EXACT_SCAN_LIMIT + 1);
     expect(exact[0].documentName).toBe("turbines.txt");
     expect(indexed.map((hit) => hit.chunkId)).toEqual(exact.map((hit) => hit.chunkId));
+  });
+
+  test("packed postings give the chunks and scores the postings give, with the same exclusions, and a pack is never read once its postings change", async () => {
+    const { db } = server.services.platform;
+    const other = await parsedKnowledgeBase("Packed too", {
+      "kites.txt": "Kites fly when the wind lifts them. Wind turbines and kites both need steady wind.",
+      "ferries.txt": "Ferries cross the bay twice a day, whatever the tides.",
+    });
+    const questions = ["How do wind turbines make electricity?", "tides of the moon", "sourdough yeast bread", "知识库检索", "IL-6 sepsis", "nothing matches zyzzyva"];
+    const compare = async (scope: KeywordScope) => {
+      for (const question of questions) {
+        const terms = await weightedQueryTerms(question);
+        const packed = await packedKeywordSearch(db, terms, scope, 3);
+        expect(packed).not.toBeNull();
+        const expected = await postingsKeywordSearch(db, terms, scope, 3);
+        expect(packed!.map((hit) => hit.chunkId)).toEqual(expected.map((hit) => hit.chunkId));
+        packed!.forEach((hit, i) => {
+          expect(hit).toMatchObject({ documentId: expected[i].documentId, knowledgeBaseId: expected[i].knowledgeBaseId });
+          expect(hit.bm25).toBeCloseTo(expected[i].bm25, 9);
+          expect(hit.similarity).toBeCloseTo(expected[i].similarity, 9);
+        });
+      }
+    };
+    const terms = await weightedQueryTerms("wind turbines");
+    const both = { knowledgeBaseIds: [kb.id, other.id] };
+    expect(await packedKeywordSearch(db, terms, both, 3)).toBeNull();
+    expect(await server.services.postingsPacker.packAll()).toBeGreaterThanOrEqual(2);
+    await compare({ knowledgeBaseIds: [kb.id] });
+    await compare(both);
+
+    // What the rule leaves out is looked up at each search, not packed: enabling and disabling change no postings.
+    const bread = (await retrieve("sourdough yeast")).hits[0].chunk;
+    const kites = (await postingsKeywordSearch(db, terms, { knowledgeBaseIds: [other.id] }, 1))[0];
+    await server.services.chunks.setAvailable(owner, [kites.chunkId], false);
+    await server.services.documents.setEnabled(owner, [bread.documentId], false);
+    try {
+      await compare(both);
+      expect((await packedKeywordSearch(db, terms, both, 10))!.map((hit) => hit.chunkId)).not.toContain(kites.chunkId);
+    } finally {
+      await server.services.chunks.setAvailable(owner, [kites.chunkId], true);
+      await server.services.documents.setEnabled(owner, [bread.documentId], true);
+    }
+    await compare({ ...both, documentIds: [bread.documentId, kites.documentId] });
+
+    // A change to the postings of one knowledge base searched leaves its pack unread until it is packed again.
+    const added = await server.services.chunks.add(owner, kites.documentId, { content: "Windmills grind grain with wind." });
+    try {
+      expect(await packedKeywordSearch(db, terms, both, 3)).toBeNull();
+      expect(await packedKeywordSearch(db, terms, { knowledgeBaseIds: [kb.id] }, 3)).not.toBeNull();
+      expect(await server.services.postingsPacker.packAll()).toBe(1);
+      const [found] = (await packedKeywordSearch(db, await weightedQueryTerms("windmills"), both, 1))!;
+      expect(found.chunkId).toBe(added.id);
+      await compare(both);
+    } finally {
+      await server.services.chunks.delete(owner, [added.id]);
+    }
+    expect(await packedKeywordSearch(db, terms, both, 3)).toBeNull();
   });
 });

@@ -1,0 +1,151 @@
+import type { DataSource } from "typeorm";
+
+/**
+ * A knowledge base's postings packed for keyword search (retrieval/keyword-search.ts). `chunk_term` holds one row
+ * per (knowledge base, term, chunk), which SQL reads and sums at about 1.7 µs a posting on the embedded database:
+ * the keyword stage grows with every chunk. A pack holds the same postings as one row per term: the chunks as
+ * 32-bit positions in the knowledge base's chunk list (`chunk_term_pack`: chunk ids in id order, their documents
+ * and lengths) and their field-weighted frequencies as 32-bit floats, both big-endian (PostgreSQL's int4send and
+ * float4send, so that the database builds a pack in two statements). Keyword search reads a question's rows and
+ * sums them in the server, ~0.1 µs a posting.
+ *
+ * A pack is exact for the version of the postings it was built from (`chunk_term_stats.version`, which changes with
+ * every change to them, migrations/1764500000003-packed-postings.ts) and is not read once they changed: keyword
+ * search then reads `chunk_term` as before. The packer builds packs from a snapshot, so a change committed while it
+ * works leaves the new pack stale, never wrong. It packs a knowledge base once its postings stayed the same for a
+ * whole pass interval, not while documents are still being parsed into it.
+ */
+
+/** How often the packer looks for knowledge bases whose pack is stale. */
+export const PACK_INTERVAL_MS = 10_000;
+// Any fixed number: with the knowledge base's hash, the advisory lock that keeps two processes from packing it at once.
+const PACK_LOCK = 7_335_104;
+
+/** A knowledge base's chunk list, as a pack numbers its chunks. */
+export interface PackedChunks {
+  version: string;
+  chunkIds: string[];
+  documentIds: string[];
+  /** Each chunk's length in terms (BM25's document length). */
+  lengths: Int32Array;
+}
+
+/** One term's postings in a pack: positions in the chunk list and frequencies, one each per chunk holding the term. */
+export interface PackedTerm {
+  positions: Int32Array;
+  tfs: Float32Array;
+}
+
+export function unpackTerm(positions: Buffer, tfs: Buffer): PackedTerm {
+  return { positions: readInt32s(positions), tfs: readFloat32s(tfs) };
+}
+
+export function unpackChunks(row: { version: string; chunk_ids: string[]; document_ids: string[]; lengths: Buffer }): PackedChunks {
+  return { version: row.version, chunkIds: row.chunk_ids, documentIds: row.document_ids, lengths: readInt32s(row.lengths) };
+}
+
+function readInt32s(bytes: Buffer): Int32Array {
+  const values = new Int32Array(bytes.length >> 2);
+  for (let i = 0; i < values.length; i++) values[i] = bytes.readInt32BE(i << 2);
+  return values;
+}
+
+function readFloat32s(bytes: Buffer): Float32Array {
+  const values = new Float32Array(bytes.length >> 2);
+  for (let i = 0; i < values.length; i++) values[i] = bytes.readFloatBE(i << 2);
+  return values;
+}
+
+/**
+ * Packs a knowledge base's postings as they are now, unless its pack is current or another process is packing it.
+ * Returns whether it packed.
+ */
+export function packPostings(db: DataSource, knowledgeBaseId: string): Promise<boolean> {
+  return db.transaction("REPEATABLE READ", async (tx) => {
+    const [{ locked }]: { locked: boolean }[] = await tx.query(`SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS locked`, [PACK_LOCK, knowledgeBaseId]);
+    if (!locked) return false;
+    const [current]: { version: string; packed: string | null }[] = await tx.query(
+      `SELECT s.version, p.version AS packed FROM chunk_term_stats s LEFT JOIN chunk_term_pack p USING (knowledge_base_id) WHERE s.knowledge_base_id = $1`,
+      [knowledgeBaseId],
+    );
+    if (!current || current.version === current.packed) return false;
+    await tx.query(`DELETE FROM chunk_term_pack WHERE knowledge_base_id = $1`, [knowledgeBaseId]);
+    // Both statements number the chunks in id order, from the one snapshot of this transaction.
+    await tx.query(
+      `INSERT INTO chunk_term_pack (knowledge_base_id, version, chunk_ids, document_ids, lengths)
+       SELECT $1::varchar, $2::bigint, coalesce(array_agg(id ORDER BY id), '{}'), coalesce(array_agg(document_id ORDER BY id), '{}'),
+         coalesce(string_agg(int4send(term_count), ''::bytea ORDER BY id), ''::bytea)
+       FROM chunk WHERE knowledge_base_id = $1`,
+      [knowledgeBaseId, current.version],
+    );
+    // Within a group both aggregates see the rows in the same order, so positions and frequencies pair up.
+    await tx.query(
+      `INSERT INTO chunk_term_packed (knowledge_base_id, term, positions, tfs)
+       SELECT $1::varchar, t.term, string_agg(int4send(c.position), ''::bytea), string_agg(float4send(t.tf), ''::bytea)
+       FROM chunk_term t JOIN (SELECT id, (row_number() OVER (ORDER BY id) - 1)::int AS position FROM chunk WHERE knowledge_base_id = $1) c ON c.id = t.chunk_id
+       WHERE t.knowledge_base_id = $1
+       GROUP BY t.term`,
+      [knowledgeBaseId],
+    );
+    return true;
+  });
+}
+
+/**
+ * Packs stale knowledge bases in the background: every PACK_INTERVAL_MS, those whose postings did not change
+ * since the previous look, one at a time. Every server process runs one; the advisory lock keeps them apart.
+ */
+export class PostingsPacker {
+  private staleBefore = new Map<string, string>();
+  private running: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly db: DataSource) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.enqueue(() => this.packQuiet()).catch(() => undefined), PACK_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** Packs every stale knowledge base now, quiet or not (benchmarks, tests); returns how many it packed. */
+  packAll(): Promise<number> {
+    return this.enqueue(async () => {
+      let packed = 0;
+      for (const { knowledgeBaseId } of await this.stale()) if (await packPostings(this.db, knowledgeBaseId)) packed++;
+      return packed;
+    });
+  }
+
+  /** Runs a pass after those before it; a failed pass is logged, and the next one runs all the same. */
+  private enqueue<T>(pass: () => Promise<T>): Promise<T> {
+    const result = this.running.then(pass);
+    this.running = result.then(
+      () => undefined,
+      (error) => console.error("[knowledge] packing postings failed:", error),
+    );
+    return result;
+  }
+
+  private async packQuiet(): Promise<void> {
+    const stale = await this.stale();
+    const seenBefore = this.staleBefore;
+    this.staleBefore = new Map(stale.map((s) => [s.knowledgeBaseId, s.version]));
+    for (const { knowledgeBaseId, version } of stale) {
+      if (this.timer === null || !this.db.isInitialized) return;
+      if (seenBefore.get(knowledgeBaseId) === version) await packPostings(this.db, knowledgeBaseId);
+    }
+  }
+
+  private async stale(): Promise<{ knowledgeBaseId: string; version: string }[]> {
+    const rows: { knowledge_base_id: string; version: string }[] = await this.db.query(
+      `SELECT s.knowledge_base_id, s.version FROM chunk_term_stats s LEFT JOIN chunk_term_pack p USING (knowledge_base_id) WHERE p.version IS DISTINCT FROM s.version`,
+    );
+    return rows.map((r) => ({ knowledgeBaseId: r.knowledge_base_id, version: r.version }));
+  }
+}
