@@ -6,7 +6,8 @@
 // build it. Copies are the corpus again, so every query term's postings grow with the copies, as they do for more
 // text of the same kind. At each size it asks every judged query (after an untimed pass) through the retrieval
 // service with its defaults and prints latency p50/p95/p99, the keyword and vector stages' p50/p95, the postings the
-// query terms read (p50/p95), and the database's size; then the same figures fitted per 100,000 chunks, which the
+// query terms read (p50/p95), and the database's size, first on postings read row by row (as just after a change), then
+// packed (knowledge/packed-postings.ts, as the server packs them once the knowledge base stops changing: time printed); then the same figures fitted per 100,000 chunks, which the
 // README extrapolates to a million. Writes tests/bench/results/retrieval-growth-<corpus>.json.
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -32,6 +33,8 @@ const bench = await startBenchServer();
 try {
   const { services, principal } = bench;
   const { db } = services.platform;
+  // The bench packs when it measures packed postings; the server's own packer would pack mid-measurement.
+  await services.postingsPacker.stop();
   const { kb, seconds } = await ingestCorpus(bench, beir.name, beir.corpus, chinese ? "Chinese" : "English");
   console.log(`${beir.name}: ${kb.documentCount} documents, ${kb.chunkCount} chunks ingested in ${seconds.total.toFixed(1)} s; ${queries.length} queries`);
   const originals = (await db.query(`SELECT id FROM document WHERE knowledge_base_id = $1 ORDER BY id`, [kb.id])).map((r) => r.id);
@@ -74,12 +77,17 @@ try {
       keyword.push(timings.keywordMs);
       vector.push(timings.vectorMs);
     }
+    return { latencyMs: spread(latency), keywordMs: spread(keyword), vectorMs: spread(vector) };
+  }
+
+  /** How many postings each query's terms have: what the keyword stage reads, row by row or packed. */
+  async function postingsRead() {
     const postings = [];
     for (const query of queries) {
       const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM chunk_term WHERE knowledge_base_id = $1 AND term = ANY($2)`, [kb.id, termsOf.get(query._id)]);
       postings.push(count);
     }
-    return { latencyMs: spread(latency), keywordMs: spread(keyword), vectorMs: spread(vector), postings: spread(postings) };
+    return spread(postings);
   }
 
   const sizes = [];
@@ -100,14 +108,21 @@ try {
               pg_database_size(current_database())::float8 AS bytes`,
       [kb.id],
     );
+    // First as a knowledge base that has just changed (postings read row by row), then once the packer has packed it.
+    const unpacked = await measure();
+    const packStarted = performance.now();
+    await services.postingsPacker.packAll();
+    const packSeconds = (performance.now() - packStarted) / 1000;
     const figures = await measure();
-    const size = { copies: target, chunks, postings, databaseMB: Math.round(bytes / 1e6), vectorIndex: indexed ? "HNSW" : "exact scan", copySeconds, indexSeconds, ...figures };
+    const postingsPerQuery = await postingsRead();
+    const size = { copies: target, chunks, totalPostings: postings, databaseMB: Math.round(bytes / 1e6), vectorIndex: indexed ? "HNSW" : "exact scan", copySeconds, indexSeconds, packSeconds, ...figures, postings: postingsPerQuery, unpacked };
     sizes.push(size);
     console.log(
       `${chunks} chunks (${target}× the corpus, ${postings} postings, database ${size.databaseMB} MB, vectors by ${size.vectorIndex}): ` +
         `service ${ms(figures.latencyMs)} (p99 ${figures.latencyMs.p99.toFixed(1)}); keyword ${ms(figures.keywordMs)}; vector ${ms(figures.vectorMs)}; ` +
-        `postings a query reads p50 ${figures.postings.p50}, p95 ${figures.postings.p95}` +
-        (target > 1 ? ` [copied in ${copySeconds.toFixed(1)} s${indexed ? `, index ${indexSeconds.toFixed(1)} s` : ""}]` : ""),
+        `postings a query reads p50 ${postingsPerQuery.p50}, p95 ${postingsPerQuery.p95}; ` +
+        `not packed yet: service ${ms(unpacked.latencyMs)}, keyword ${ms(unpacked.keywordMs)} ` +
+        `[${target > 1 ? `copied in ${copySeconds.toFixed(1)} s, ${indexed ? `index ${indexSeconds.toFixed(1)} s, ` : ""}` : ""}packed in ${packSeconds.toFixed(1)} s]`,
     );
   }
 
@@ -121,6 +136,8 @@ try {
     return { msPer100kChunks: slope, interceptMs: my - slope * mx, atMillionChunksMs: my + slope * (10 - mx) };
   };
   const lines = sizes.length > 1 ? {
+    unpackedKeywordP50: fit("unpacked", (l) => l.keywordMs.p50),
+    unpackedKeywordP95: fit("unpacked", (l) => l.keywordMs.p95),
     serviceP50: fit("latencyMs", (l) => l.p50),
     serviceP95: fit("latencyMs", (l) => l.p95),
     keywordP50: fit("keywordMs", (l) => l.p50),

@@ -103,18 +103,20 @@ function similarityOf(bm25: number, idfTotal: number): number {
 
 const isQuestionTerm = (t: QueryTerm) => t.source === "question" || t.source === "bigram";
 
+/** A pack's chunk list as kept between searches, with its positions by document once a search needed them. */
+type KeptChunks = PackedChunks & { byDocument?: Map<string, number[]> };
 
 /**
  * Chunk lists of packs read lately, by knowledge base: a pack's version never changes its content, so a list is
- * read once per version. Bounded by the chunks they hold (~120 bytes each); the least recently used goes first.
+ * read once per version. Bounded by the chunks they hold (~100 bytes each); the least recently used goes first.
  */
-const packedChunks = new Map<string, PackedChunks & { byDocument?: Map<string, number[]> }>();
-const PACKED_CHUNKS_KEPT = 1_000_000;
+const packedChunks = new Map<string, KeptChunks>();
+const PACKED_CHUNKS_KEPT = 500_000;
 
 interface ScopePacks {
   n: number;
   avgdl: number;
-  packs: { knowledgeBaseId: string; chunks: PackedChunks & { byDocument?: Map<string, number[]> }; terms: Map<string, PackedTerm> }[];
+  packs: { knowledgeBaseId: string; chunks: KeptChunks; terms: Map<string, PackedTerm> }[];
   excludedDocuments: Set<string>;
   excludedChunks: string[];
 }
@@ -156,7 +158,7 @@ async function readPacks(db: DataSource, terms: QueryTerm[], scope: KeywordScope
   };
 }
 
-async function chunksOfPack(db: DataSource, knowledgeBaseId: string, version: string): Promise<ScopePacks["packs"][number]["chunks"] | null> {
+async function chunksOfPack(db: DataSource, knowledgeBaseId: string, version: string): Promise<KeptChunks | null> {
   const cached = packedChunks.get(knowledgeBaseId);
   packedChunks.delete(knowledgeBaseId);
   if (cached?.version === version) {
@@ -213,7 +215,7 @@ export async function packedKeywordSearch(db: DataSource, terms: QueryTerm[], sc
 }
 
 /** Positions in a pack's chunk list that retrieval may not return: what the rule leaves out, and what the named documents leave out. */
-function excludedPositions(chunks: ScopePacks["packs"][number]["chunks"], read: ScopePacks, documentIds: string[] | undefined): number[] {
+function excludedPositions(chunks: KeptChunks, read: ScopePacks, documentIds: string[] | undefined): number[] {
   const excluded: number[] = [];
   const byDocument = (chunks.byDocument ??= groupByDocument(chunks.documentIds));
   if (documentIds?.length) {

@@ -30,7 +30,7 @@ export function retrievablePostings(scope: string, documents: string): string {
  */
 export function unretrievable(scope: string): string {
   return `SELECT 'document' AS excluded, id FROM document WHERE knowledge_base_id = ANY(${scope}) AND NOT enabled
-    UNION ALL SELECT 'document', id FROM document WHERE run = '1'
+    UNION ALL SELECT 'document', id FROM document WHERE run = '1' AND knowledge_base_id = ANY(${scope})
     UNION ALL SELECT 'document', id FROM document WHERE knowledge_base_id = ANY(${scope}) AND binned_in IS NOT NULL
     UNION ALL SELECT 'chunk', id FROM chunk WHERE knowledge_base_id = ANY(${scope}) AND NOT available`;
 }

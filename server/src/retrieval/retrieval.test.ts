@@ -1,6 +1,7 @@
 import type { SignedIn } from "../policies/principal";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import { indexVectorsWhenLarge } from "../knowledge/chunk-store";
+import { PostingsPacker } from "../knowledge/packed-postings";
 import { EXACT_SCAN_LIMIT } from "../knowledge/vector-index";
 import { nearestChunks, vectorSimilarities } from "./vector-search";
 import { packedKeywordSearch, postingsKeywordSearch, type KeywordScope } from "./keyword-search";
@@ -288,6 +289,8 @@ describe("retrieval", () => {
         });
       }
     };
+    // Only this test packs meanwhile.
+    await server.services.postingsPacker.stop();
     const terms = await weightedQueryTerms("wind turbines");
     const both = { knowledgeBaseIds: [kb.id, other.id] };
     expect(await packedKeywordSearch(db, terms, both, 3)).toBeNull();
@@ -322,5 +325,16 @@ describe("retrieval", () => {
       await server.services.chunks.delete(owner, [added.id]);
     }
     expect(await packedKeywordSearch(db, terms, both, 3)).toBeNull();
+
+    // In the background, a knowledge base is packed once its postings stayed the same for a pass.
+    const packer = new PostingsPacker(db, 50);
+    packer.start();
+    try {
+      while (!(await packedKeywordSearch(db, terms, both, 3))) await new Promise((resolve) => setTimeout(resolve, 50));
+      await compare(both);
+    } finally {
+      await packer.stop();
+      server.services.postingsPacker.start();
+    }
   });
 });
