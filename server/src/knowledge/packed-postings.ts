@@ -10,10 +10,12 @@ import type { DataSource } from "typeorm";
  * sums them in the server, ~0.1 µs a posting.
  *
  * A pack is exact for the version of the postings it was built from (`chunk_term_stats.version`, which changes with
- * every change to them, migrations/1764500000003-packed-postings.ts) and is not read once they changed: keyword
- * search then reads `chunk_term` as before. The packer builds packs from a snapshot, so a change committed while it
- * works leaves the new pack stale, never wrong. It packs a knowledge base once its postings stayed the same for a
- * whole pass interval, not while documents are still being parsed into it.
+ * every change to them, migrations/1764500000003-packed-postings.ts). Once they changed, keyword search leaves out
+ * the pack's postings of the chunks changed since (`chunk_term_change`) and reads their current ones from
+ * `chunk_term`; past CHANGED_CHUNKS_READ of them (retrieval/keyword-search.ts) it reads every posting there. The packer builds a
+ * pack from one snapshot and records the version that snapshot saw, so a change committed while it works is a change
+ * since the pack, never lost. It packs a knowledge base once its postings stayed the same for a whole pass interval,
+ * not while documents are still being parsed into it, and deletes the change records its pack covers.
  */
 
 /** How often the packer looks for knowledge bases whose pack is stale. */
@@ -79,6 +81,7 @@ export function packPostings(db: DataSource, knowledgeBaseId: string): Promise<b
     );
     if (!current || current.version === current.packed) return false;
     await tx.query(`DELETE FROM chunk_term_pack WHERE knowledge_base_id = $1`, [knowledgeBaseId]);
+    await tx.query(`DELETE FROM chunk_term_change WHERE knowledge_base_id = $1 AND version <= $2`, [knowledgeBaseId, current.version]);
     // Both statements number the chunks in id order, from the one snapshot of this transaction.
     await tx.query(
       `INSERT INTO chunk_term_pack (knowledge_base_id, version, chunk_ids, document_ids, lengths)
@@ -168,7 +171,9 @@ export class PostingsPacker {
     return packed;
   }
 
+  /** The knowledge bases whose pack is stale or missing; first forgets the changes of knowledge bases deleted. */
   private async stale(): Promise<{ knowledgeBaseId: string; version: string }[]> {
+    await this.db.query(`DELETE FROM chunk_term_change c WHERE NOT EXISTS (SELECT 1 FROM chunk_term_stats s WHERE s.knowledge_base_id = c.knowledge_base_id)`);
     const rows: { knowledge_base_id: string; version: string }[] = await this.db.query(
       `SELECT s.knowledge_base_id, s.version FROM chunk_term_stats s LEFT JOIN chunk_term_pack p USING (knowledge_base_id) WHERE p.version IS DISTINCT FROM s.version`,
     );

@@ -113,48 +113,87 @@ type KeptChunks = PackedChunks & { byDocument?: Map<string, number[]> };
 const packedChunks = new Map<string, KeptChunks>();
 const PACKED_CHUNKS_KEPT = 500_000;
 
+/**
+ * Chunks changed since their knowledge base's pack that a search takes from `chunk_term` instead, at most: past
+ * this many the search reads every posting in SQL. Each costs an index lookup per question term.
+ */
+export const CHANGED_CHUNKS_READ = 1_000;
+
 interface ScopePacks {
   n: number;
   avgdl: number;
-  packs: { knowledgeBaseId: string; chunks: KeptChunks; terms: Map<string, PackedTerm> }[];
+  packs: { knowledgeBaseId: string; chunks: KeptChunks; terms: Map<string, PackedTerm>; changed: string[] }[];
+  /** The current postings of the question's terms in chunks changed since their pack. */
+  changedPostings: { knowledgeBaseId: string; term: string; chunkId: string; documentId: string; tf: number; length: number }[];
   excludedDocuments: Set<string>;
   excludedChunks: string[];
 }
 
-/** The scope's packs for the terms, or null when a knowledge base searched has none that is current. */
+interface PackRow {
+  kind: "kb" | "term" | "changed" | "posting" | "document" | "chunk";
+  kb: string | null;
+  term: string | null;
+  id: string | null;
+  document_id: string | null;
+  tf: number | null;
+  length: number | null;
+  chunks: number | null;
+  packed: string | null;
+  positions: Buffer | null;
+  tfs: Buffer | null;
+}
+
+/** The scope's packs for the terms, or null when a knowledge base searched has none, or too many changes since. */
 async function readPacks(db: DataSource, terms: QueryTerm[], scope: KeywordScope): Promise<ScopePacks | null> {
-  // One statement, so one snapshot: the versions checked are those of the rows read.
-  const rows: { kind: string; kb: string | null; chunks: number | null; length: number | null; version: string | null; packed: string | null; key: string | null; positions: Buffer | null; tfs: Buffer | null }[] =
-    await db.query(
-      `SELECT 'kb' AS kind, s.knowledge_base_id AS kb, s.chunks::float8 AS chunks, s.length::float8 AS length, s.version::text AS version, p.version::text AS packed,
-         NULL::text AS key, NULL::bytea AS positions, NULL::bytea AS tfs
+  // One statement, so one snapshot: the versions checked, the changes and the postings are all of the same moment.
+  const rows: PackRow[] = await db.query(
+    `WITH bases AS (
+       SELECT s.knowledge_base_id AS kb, s.chunks, s.length, p.version AS packed
        FROM chunk_term_stats s LEFT JOIN chunk_term_pack p USING (knowledge_base_id) WHERE s.knowledge_base_id = ANY($1)
-       UNION ALL
-       SELECT 'term', knowledge_base_id, NULL, NULL, NULL, NULL, term, positions, tfs FROM chunk_term_packed WHERE knowledge_base_id = ANY($1) AND term = ANY($2)
-       UNION ALL
-       SELECT x.excluded, NULL, NULL, NULL, NULL, NULL, x.id, NULL, NULL FROM (${unretrievable("$1")}) x`,
-      [scope.knowledgeBaseIds, [...new Set(terms.map((t) => t.term))]],
-    );
+     ),
+     changed AS (
+       SELECT DISTINCT c.knowledge_base_id AS kb, c.chunk_id FROM chunk_term_change c JOIN bases b ON b.kb = c.knowledge_base_id AND c.version > b.packed
+       LIMIT ${CHANGED_CHUNKS_READ + 1}
+     )
+     SELECT 'kb' AS kind, kb, NULL::text AS term, NULL::text AS id, NULL::text AS document_id, NULL::float8 AS tf, length::float8 AS length,
+       chunks::float8 AS chunks, packed::text AS packed, NULL::bytea AS positions, NULL::bytea AS tfs
+     FROM bases
+     UNION ALL
+     SELECT 'term', knowledge_base_id, term, NULL, NULL, NULL, NULL, NULL, NULL, positions, tfs FROM chunk_term_packed WHERE knowledge_base_id = ANY($1) AND term = ANY($2)
+     UNION ALL
+     SELECT 'changed', kb, NULL, chunk_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM changed
+     UNION ALL
+     SELECT 'posting', t.knowledge_base_id, t.term, t.chunk_id, t.document_id, t.tf, t.length, NULL, NULL, NULL, NULL
+     FROM changed c JOIN chunk_term t ON t.knowledge_base_id = c.kb AND t.term = ANY($2) AND t.chunk_id = c.chunk_id
+     WHERE (SELECT count(*) FROM changed) <= ${CHANGED_CHUNKS_READ}
+     UNION ALL
+     SELECT x.excluded, NULL, NULL, x.id, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM (${unretrievable("$1")}) x`,
+    [scope.knowledgeBaseIds, [...new Set(terms.map((t) => t.term))]],
+  );
   const bases = rows.filter((r) => r.kind === "kb");
-  if (bases.some((r) => r.version !== r.packed)) return null;
+  const changed = rows.filter((r) => r.kind === "changed");
+  if (bases.some((r) => r.packed === null) || changed.length > CHANGED_CHUNKS_READ) return null;
   let chunks = 0;
   let length = 0;
   const packs: ScopePacks["packs"] = [];
   for (const base of bases) {
-    const list = await chunksOfPack(db, base.kb!, base.version!);
+    const list = await chunksOfPack(db, base.kb!, base.packed!);
     if (!list) return null;
     chunks += base.chunks!;
     length += base.length!;
-    packs.push({ knowledgeBaseId: base.kb!, chunks: list, terms: new Map() });
+    packs.push({ knowledgeBaseId: base.kb!, chunks: list, terms: new Map(), changed: changed.filter((r) => r.kb === base.kb).map((r) => r.id!) });
   }
   const packOf = new Map(packs.map((p) => [p.knowledgeBaseId, p]));
-  for (const row of rows) if (row.kind === "term") packOf.get(row.kb!)!.terms.set(row.key!, unpackTerm(row.positions!, row.tfs!));
+  for (const row of rows) if (row.kind === "term") packOf.get(row.kb!)!.terms.set(row.term!, unpackTerm(row.positions!, row.tfs!));
   return {
     n: Math.max(chunks, 1),
     avgdl: Math.max(length / Math.max(chunks, 1), 1),
     packs,
-    excludedDocuments: new Set(rows.filter((r) => r.kind === "document").map((r) => r.key!)),
-    excludedChunks: rows.filter((r) => r.kind === "chunk").map((r) => r.key!),
+    changedPostings: rows
+      .filter((r) => r.kind === "posting")
+      .map((r) => ({ knowledgeBaseId: r.kb!, term: r.term!, chunkId: r.id!, documentId: r.document_id!, tf: r.tf!, length: r.length! })),
+    excludedDocuments: new Set(rows.filter((r) => r.kind === "document").map((r) => r.id!)),
+    excludedChunks: rows.filter((r) => r.kind === "chunk").map((r) => r.id!),
   };
 }
 
@@ -181,20 +220,35 @@ async function chunksOfPack(db: DataSource, knowledgeBaseId: string, version: st
   return list;
 }
 
-/** BM25 as the SQL above computes it, over the packs' postings; null when a knowledge base searched has no current pack. */
+/**
+ * BM25 as the SQL above computes it, over the packs' postings, less those of chunks changed since, plus the current
+ * postings of those chunks; null when a knowledge base searched has no pack, or too many changes since it.
+ */
 export async function packedKeywordSearch(db: DataSource, terms: QueryTerm[], scope: KeywordScope, limit: number): Promise<KeywordHit[] | null> {
   const read = await readPacks(db, terms, scope);
   if (!read) return null;
-  const { n, avgdl, packs } = read;
-  const documentFrequency = (term: string) => packs.reduce((sum, pack) => sum + (pack.terms.get(term)?.positions.length ?? 0), 0);
+  const { n, avgdl, packs, changedPostings } = read;
+  // Positions whose postings in a pack are no longer current: the chunk changed since, or went.
+  const stale = packs.map((pack) => new Set(pack.changed.map((id) => sortedIndexOf(pack.chunks.chunkIds, id)).filter((position) => position >= 0)));
+  const documentFrequency = (term: string) => {
+    let df = changedPostings.filter((posting) => posting.term === term).length;
+    packs.forEach((pack, i) => {
+      const positions = pack.terms.get(term)?.positions;
+      if (!positions) return;
+      df += positions.length;
+      if (stale[i].size > 0) for (const position of positions) if (stale[i].has(position)) df--;
+    });
+    return df;
+  };
   const weighted = terms.map((t) => {
     const df = documentFrequency(t.term);
     return { ...t, idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)), normIdf: Math.log(1 + (n - Math.max(df, 1) + 0.5) / (Math.max(df, 1) + 0.5)) };
   });
   const idfTotal = weighted.filter(isQuestionTerm).reduce((sum, t) => sum + t.weight * t.normIdf, 0);
+  const saturated = (scale: number, tf: number, length: number) => (scale * tf * (BM25_K1 + 1)) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * length) / avgdl));
 
   const best = new BestHits(limit);
-  for (const pack of packs) {
+  packs.forEach((pack, i) => {
     const { chunkIds, documentIds, lengths } = pack.chunks;
     const scores = new Float64Array(chunkIds.length);
     for (const t of weighted) {
@@ -202,14 +256,27 @@ export async function packedKeywordSearch(db: DataSource, terms: QueryTerm[], sc
       if (!postings) continue;
       const { positions, tfs } = postings;
       const scale = t.weight * t.idf;
-      for (let i = 0; i < positions.length; i++) {
-        const c = positions[i];
-        const tf = tfs[i];
-        scores[c] += (scale * tf * (BM25_K1 + 1)) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * lengths[c]) / avgdl));
-      }
+      for (let j = 0; j < positions.length; j++) scores[positions[j]] += saturated(scale, tfs[j], lengths[positions[j]]);
     }
+    for (const c of stale[i]) scores[c] = 0;
     for (const c of excludedPositions(pack.chunks, read, scope.documentIds)) scores[c] = 0;
     for (let c = 0; c < scores.length; c++) if (scores[c] > 0) best.offer(scores[c], chunkIds[c], documentIds[c], pack.knowledgeBaseId);
+  });
+
+  const changedHits = new Map<string, { documentId: string; knowledgeBaseId: string; bm25: number }>();
+  for (const t of weighted) {
+    for (const posting of changedPostings) {
+      if (posting.term !== t.term) continue;
+      const hit = changedHits.get(posting.chunkId) ?? { documentId: posting.documentId, knowledgeBaseId: posting.knowledgeBaseId, bm25: 0 };
+      hit.bm25 += saturated(t.weight * t.idf, posting.tf, posting.length);
+      changedHits.set(posting.chunkId, hit);
+    }
+  }
+  const named = scope.documentIds?.length ? new Set(scope.documentIds) : null;
+  const excludedChunks = new Set(read.excludedChunks);
+  for (const [chunkId, hit] of changedHits) {
+    if ((named && !named.has(hit.documentId)) || read.excludedDocuments.has(hit.documentId) || excludedChunks.has(chunkId)) continue;
+    best.offer(hit.bm25, chunkId, hit.documentId, hit.knowledgeBaseId);
   }
   return best.inOrder().map((hit) => ({ ...hit, similarity: similarityOf(hit.bm25, idfTotal) }));
 }

@@ -268,7 +268,7 @@ describe("retrieval", () => {
     expect(indexed.map((hit) => hit.chunkId)).toEqual(exact.map((hit) => hit.chunkId));
   });
 
-  test("packed postings give the chunks and scores the postings give, with the same exclusions, and a pack is never read once its postings change", async () => {
+  test("packed postings give the chunks and scores the postings give, with the same exclusions, before and after chunks change", async () => {
     const { db } = server.services.platform;
     const other = await parsedKnowledgeBase("Packed too", {
       "kites.txt": "Kites fly when the wind lifts them. Wind turbines and kites both need steady wind.",
@@ -312,25 +312,41 @@ describe("retrieval", () => {
     }
     await compare({ ...both, documentIds: [bread.documentId, kites.documentId] });
 
-    // A change to the postings of one knowledge base searched leaves its pack unread until it is packed again.
+    // Chunks added, edited or deleted since a pack are read from the postings, the rest from the pack.
+    const changes = async (knowledgeBaseId: string) =>
+      (await db.query(`SELECT count(DISTINCT chunk_id)::int AS count FROM chunk_term_change c JOIN chunk_term_pack p USING (knowledge_base_id) WHERE knowledge_base_id = $1 AND c.version > p.version`, [knowledgeBaseId]))[0].count;
+    const windmills = await weightedQueryTerms("windmills grain");
     const added = await server.services.chunks.add(owner, kites.documentId, { content: "Windmills grind grain with wind." });
     try {
-      expect(await packedKeywordSearch(db, terms, both, 3)).toBeNull();
-      expect(await packedKeywordSearch(db, terms, { knowledgeBaseIds: [kb.id] }, 3)).not.toBeNull();
-      expect(await server.services.postingsPacker.packAll()).toBe(1);
-      const [found] = (await packedKeywordSearch(db, await weightedQueryTerms("windmills"), both, 1))!;
-      expect(found.chunkId).toBe(added.id);
+      expect(await changes(other.id)).toBe(1);
       await compare(both);
+      expect((await packedKeywordSearch(db, windmills, both, 1))![0].chunkId).toBe(added.id);
+      await server.services.chunks.update(owner, kites.chunkId, { content: "Kites and windmills both turn in the wind." });
+      expect(await changes(other.id)).toBe(2);
+      await compare(both);
+      expect((await packedKeywordSearch(db, windmills, both, 2))!.map((hit) => hit.chunkId).sort()).toEqual([added.id, kites.chunkId].sort());
+      expect((await packedKeywordSearch(db, terms, { ...both, documentIds: [bread.documentId] }, 3))!.map((hit) => hit.chunkId)).not.toContain(kites.chunkId);
     } finally {
       await server.services.chunks.delete(owner, [added.id]);
     }
-    expect(await packedKeywordSearch(db, terms, both, 3)).toBeNull();
+    expect(await changes(other.id)).toBe(2);
+    await compare(both);
+    expect((await packedKeywordSearch(db, await weightedQueryTerms("grind"), both, 3))!.map((hit) => hit.chunkId)).not.toContain(added.id);
+    expect(await changes(kb.id)).toBe(0);
+    // Packing again covers the changes, and their records go.
+    expect(await server.services.postingsPacker.packAll()).toBe(1);
+    expect((await db.query(`SELECT count(*)::int AS count FROM chunk_term_change WHERE knowledge_base_id = $1`, [other.id]))[0].count).toBe(0);
+    await compare(both);
 
     // In the background, a knowledge base is packed once its postings stayed the same for a pass.
+    await server.services.chunks.delete(owner, [kites.chunkId]);
+    const current = async () =>
+      (await db.query(`SELECT s.version = p.version AS current FROM chunk_term_stats s JOIN chunk_term_pack p USING (knowledge_base_id) WHERE knowledge_base_id = $1`, [other.id]))[0].current;
+    expect(await current()).toBe(false);
     const packer = new PostingsPacker(db, 50);
     packer.start();
     try {
-      while (!(await packedKeywordSearch(db, terms, both, 3))) await new Promise((resolve) => setTimeout(resolve, 50));
+      while (!(await current())) await new Promise((resolve) => setTimeout(resolve, 50));
       await compare(both);
     } finally {
       await packer.stop();
