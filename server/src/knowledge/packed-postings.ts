@@ -11,11 +11,12 @@ import type { DataSource } from "typeorm";
  *
  * A pack is exact for the version of the postings it was built from (`chunk_term_stats.version`, which changes with
  * every change to them, migrations/1764500000003-packed-postings.ts). Once they changed, keyword search leaves out
- * the pack's postings of the chunks changed since (`chunk_term_change`) and reads their current ones from
- * `chunk_term`; past CHANGED_CHUNKS_READ of them (retrieval/keyword-search.ts) it reads every posting there. The packer builds a
- * pack from one snapshot and records the version that snapshot saw, so a change committed while it works is a change
- * since the pack, never lost. It packs a knowledge base once its postings stayed the same for a whole pass interval,
- * not while documents are still being parsed into it, and deletes the change records its pack covers.
+ * the pack's postings of the chunks changed since (`chunk_term_change`) and reads their current terms from the chunks
+ * themselves; past CHANGED_CHUNKS_READ of them (retrieval/keyword-search.ts) it reads every posting in SQL. The
+ * packer builds a pack from one snapshot and records the version that snapshot saw, so a change committed while it
+ * works is a change since the pack, never lost. It packs a knowledge base once its postings stayed the same for a
+ * whole pass interval, not while documents are still being parsed into it, and deletes the change records its pack
+ * covers.
  */
 
 /** How often the packer looks for knowledge bases whose pack is stale. */

@@ -4,7 +4,7 @@ import { indexVectorsWhenLarge } from "../knowledge/chunk-store";
 import { PostingsPacker } from "../knowledge/packed-postings";
 import { EXACT_SCAN_LIMIT } from "../knowledge/vector-index";
 import { nearestChunks, vectorSimilarities } from "./vector-search";
-import { packedKeywordSearch, postingsKeywordSearch, type KeywordScope } from "./keyword-search";
+import { CHANGED_CHUNKS_READ, packedKeywordSearch, postingsKeywordSearch, type KeywordScope } from "./keyword-search";
 import { weightedQueryTerms } from "./query-terms";
 import { SEARCH_TERMS_VERSION, upgradeSearchTerms } from "../knowledge/search-terms-upgrade";
 import { signUpAndIn, startTestServer, type TestServer } from "../testing/app";
@@ -333,6 +333,11 @@ describe("retrieval", () => {
     await compare(both);
     expect((await packedKeywordSearch(db, await weightedQueryTerms("grind"), both, 3))!.map((hit) => hit.chunkId)).not.toContain(added.id);
     expect(await changes(kb.id)).toBe(0);
+    // Past so many changed chunks, every posting is read in SQL.
+    const many = [];
+    for (let i = 0; i <= CHANGED_CHUNKS_READ.least; i++) many.push((await server.services.chunks.add(owner, kites.documentId, { content: `Kite ${i} flies in the wind.` })).id);
+    expect(await packedKeywordSearch(db, terms, both, 3)).toBeNull();
+    await server.services.chunks.delete(owner, many);
     // Packing again covers the changes, and their records go.
     expect(await server.services.postingsPacker.packAll()).toBe(1);
     expect((await db.query(`SELECT count(*)::int AS count FROM chunk_term_change WHERE knowledge_base_id = $1`, [other.id]))[0].count).toBe(0);
