@@ -27,8 +27,7 @@ export class PackedPostings1764500000003 implements MigrationInterface {
       version bigint NOT NULL,
       chunk_ids varchar(32)[] NOT NULL,
       document_ids varchar(32)[] NOT NULL,
-      lengths bytea NOT NULL,
-      packed_at timestamptz NOT NULL DEFAULT now()
+      lengths bytea NOT NULL
     )`);
     await q.query(`CREATE TABLE chunk_term_packed (
       knowledge_base_id varchar(32) NOT NULL REFERENCES chunk_term_pack(knowledge_base_id) ON DELETE CASCADE,

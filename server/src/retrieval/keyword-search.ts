@@ -10,9 +10,9 @@ import { retrievablePostings, unretrievable } from "./retrievable";
  * always current, never mixing tenants. Frequencies are already field-weighted (BM25F-like); they are
  * saturated with k1 = 1.2 and length-normalised with b = 0.75, the usual values (Robertson & Zaragoza, 2009).
  *
- * When every knowledge base searched has a current pack of its postings (knowledge/packed-postings.ts), the same
- * sums are made in the server from the packs' rows for the question's terms, several times faster; the two ways
- * return the same chunks with the same scores.
+ * When every knowledge base searched has a pack of its postings (knowledge/packed-postings.ts) and few chunks
+ * changed since, the same sums are made in the server from the packs' rows for the question's terms and the changed
+ * chunks' current terms, several times faster; the two ways return the same chunks with the same scores.
  */
 
 export const BM25_K1 = 1.2;
@@ -336,8 +336,8 @@ class BestHits {
   offer(bm25: number, chunkId: string, documentId: string, knowledgeBaseId: string): void {
     const heap = this.heap;
     if (heap.length === this.limit) {
-      const worst = heap[0];
-      if (bm25 < worst.bm25 || (bm25 === worst.bm25 && chunkId > worst.chunkId)) return;
+      // Most chunks offered are rejected here, without a hit made for them.
+      if (worse(bm25, chunkId, heap[0])) return;
       heap[0] = { chunkId, documentId, knowledgeBaseId, bm25 };
       this.siftDown(0);
       return;
@@ -346,7 +346,7 @@ class BestHits {
     let i = heap.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!worse(heap[i], heap[parent])) break;
+      if (!worse(heap[i].bm25, heap[i].chunkId, heap[parent])) break;
       [heap[i], heap[parent]] = [heap[parent], heap[i]];
       i = parent;
     }
@@ -362,8 +362,8 @@ class BestHits {
       const left = 2 * i + 1;
       const right = left + 1;
       let worst = i;
-      if (left < heap.length && worse(heap[left], heap[worst])) worst = left;
-      if (right < heap.length && worse(heap[right], heap[worst])) worst = right;
+      if (left < heap.length && worse(heap[left].bm25, heap[left].chunkId, heap[worst])) worst = left;
+      if (right < heap.length && worse(heap[right].bm25, heap[right].chunkId, heap[worst])) worst = right;
       if (worst === i) return;
       [heap[i], heap[worst]] = [heap[worst], heap[i]];
       i = worst;
@@ -371,6 +371,7 @@ class BestHits {
   }
 }
 
-function worse(a: PackedHit, b: PackedHit): boolean {
-  return a.bm25 < b.bm25 || (a.bm25 === b.bm25 && a.chunkId > b.chunkId);
+/** Whether a hit scoring `bm25` for `chunkId` ranks after `than`. */
+function worse(bm25: number, chunkId: string, than: PackedHit): boolean {
+  return bm25 < than.bm25 || (bm25 === than.bm25 && chunkId > than.chunkId);
 }
