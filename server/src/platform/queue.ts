@@ -260,6 +260,11 @@ export class RedisQueue<C> implements JobQueue<C> {
   }
 
   async close(): Promise<void> {
+    // A connection handed to BullMQ is checked (its Redis version read) after it connects; BullMQ stops listening
+    // to it on close, so disconnecting it while that check is under way, just after a start, would throw the
+    // check's "Connection is closed" from an emitter nobody listens to. Let every check finish first.
+    const opened = [...this.workers.values(), ...JOB_LANES.map((lane) => this.queues[lane])];
+    await Promise.all(opened.map((client) => client.waitUntilReady().catch(() => undefined)));
     await Promise.all([...this.workers.values()].map((worker) => worker.close()));
     await Promise.all(JOB_LANES.map((lane) => this.queues[lane].close()));
     for (const connection of this.workerConnections) connection.disconnect();
