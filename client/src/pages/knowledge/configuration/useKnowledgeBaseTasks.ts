@@ -38,11 +38,19 @@ export function useKnowledgeBaseTasks(knowledgeBaseId: string) {
 
   const remember = useCallback(
     (task: Task) => {
+      // Into the cached list as well: a page that mounts again (the knowledge base refetched below, say) starts from
+      // it, and would show a finished task as never run until the subscription's first events came.
+      client.cache.updateQuery({ query: KnowledgeBaseTasksDocument, variables: { knowledgeBaseId } }, (cached) => {
+        if (!cached) return cached;
+        const known = cached.knowledgeBaseTasks.find((t) => t.kind === task.kind);
+        if (known && !isNewer(task, known)) return cached;
+        return { ...cached, knowledgeBaseTasks: [...cached.knowledgeBaseTasks.filter((t) => t.kind !== task.kind), task] };
+      });
       if (task.status === "QUEUED" || task.status === "RUNNING") unfinished.current.add(task.id);
       else if (unfinished.current.delete(task.id) && task.status === "DONE") void client.refetchQueries({ include: [KnowledgeBaseDocument] });
       setLive((current) => (isNewer(task, current.get(task.kind)) ? new Map(current).set(task.kind, task) : current));
     },
-    [client],
+    [client, knowledgeBaseId],
   );
 
   useSubscription(KnowledgeBaseTaskProgressDocument, {
