@@ -127,8 +127,18 @@ interface ScopePacks {
   packs: { knowledgeBaseId: string; chunks: KeptChunks; terms: Map<string, PackedTerm>; changed: string[] }[];
   /** The current postings of the question's terms in chunks changed since their pack. */
   changedPostings: { knowledgeBaseId: string; term: string; chunkId: string; documentId: string; tf: number; length: number }[];
-  excludedDocuments: Set<string>;
-  excludedChunks: string[];
+  leftOut: LeftOut;
+}
+
+/** What retrieval may not return in this search (retrievable.ts): the rule's documents and chunks, and documents not named when some are. */
+interface LeftOut {
+  documents: Set<string>;
+  chunks: Set<string>;
+  named: Set<string> | null;
+}
+
+function isLeftOut(leftOut: LeftOut, chunkId: string, documentId: string): boolean {
+  return (leftOut.named !== null && !leftOut.named.has(documentId)) || leftOut.documents.has(documentId) || leftOut.chunks.has(chunkId);
 }
 
 interface PackRow {
@@ -197,8 +207,11 @@ async function readPacks(db: DataSource, terms: QueryTerm[], scope: KeywordScope
     changedPostings: rows
       .filter((r) => r.kind === "posting")
       .map((r) => ({ knowledgeBaseId: r.kb!, term: r.term!, chunkId: r.id!, documentId: r.document_id!, tf: r.tf!, length: r.length! })),
-    excludedDocuments: new Set(rows.filter((r) => r.kind === "document").map((r) => r.id!)),
-    excludedChunks: rows.filter((r) => r.kind === "chunk").map((r) => r.id!),
+    leftOut: {
+      documents: new Set(rows.filter((r) => r.kind === "document").map((r) => r.id!)),
+      chunks: new Set(rows.filter((r) => r.kind === "chunk").map((r) => r.id!)),
+      named: scope.documentIds?.length ? new Set(scope.documentIds) : null,
+    },
   };
 }
 
@@ -264,7 +277,7 @@ export async function packedKeywordSearch(db: DataSource, terms: QueryTerm[], sc
       for (let j = 0; j < positions.length; j++) scores[positions[j]] += saturated(scale, tfs[j], lengths[positions[j]]);
     }
     for (const c of stale[i]) scores[c] = 0;
-    for (const c of excludedPositions(pack.chunks, read, scope.documentIds)) scores[c] = 0;
+    for (const c of leftOutPositions(pack.chunks, read.leftOut)) scores[c] = 0;
     for (let c = 0; c < scores.length; c++) if (scores[c] > 0) best.offer(scores[c], chunkIds[c], documentIds[c], pack.knowledgeBaseId);
   });
 
@@ -277,25 +290,22 @@ export async function packedKeywordSearch(db: DataSource, terms: QueryTerm[], sc
       changedHits.set(posting.chunkId, hit);
     }
   }
-  const named = scope.documentIds?.length ? new Set(scope.documentIds) : null;
-  const excludedChunks = new Set(read.excludedChunks);
   for (const [chunkId, hit] of changedHits) {
-    if ((named && !named.has(hit.documentId)) || read.excludedDocuments.has(hit.documentId) || excludedChunks.has(chunkId)) continue;
+    if (isLeftOut(read.leftOut, chunkId, hit.documentId)) continue;
     best.offer(hit.bm25, chunkId, hit.documentId, hit.knowledgeBaseId);
   }
   return best.inOrder().map((hit) => ({ ...hit, similarity: similarityOf(hit.bm25, idfTotal) }));
 }
 
-/** Positions in a pack's chunk list that retrieval may not return: what the rule leaves out, and what the named documents leave out. */
-function excludedPositions(chunks: KeptChunks, read: ScopePacks, documentIds: string[] | undefined): number[] {
+/** The positions in a pack's chunk list of what the search leaves out. */
+function leftOutPositions(chunks: KeptChunks, leftOut: LeftOut): number[] {
   const excluded: number[] = [];
-  const byDocument = (chunks.byDocument ??= groupByDocument(chunks.documentIds));
-  if (documentIds?.length) {
-    const named = new Set(documentIds);
-    for (const [documentId, positions] of byDocument) if (!named.has(documentId)) excluded.push(...positions);
+  if (leftOut.named || leftOut.documents.size > 0) {
+    const byDocument = (chunks.byDocument ??= groupByDocument(chunks.documentIds));
+    if (leftOut.named) for (const [documentId, positions] of byDocument) if (!leftOut.named.has(documentId)) excluded.push(...positions);
+    for (const documentId of leftOut.documents) excluded.push(...(byDocument.get(documentId) ?? []));
   }
-  for (const documentId of read.excludedDocuments) excluded.push(...(byDocument.get(documentId) ?? []));
-  for (const chunkId of read.excludedChunks) {
+  for (const chunkId of leftOut.chunks) {
     const position = sortedIndexOf(chunks.chunkIds, chunkId);
     if (position >= 0) excluded.push(position);
   }
