@@ -154,8 +154,8 @@ function maintenanceLog(paragraphs: number): Buffer {
   );
 }
 
-async function createKnowledgeBase(name: string, parserConfig?: Record<string, unknown>): Promise<string> {
-  return (await graphql<{ createKnowledgeBase: { id: string } }>(serverA, `mutation($input: KnowledgeBaseInput!) { createKnowledgeBase(input: $input) { id } }`, { input: { name, parserConfig } })).createKnowledgeBase.id;
+async function createKnowledgeBase(name: string, parserConfig?: Record<string, unknown>, embeddingModel?: string): Promise<string> {
+  return (await graphql<{ createKnowledgeBase: { id: string } }>(serverA, `mutation($input: KnowledgeBaseInput!) { createKnowledgeBase(input: $input) { id } }`, { input: { name, parserConfig, embeddingModel } })).createKnowledgeBase.id;
 }
 
 /** Uploads through `server`'s REST route (the web app's), as multipart; the files are stored in S3 before the answer. */
@@ -279,12 +279,15 @@ test("a flow's run, started through server A and run by a worker, streams its ev
 });
 
 let longModel: PacedServer;
-afterAll(() => longModel?.close());
+let slowEmbedder: PacedServer;
+afterAll(() => Promise.all([longModel?.close(), slowEmbedder?.close()]));
 
 test("a worker killed mid-work (SIGKILL): its parse is taken over by the other worker and ends parsed, nothing lost or doubled; its flow turn ends failed, the session free", async () => {
   longModel = await startPacedOpenAiServer({ answerTokens: 4000, tokensPerSecond: 40 });
-  // Small chunks: many batches to store, so that a worker can be killed halfway through them.
-  const kbId = await createKnowledgeBase("Halls", { chunk_token_num: 64 });
+  // Small chunks, embedded by a model that takes 200 ms a batch: ~32 batches stored one after the other over ~6 s
+  // however fast the machine, so that a worker can be killed halfway through them.
+  slowEmbedder = await startPacedOpenAiServer({ embeddingMs: 200 });
+  const kbId = await createKnowledgeBase("Halls", { chunk_token_num: 64 }, await addPacedModel("paced-embedding", slowEmbedder.url, "embedding"));
   // Two documents alike: each worker takes one (a worker runs one background job at a time), and the one that is
   // not interrupted tells how many chunks the text makes.
   const text = maintenanceLog(2000);
@@ -323,6 +326,8 @@ test("a worker killed mid-work (SIGKILL): its parse is taken over by the other w
   const finished = await Promise.all(documentIds.map(storedDocument));
   for (const document of finished) expectOneCompleteRun(document);
   expect(finished[0].chunkCount).toBe(finished[1].chunkCount);
+  // Embedded by the slow model: both documents, and part of the interrupted one a second time.
+  expect(slowEmbedder.embedded()).toBeGreaterThan(2 * finished[0].chunkCount);
   // One of the two jobs stalled with the dead worker and ran again on the survivor.
   const jobs = await Promise.all(documentIds.map(parseJobOf));
   expect(jobs.map((job) => Number(job.ats)).sort()).toEqual([1, 2]);
@@ -375,13 +380,13 @@ test("a server killed mid-answer: its subscriber reconnects to the other server 
   expect(events.filter((e) => e.delta).length).toBeGreaterThan(1);
 });
 
-/** A paced model server as a chat model of the tenant; its key sealed by A and opened by whichever process calls it. */
-async function addPacedModel(modelName: string, url: string): Promise<string> {
+/** A paced model server as a model of the tenant (a chat model unless `modelType` says otherwise); its key sealed by A and opened by whichever process calls it. */
+async function addPacedModel(modelName: string, url: string, modelType = "chat"): Promise<string> {
   const { addModelEntry } = await graphql<{ addModelEntry: { modelId: string } }>(serverA, `mutation($input: ModelEntryInput!) { addModelEntry(input: $input) { modelId } }`, {
     input: {
       provider: "OpenAI-API-Compatible",
       modelName,
-      modelType: "chat",
+      modelType,
       credentials: [
         { name: "apiKey", value: "sk-scale-out" },
         { name: "baseUrl", value: url },

@@ -3,8 +3,8 @@ import type { AddressInfo, Socket } from "node:net";
 
 /**
  * A local model server that speaks the OpenAI wire protocol — `POST /v1/chat/completions` (streamed as
- * `chat.completion.chunk` server-sent events exactly as OpenAI frames them, or one `chat.completion`) and
- * `GET /v1/models` — and answers at a fixed pace, for tests and for `npm run bench:chat`.
+ * `chat.completion.chunk` server-sent events exactly as OpenAI frames them, or one `chat.completion`),
+ * `POST /v1/embeddings` and `GET /v1/models` — and answers at a fixed pace, for tests and for `npm run bench:chat`.
  *
  * Its answer is `answerTokens` tokens "t0 t1 t2 …" (each one token of the answer, carrying its index, so
  * that whoever receives the stream can tell a lost, repeated or reordered token), the first after
@@ -13,8 +13,12 @@ import type { AddressInfo, Socket } from "node:net";
  * finish_reason "length", as a real model does. It measures its own time to first token per request, so
  * that a benchmark can subtract it from the time to first token seen through Cairn.
  *
+ * Its embeddings take `embeddingMs` a request, however many texts it carries, so that a test can hold ingestion in
+ * its embedding stage for a known time on any machine. Each vector is deterministic: the text's words hashed into
+ * `EMBEDDING_DIMENSIONS` dimensions, normalised.
+ *
  * Run it alone: `node server/dist/models/testing/paced-openai-server.js [--tokens-per-second n]
- * [--answer-tokens n] [--first-token-ms n] [--port n]`; it prints `{"url": …}` on one line when listening.
+ * [--answer-tokens n] [--first-token-ms n] [--embedding-ms n] [--port n]`; it prints `{"url": …}` on one line when listening.
  * `GET /_paced/requests` returns what it measured (and `DELETE` clears it).
  */
 
@@ -25,6 +29,8 @@ export interface PacedServerOptions {
   answerTokens?: number;
   /** The model's own time to first token, in ms (default: one token interval). */
   firstTokenMs?: number;
+  /** The time an embeddings request takes, in ms (default 0). */
+  embeddingMs?: number;
   /** The model id it reports (default "paced-chat"); any model name in a request is accepted. */
   model?: string;
   host?: string;
@@ -53,6 +59,8 @@ export interface PacedServer {
   requests: PacedRequest[];
   /** Streams being written right now. */
   open(): number;
+  /** Texts embedded so far. */
+  embedded(): number;
   close(): Promise<void>;
 }
 
@@ -103,6 +111,21 @@ interface ChatBody {
   max_completion_tokens?: number;
 }
 
+const EMBEDDING_DIMENSIONS = 16;
+
+/** A text's vector: its words hashed (FNV-1a) into the dimensions, normalised; a text of no word gets the first. */
+function hashedVector(text: string): number[] {
+  const vector: number[] = Array.from({ length: EMBEDDING_DIMENSIONS }, () => 0);
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    let hash = 0x811c9dc5;
+    for (let i = 0; i < word.length; i++) hash = Math.imul(hash ^ word.charCodeAt(i), 0x01000193);
+    vector[(hash >>> 0) % EMBEDDING_DIMENSIONS] += 1;
+  }
+  if (!vector.some((x) => x !== 0)) vector[0] = 1;
+  const norm = Math.hypot(...vector);
+  return vector.map((x) => x / norm);
+}
+
 const sleepUntil = (at: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, at - performance.now())));
 
 function textOf(content: unknown): string {
@@ -121,11 +144,13 @@ export async function startPacedOpenAiServer(options: PacedServerOptions = {}): 
     tokensPerSecond,
     answerTokens: options.answerTokens ?? 64,
     firstTokenMs: options.firstTokenMs ?? interval,
+    embeddingMs: options.embeddingMs ?? 0,
     model: options.model ?? "paced-chat",
   };
   const requests: PacedRequest[] = [];
   const sockets = new Set<Socket>();
   let open = 0;
+  let embedded = 0;
   const created = () => Math.floor(Date.now() / 1000);
 
   async function chat(body: ChatBody, res: http.ServerResponse, arrived: number): Promise<void> {
@@ -220,6 +245,23 @@ export async function startPacedOpenAiServer(options: PacedServerOptions = {}): 
           return;
         }
         void chat(body, res, arrived).catch(() => res.destroy());
+      } else if (req.method === "POST" && path.endsWith("/embeddings")) {
+        let input: unknown;
+        try {
+          input = (JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as { input?: unknown }).input;
+        } catch {
+          input = undefined;
+        }
+        const texts = typeof input === "string" ? [input] : Array.isArray(input) && input.every((text) => typeof text === "string") ? (input as string[]) : null;
+        if (!texts) {
+          json(400, { error: { message: "'input' must be a string or an array of strings.", type: "invalid_request_error", param: "input", code: null } });
+          return;
+        }
+        const tokens = texts.reduce((sum, text) => sum + Math.ceil(text.length / 4), 0);
+        void sleepUntil(arrived + settings.embeddingMs).then(() => {
+          embedded += texts.length;
+          json(200, { object: "list", data: texts.map((text, index) => ({ object: "embedding", index, embedding: hashedVector(text) })), model: settings.model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
+        });
       } else if (path === "/_paced/requests") {
         if (req.method === "DELETE") requests.length = 0;
         json(200, { options: settings, open, requests });
@@ -245,6 +287,7 @@ export async function startPacedOpenAiServer(options: PacedServerOptions = {}): 
     options: settings,
     requests,
     open: () => open,
+    embedded: () => embedded,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
@@ -263,6 +306,7 @@ if (require.main === module) {
     tokensPerSecond: option("tokens-per-second"),
     answerTokens: option("answer-tokens"),
     firstTokenMs: option("first-token-ms"),
+    embeddingMs: option("embedding-ms"),
     port: option("port"),
   }).then((server) => {
     process.stdout.write(`${JSON.stringify({ url: server.url, options: server.options })}\n`);
