@@ -1,4 +1,5 @@
 import type { DataSource } from "typeorm";
+import { GroupedStatement } from "../platform/grouped-statement";
 import type { Membership, PrincipalUser } from "../policies/principal";
 
 /** SQL: the memberships of the user `u` as a JSON array of Membership. */
@@ -30,28 +31,47 @@ const CREDENTIALS = {
   apiToken: { table: "api_token", holder: "created_by", tenant: "c.tenant_id", lastUsed: "c.last_used_at" },
 } as const;
 
+type CredentialKind = keyof typeof CREDENTIALS;
+
 /**
  * Every signed-in request starts here, so the credential, its user and the user's memberships are read in one
- * statement (each statement is a round trip to the database thread in embedded mode, and they add up under load).
+ * statement (each statement is a round trip to the database thread in embedded mode, and they add up under load),
+ * and the lookups of requests that arrive together share one (GroupedLookup).
  * Null when no credential has that hash or its user is gone.
  */
-export async function credentialHolder(db: DataSource, kind: keyof typeof CREDENTIALS, hash: string): Promise<CredentialHolder | null> {
+export function credentialHolder(db: DataSource, kind: CredentialKind, hash: string): Promise<CredentialHolder | null> {
+  let lookups = credentialLookups.get(db);
+  if (!lookups) credentialLookups.set(db, (lookups = new Map()));
+  let lookup = lookups.get(kind);
+  if (!lookup) lookups.set(kind, (lookup = new GroupedStatement((hashes) => credentialHolders(db, kind, hashes), { maxItems: MAX_LOOKUPS_PER_STATEMENT })));
+  return lookup.submit(hash);
+}
+
+const MAX_LOOKUPS_PER_STATEMENT = 256;
+const credentialLookups = new WeakMap<DataSource, Map<CredentialKind, GroupedStatement<string, CredentialHolder | null>>>();
+
+/** The holders of the credentials with these hashes, in their order (null where none). */
+async function credentialHolders(db: DataSource, kind: CredentialKind, hashes: string[]): Promise<(CredentialHolder | null)[]> {
   const { table, holder, tenant, lastUsed } = CREDENTIALS[kind];
-  const rows: { id: string; tenant_id: string; expires_at: Date | null; last_used_at: Date | null; user_id: string; language: string; is_active: boolean; memberships: Membership[] }[] =
+  const rows: { token_hash: string; id: string; tenant_id: string; expires_at: Date | null; last_used_at: Date | null; user_id: string; language: string; is_active: boolean; memberships: Membership[] }[] =
     await db.query(
-      `SELECT c.id, ${tenant} AS tenant_id, c.expires_at, ${lastUsed} AS last_used_at, u.id AS user_id, u.language, u.is_active, ${MEMBERSHIPS_OF_U} AS memberships
-       FROM ${table} c JOIN app_user u ON u.id = c.${holder} WHERE c.token_hash = $1`,
-      [hash],
+      `SELECT c.token_hash, c.id, ${tenant} AS tenant_id, c.expires_at, ${lastUsed} AS last_used_at, u.id AS user_id, u.language, u.is_active, ${MEMBERSHIPS_OF_U} AS memberships
+       FROM ${table} c JOIN app_user u ON u.id = c.${holder} WHERE c.token_hash = ANY($1::char(64)[])`,
+      [hashes],
     );
-  const [row] = rows;
-  if (!row) return null;
-  return {
-    credentialId: row.id,
-    tenantId: row.tenant_id,
-    expiresAt: row.expires_at,
-    lastUsedAt: row.last_used_at,
-    user: { id: row.user_id, language: row.language },
-    active: row.is_active,
-    memberships: row.memberships,
-  };
+  const found = new Map(
+    rows.map((row) => [
+      row.token_hash,
+      {
+        credentialId: row.id,
+        tenantId: row.tenant_id,
+        expiresAt: row.expires_at,
+        lastUsedAt: row.last_used_at,
+        user: { id: row.user_id, language: row.language },
+        active: row.is_active,
+        memberships: row.memberships,
+      },
+    ]),
+  );
+  return hashes.map((hash) => found.get(hash) ?? null);
 }

@@ -127,6 +127,34 @@ describe("a conversation", () => {
     expect(plain.answer).toMatchObject({ status: "done", content: expect.stringMatching(/^the moon pulls the oceans/) });
   });
 
+  it("stores questions asked at once — in several conversations, and two in one — each after its own conversation's turns", async () => {
+    const assistant = await createAssistant(server, owner, { kbIds: [datasetId], llmId: fakeModel });
+    const first = await askAndWait(assistant, "What causes tides?");
+    const others = await Promise.all([0, 1, 2, 3, 4].map(async () => (await conversations.create(actor, assistant.id)).id));
+    fake.requests.length = 0;
+    const asked = await Promise.all([
+      conversations.ask(actor, first.conversationId, { question: "What are spring tides?" }),
+      conversations.ask(actor, first.conversationId, { question: "Why does the moon cause tides?" }),
+      ...others.map((id, i) => conversations.ask(actor, id, { question: `What causes tides, question ${i}?` })),
+    ]);
+    await Promise.all(asked.map((a) => a.finished));
+
+    const stored = await conversations.messagesOf([first.conversationId, ...others]);
+    const questionsOf = (id: string) => stored.get(id)!.filter((m) => m.role === "user").map((m) => m.content);
+    const firstRows = stored.get(first.conversationId)!;
+    expect(firstRows.map((m) => m.position)).toEqual(firstRows.map((_, i) => firstRows[0].position + i));
+    expect(questionsOf(first.conversationId).sort()).toEqual(["What are spring tides?", "What causes tides?", "Why does the moon cause tides?"]);
+    others.forEach((id, i) => expect(questionsOf(id)).toEqual([`What causes tides, question ${i}?`]));
+    // Each answer's model saw its own conversation's questions only, its own last.
+    expect(chatRequests()).toHaveLength(asked.length);
+    for (const request of chatRequests()) {
+      const users: string[] = request.body.messages.filter((m: { role: string }) => m.role === "user").map((m: { content: string }) => m.content);
+      const conversation = [first.conversationId, ...others].find((id) => questionsOf(id).includes(users.at(-1)!))!;
+      expect(questionsOf(conversation)).toEqual(expect.arrayContaining(users));
+    }
+    expect(asked.map((a) => a.answer.status)).toEqual(asked.map(() => "searching"));
+  });
+
   it("refuses a question without a required variable, with RAGFlow's message, and stores nothing", async () => {
     const assistant = await createAssistant(server, owner, {
       kbIds: [datasetId],

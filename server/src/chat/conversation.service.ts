@@ -7,9 +7,11 @@ import { isSignedIn, type SharePrincipal, type SignedIn } from "../policies/prin
 import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import type { ModelsService } from "../models/models.service";
 import { DomainError, FieldChecks, messageForClient, NotFound } from "../platform/errors";
+import { GroupedStatement } from "../platform/grouped-statement";
 import { newId } from "../platform/ids";
 import { englishMessage } from "../platform/messages";
 import type { Platform } from "../platform";
+import { storableJson } from "../platform/sql";
 import type { RetrievalService } from "../retrieval/retrieval.service";
 import { ChatAssistant } from "./assistant.entity";
 import { CancellableRuns } from "../platform/runs/cancellable-runs";
@@ -106,6 +108,57 @@ function toTurns(messages: Pick<Message, "role" | "content" | "status">[]): Turn
     .map((m) => ({ role: m.role, content: m.content }));
 }
 
+/** Most questions or conversation reads in one grouped statement. */
+const MAX_ITEMS_PER_STATEMENT = 128;
+
+/** A question to store with its answer to come (ConversationService.askIn). */
+interface StoredQuestion {
+  conversationId: string;
+  questionId: string;
+  answerId: string;
+  question: string;
+  variables: AskOptions | null;
+  /** The conversation's new name, when the question names it. */
+  name: string | null;
+  /** Whether the conversation's earlier messages come with their content (not when the turns were sent whole). */
+  contents: boolean;
+}
+
+/** A row of a conversation after its question was stored: the two stored rows, and the messages before them. */
+type StoredRow = Pick<Message, "id" | "position" | "role" | "content" | "status"> & { stored: boolean; created_at: Date; updated_at: Date };
+
+/**
+ * Stores questions of distinct conversations, each with its answer row to come (status 'searching'), in one
+ * statement: touches each conversation, and reads each conversation's messages before them. Returns each
+ * question's conversation rows in position order.
+ */
+async function storeQuestions(platform: Platform, questions: StoredQuestion[]): Promise<StoredRow[][]> {
+  const rows: (StoredRow & { conversation_id: string })[] = await platform.db.query(
+    `WITH q AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb)
+         AS q(conversation_id varchar, question_id varchar, answer_id varchar, question text, variables jsonb, name varchar, contents boolean)),
+     touched AS (UPDATE chat_conversation c SET updated_at = now(), name = coalesce(q.name, c.name) FROM q WHERE c.id = q.conversation_id),
+     p AS (SELECT q.*, (SELECT COALESCE(MAX(m.position), -1) FROM chat_message m WHERE m.conversation_id = q.conversation_id) AS last FROM q),
+     stored AS (
+       INSERT INTO chat_message (id, conversation_id, position, role, content, status, seq, variables)
+       SELECT question_id, conversation_id, last + 1, 'user', question, 'done', 0, variables FROM p
+       UNION ALL SELECT answer_id, conversation_id, last + 2, 'assistant', '', 'searching', 0, NULL FROM p
+       RETURNING conversation_id, id, position, role, content, status, created_at, updated_at)
+     SELECT true AS stored, * FROM stored
+     UNION ALL SELECT false, m.conversation_id, m.id, m.position, m.role, CASE WHEN q.contents THEN m.content ELSE '' END, m.status, m.created_at, m.updated_at
+       FROM chat_message m JOIN q ON m.conversation_id = q.conversation_id
+     ORDER BY conversation_id, position`,
+    [
+      storableJson(
+        questions.map((q) => ({ conversation_id: q.conversationId, question_id: q.questionId, answer_id: q.answerId, question: q.question, variables: q.variables, name: q.name, contents: q.contents })),
+      ),
+    ],
+  );
+  const byConversation = new Map<string, StoredRow[]>(questions.map((q) => [q.conversationId, []]));
+  for (const { conversation_id, ...row } of rows) byConversation.get(conversation_id)!.push(row);
+  return questions.map((q) => byConversation.get(q.conversationId)!);
+}
+
 export class ConversationService {
   private readonly writer: AnswerWriter;
   /** The answers being generated: a stop, taken by any process, reaches the one generating it. */
@@ -116,6 +169,13 @@ export class ConversationService {
    */
   private readonly writing = new Map<string, Loaded>();
   private sweepTimer: NodeJS.Timeout | null = null;
+  /** Conversations with their assistants, the reads of requests that arrive together in one statement. */
+  private readonly loads = new GroupedStatement<string, Loaded | null>((ids) => this.conversationsWithAssistants(ids), { maxItems: MAX_ITEMS_PER_STATEMENT });
+  /** Questions stored, those asked together in one statement (one per conversation: each takes the next positions). */
+  private readonly questionStores = new GroupedStatement<StoredQuestion, StoredRow[]>((questions) => storeQuestions(this.platform, questions), {
+    maxItems: MAX_ITEMS_PER_STATEMENT,
+    key: (question) => question.conversationId,
+  });
 
   constructor(
     private readonly platform: Platform,
@@ -160,17 +220,19 @@ export class ConversationService {
    * A conversation with its assistant, read together (every question and every answer's subscription starts
    * here, and each statement is a round trip that adds up under load); null when there is no such conversation.
    */
-  private async conversationWithAssistant(id: string): Promise<Loaded | null> {
-    return (await this.conversationsWithAssistants([id]))[0] ?? null;
+  private conversationWithAssistant(id: string): Promise<Loaded | null> {
+    return this.loads.submit(id);
   }
 
-  private async conversationsWithAssistants(ids: string[]): Promise<Loaded[]> {
+  /** The conversations with these ids, in their order (null where none). */
+  private async conversationsWithAssistants(ids: string[]): Promise<(Loaded | null)[]> {
     const rows = await this.conversations
       .createQueryBuilder("c")
       .leftJoinAndMapOne("c.loadedAssistant", ChatAssistant, "a", "a.id = c.assistantId")
       .where("c.id IN (:...ids)", { ids })
       .getMany();
-    return rows.map(splitLoaded);
+    const loaded = new Map(rows.map((row) => [row.id, splitLoaded(row)]));
+    return ids.map((id) => loaded.get(id) ?? null);
   }
 
   private async access(actor: ChatActor, loaded: Loaded | null, action: Action = "use"): Promise<{ conversation: Conversation; assistant: ChatAssistant }> {
@@ -424,25 +486,22 @@ export class ConversationService {
     const autoName = conversation.name === DEFAULT_CONVERSATION_NAME && conversation.source !== "api";
     const [questionId, answerId] = [newId(), newId()];
     const storedOptions = Object.keys(options).length > 0 ? options : null;
-    let rows: (Pick<Message, "id" | "position" | "role" | "content" | "status"> & { stored: boolean; created_at: Date; updated_at: Date })[];
+    const stored: StoredQuestion = {
+      conversationId: conversation.id,
+      questionId,
+      answerId,
+      question,
+      variables: storedOptions,
+      name: autoName ? question.slice(0, AUTO_NAME_LENGTH) : null,
+      contents: !turnsBefore,
+    };
+    let rows: StoredRow[];
     for (let attempt = 0; ; attempt++) {
       try {
-        rows = await this.platform.db.query(
-          `WITH touched AS (UPDATE chat_conversation SET updated_at = now(), name = coalesce($6, name) WHERE id = $1),
-           p AS (SELECT COALESCE(MAX(position), -1) AS last FROM chat_message WHERE conversation_id = $1),
-           stored AS (
-             INSERT INTO chat_message (id, conversation_id, position, role, content, status, seq, variables)
-             SELECT $2, $1, p.last + 1, 'user', $4, 'done', 0, $5::jsonb FROM p
-             UNION ALL SELECT $3, $1, p.last + 2, 'assistant', '', 'searching', 0, NULL FROM p
-             RETURNING id, position, role, content, status, created_at, updated_at)
-           SELECT true AS stored, * FROM stored
-           UNION ALL SELECT false, id, position, role, ${turnsBefore ? "''" : "content"}, status, created_at, updated_at FROM chat_message WHERE conversation_id = $1
-           ORDER BY position`,
-          [conversation.id, questionId, answerId, question, storedOptions ? JSON.stringify(storedOptions) : null, autoName ? question.slice(0, AUTO_NAME_LENGTH) : null],
-        );
+        rows = await this.questionStores.submit(stored);
         break;
       } catch (error) {
-        // Two questions at once in one conversation: the unique position decides; the later one goes after.
+        // Two questions at once in one conversation (asked of two processes): the unique position decides; the later one goes after.
         if (attempt >= 3 || !String((error as Error).message).includes("chat_message_position_key")) throw error;
       }
     }
