@@ -36,7 +36,7 @@ type CredentialKind = keyof typeof CREDENTIALS;
 /**
  * Every signed-in request starts here, so the credential, its user and the user's memberships are read in one
  * statement (each statement is a round trip to the database thread in embedded mode, and they add up under load),
- * and the lookups of requests that arrive together share one (GroupedLookup).
+ * and the lookups of requests that arrive together share one (GroupedStatement).
  * Null when no credential has that hash or its user is gone.
  */
 export function credentialHolder(db: DataSource, kind: CredentialKind, hash: string): Promise<CredentialHolder | null> {
