@@ -19,7 +19,7 @@ export function retrievableChunks(scope: string, documents: string): string {
  */
 export function retrievablePostings(scope: string, documents: string): string {
   return `(${documents}::varchar[] IS NULL OR p.document_id = ANY(${documents}))
-    AND p.document_id NOT IN (SELECT id FROM document WHERE knowledge_base_id = ANY(${scope}) AND NOT enabled UNION ALL SELECT id FROM document WHERE run = '1' UNION ALL SELECT id FROM document WHERE knowledge_base_id = ANY(${scope}) AND binned_in IS NOT NULL)
+    AND p.document_id NOT IN (SELECT id FROM document WHERE knowledge_base_id = ANY(${scope}) AND NOT enabled UNION ALL SELECT id FROM document WHERE run = '1' AND knowledge_base_id = ANY(${scope}) UNION ALL SELECT id FROM document WHERE knowledge_base_id = ANY(${scope}) AND binned_in IS NOT NULL)
     AND p.chunk_id NOT IN (SELECT id FROM chunk WHERE knowledge_base_id = ANY(${scope}) AND NOT available)`;
 }
 
