@@ -9,7 +9,8 @@
 // 2. Time to the first streamed token of Begin → Retrieval → Generate → Answer against the paced model server
 //    (server/src/models/testing/paced-openai-server.ts, in a child process), compared with the same question to
 //    a chat assistant over the same knowledge base and model [within 10 ms]. Both are asked through the REST
-//    facade, streamed (`/api/v1/agents/{id}/completions` and `/api/v1/chats/{id}/completions`), alternately.
+//    facade, streamed (`/api/v1/agents/{id}/completions` and `/api/v1/chats/{id}/completions`), at the same moment
+//    (so that both meet the same load), which one is sent first alternating.
 // 3. Under load [the same targets, and 200 concurrent runs with no lost event]: BENCH_RUNS (default 200) clients
 //    in a child process (flow-client.mjs) each ask a streamed agent completion of Begin → Generate → Answer, and
 //    ask again in the same session as soon as it ended, so that BENCH_RUNS runs are in flight all the time. While
@@ -226,26 +227,31 @@ try {
 
   // The same as stored runs (a job on the queue, every event numbered, published and stored): the slope between a
   // chain of one Template and the long chain, so that what a run costs once (the job, the last write) is left out.
-  async function storedTurns(agentId, turns) {
-    const rows = [];
-    for (let turn = 0; turn < turns + 2; turn++) {
-      const started = performance.now();
-      const { run } = await services.flowRuns.start(principal, agentId, { message: `stored ${turn}` });
-      const finished = await services.flowRuns.finished(principal, run.id);
-      const wall = performance.now() - started;
-      if (finished.status === "failed") throw new Error(`the stored chain failed: ${finished.error}`);
-      const steps = (await services.flowRuns.stepsOf([run.id])).get(run.id);
-      if (turn >= 2) rows.push({ wall, own: steps.reduce((sum, step) => sum + step.elapsedMs, 0) });
-    }
-    return { wall: percentile(rows.map((r) => r.wall), 50), own: percentile(rows.map((r) => r.own), 50) };
+  // The two chains of a pair run at the same moment, so that under load both meet the same moment of it.
+  async function storedTurn(agentId, message) {
+    const started = performance.now();
+    const { run } = await services.flowRuns.start(principal, agentId, { message });
+    const finished = await services.flowRuns.finished(principal, run.id);
+    const wall = performance.now() - started;
+    if (finished.status === "failed") throw new Error(`the stored chain failed: ${finished.error}`);
+    const steps = (await services.flowRuns.stepsOf([run.id])).get(run.id);
+    return { wall, beyondOwn: wall - steps.reduce((sum, step) => sum + step.elapsedMs, 0) };
   }
   const shortChain = chainDsl([["begin", "Begin", {}], ["Template:0", "Template", { content: "step 0: {sys.query}" }]]);
   const longAgent = await createAgent("bench chain", chain);
   const shortAgent = await createAgent("bench short chain", shortChain);
   async function storedRun(turns) {
-    const long = await storedTurns(longAgent, turns);
-    const short = await storedTurns(shortAgent, turns);
-    return { longChainMs: round(long.wall), shortChainMs: round(short.wall), addedPerComponentMs: round((long.wall - long.own - (short.wall - short.own)) / (CHAIN - 1)) };
+    const pairs = [];
+    for (let turn = 0; turn < turns + 2; turn++) {
+      const [long, short] = await Promise.all([storedTurn(longAgent, `stored ${turn}`), storedTurn(shortAgent, `stored ${turn}`)]);
+      if (turn >= 2) pairs.push({ long, short }); // the first pairs warm up
+    }
+    return {
+      pairs: pairs.length,
+      longChainMs: round(percentile(pairs.map((p) => p.long.wall), 50)),
+      shortChainMs: round(percentile(pairs.map((p) => p.short.wall), 50)),
+      addedPerComponentMs: round(percentile(pairs.map((p) => (p.long.beyondOwn - p.short.beyondOwn) / (CHAIN - 1)), 50)),
+    };
   }
   const printEngine = (engine, when) =>
     console.log(
@@ -287,14 +293,16 @@ try {
         const question = questions[i];
         const chatSession = (await rest("POST", `/api/v1/chats/${assistant.id}/sessions`, { name: `q${i}` })).id;
         const agentSession = (await rest("POST", `/api/v1/agents/${agentId}/sessions`, {})).id;
-        // Alternate which goes first, so that neither always meets a warmer cache.
+        // Both asked at the same moment, so that they meet the same load (under load, asked one after the other, each
+        // would meet a different moment of it: hundreds of ms apart); which is sent first alternates, so that neither
+        // always gets ahead.
         const ask = {
           chat: () => streamCompletion({ url, key, path: `/api/v1/chats/${assistant.id}/completions`, body: { question, session_id: chatSession } }),
           flow: () => streamCompletion({ url, key, path: `/api/v1/agents/${agentId}/completions`, body: { question, session_id: agentSession } }),
         };
         const order = i % 2 === 0 ? ["chat", "flow"] : ["flow", "chat"];
-        const result = {};
-        for (const which of order) result[which] = await ask[which]();
+        const answers = await Promise.all(order.map((which) => ask[which]()));
+        const result = Object.fromEntries(order.map((which, j) => [which, answers[j]]));
         if (process.env.BENCH_DEBUG) console.log(i, JSON.stringify(result).slice(0, 600));
         if (i < 2) continue; // warm-up
         rows.push({ chat: result.chat.firstText, flow: result.flow.firstText, chatOk: checkPacedText(result.chat.text, ANSWER_TOKENS).ok, flowOk: checkPacedText(result.flow.text, ANSWER_TOKENS).ok });
@@ -338,7 +346,7 @@ try {
   const load = startLoad(jobs);
   await load.inflight;
   const underLoad = await engineTurns(Math.min(CHAIN_TURNS, 10));
-  underLoad.storedRun = await storedRun(Math.min(CHAIN_TURNS, 5));
+  underLoad.storedRun = await storedRun(Math.min(CHAIN_TURNS, 10));
   printEngine(underLoad, ` with ${RUNS} runs in flight`);
   const firstTokenUnderLoad = askFirstTokens ? await askFirstTokens() : null;
   printFirstToken(firstTokenUnderLoad, ` with ${RUNS} runs in flight`);
