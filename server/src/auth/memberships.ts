@@ -1,5 +1,5 @@
 import type { DataSource } from "typeorm";
-import { GroupedStatement } from "../platform/grouped-statement";
+import { GroupedStatement, outputsByKey } from "../platform/grouped-statement";
 import type { Membership, PrincipalUser } from "../policies/principal";
 
 /** SQL: the memberships of the user `u` as a JSON array of Membership. */
@@ -73,5 +73,5 @@ async function credentialHolders(db: DataSource, kind: CredentialKind, hashes: s
       },
     ]),
   );
-  return hashes.map((hash) => found.get(hash) ?? null);
+  return outputsByKey(hashes, found, (holder) => ({ ...holder, user: { ...holder.user }, memberships: holder.memberships.map((m) => ({ ...m })) }));
 }

@@ -1,4 +1,4 @@
-import { GroupedStatement } from "./grouped-statement";
+import { GroupedStatement, outputsByKey } from "./grouped-statement";
 
 /** A statement that waits to be let go, recording the items of each run. */
 function controlledStatement(fail: (item: string) => boolean = () => false) {
@@ -47,4 +47,14 @@ test("when a statement of several fails, each item runs again alone: one item's 
   expect(await first).toBe("A:1");
   expect(await Promise.all(later)).toEqual(["B:1", "failed: bad:1", "C:1"]);
   expect(runs).toEqual([["a:1"], ["b:1", "bad:1", "c:1"], ["b:1"], ["bad:1"], ["c:1"]]);
+});
+
+test("a grouped read gives a key asked twice its own copy the second time, and null where nothing was found", () => {
+  const row = { id: "a", tags: ["x"] };
+  const [first, missing, second] = outputsByKey(["a", "b", "a"], new Map([["a", row]]), (value) => ({ ...value, tags: [...value.tags] }));
+  expect(first).toBe(row);
+  expect(missing).toBeNull();
+  expect(second).toEqual(row);
+  expect(second).not.toBe(row);
+  expect(second!.tags).not.toBe(row.tags);
 });

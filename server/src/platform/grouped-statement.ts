@@ -74,3 +74,20 @@ export class GroupedStatement<I, O> {
     }
   }
 }
+
+/**
+ * The outputs of a grouped read, one per key in order: a key asked twice in one statement (two requests for one
+ * row) gets its own copy the second time, so that no two requests share an object one of them might change.
+ */
+export function outputsByKey<V>(keys: string[], found: Map<string, V>, copy: (value: V) => V): (V | null)[] {
+  const given = new Set<string>();
+  return keys.map((key) => {
+    const value = found.get(key);
+    if (value === undefined) return null;
+    if (!given.has(key)) {
+      given.add(key);
+      return value;
+    }
+    return copy(value);
+  });
+}
