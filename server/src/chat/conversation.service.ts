@@ -7,7 +7,7 @@ import { isSignedIn, type SharePrincipal, type SignedIn } from "../policies/prin
 import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import type { ModelsService } from "../models/models.service";
 import { DomainError, FieldChecks, messageForClient, NotFound } from "../platform/errors";
-import { GroupedStatement, outputsByKey } from "../platform/grouped-statement";
+import { copyEntity, GroupedStatement, outputsByKey } from "../platform/grouped-statement";
 import { newId } from "../platform/ids";
 import { englishMessage } from "../platform/messages";
 import type { Platform } from "../platform";
@@ -232,10 +232,7 @@ export class ConversationService {
       .where("c.id IN (:...ids)", { ids })
       .getMany();
     const loaded = new Map(rows.map((row) => [row.id, splitLoaded(row)]));
-    return outputsByKey(ids, loaded, ({ conversation, assistant }) => ({
-      conversation: Object.assign(new Conversation(), structuredClone({ ...conversation })),
-      assistant: assistant && Object.assign(new ChatAssistant(), structuredClone({ ...assistant })),
-    }));
+    return outputsByKey(ids, loaded, ({ conversation, assistant }) => ({ conversation: copyEntity(conversation), assistant: assistant && copyEntity(assistant) }));
   }
 
   private async access(actor: ChatActor, loaded: Loaded | null, action: Action = "use"): Promise<{ conversation: Conversation; assistant: ChatAssistant }> {

@@ -1,6 +1,7 @@
 import { In, LessThan, type Repository } from "typeorm";
 import type { MessageReference } from "../chat/message.entity";
 import { Conflict, DomainError, FieldChecks, Invalid, messageForClient, NotFound, Unauthenticated } from "../platform/errors";
+import { copyEntity, GroupedStatement, outputsByKey } from "../platform/grouped-statement";
 import { newId } from "../platform/ids";
 import { storableJson, storableText } from "../platform/sql";
 import { isLanguage, localizedMessage, type Locale } from "../platform/messages";
@@ -127,6 +128,26 @@ export class FlowRunService {
     return this.platform.db.getRepository(FlowSession);
   }
 
+  /** Sessions by id; the reads of requests that arrive together in one statement (every turn in a session reads it). */
+  private readonly sessionReads = new GroupedStatement<string, FlowSession | null>(
+    async (ids) => outputsByKey(ids, new Map((await this.sessions.findBy({ id: In(ids) })).map((session) => [session.id, session])), copyEntity),
+    { maxItems: 128 },
+  );
+
+  /** Runs with their sessions (null once deleted), by run id, read together; grouped as sessionReads (every turn starts here, and every watcher). */
+  private readonly runReads = new GroupedStatement<string, { run: FlowRun; session: FlowSession | null } | null>(
+    async (ids) => {
+      const rows = (await this.runRows
+        .createQueryBuilder("r")
+        .leftJoinAndMapOne("r.loadedSession", FlowSession, "s", "s.id = r.sessionId")
+        .where("r.id IN (:...ids)", { ids })
+        .getMany()) as (FlowRun & { loadedSession?: FlowSession | null })[];
+      const found = new Map(rows.map(({ loadedSession, ...fields }) => [fields.id, { run: Object.assign(new FlowRun(), fields), session: loadedSession ?? null }]));
+      return outputsByKey(ids, found, ({ run, session }) => ({ run: copyEntity(run), session: session && copyEntity(session) }));
+    },
+    { maxItems: 128 },
+  );
+
   // ---- sessions ---------------------------------------------------------------------------------
 
   /** A new session of a flow the principal may run, on a copy of the flow as it is now. */
@@ -153,7 +174,7 @@ export class FlowRunService {
 
   /** A session of a flow the actor may read: a visitor's own only. */
   async session(actor: FlowActor, sessionId: string): Promise<FlowSession> {
-    const session = await this.sessions.findOneBy({ id: sessionId });
+    const session = await this.sessionReads.submit(sessionId);
     if (!session) throw NotFound("flow.errors.sessionNotFound");
     await this.flowOf(actor, session.flowId, "read", "flow.errors.sessionNotFound");
     authorize(actor, "read", sessionResource(session));
@@ -232,7 +253,8 @@ export class FlowRunService {
     const flow = typeof target === "string" ? await this.deps.flows.accessible(actor, target, "use") : this.deps.flows.permitted(actor, target, "use");
     const message = input.message?.trim() || null;
     new FieldChecks().check(!message || message.length <= MESSAGE_MAX_LENGTH, "message", "flow.errors.messageTooLong", { max: MESSAGE_MAX_LENGTH }).throwIfAny();
-    const existing = input.sessionId ? await this.sessions.findOneBy({ id: input.sessionId, flowId: flow.id }) : null;
+    const named = input.sessionId ? await this.sessionReads.submit(input.sessionId) : null;
+    const existing = named?.flowId === flow.id ? named : null;
     if (input.sessionId && !existing) throw NotFound("flow.errors.sessionNotFound");
     if (existing) authorize(actor, "use", sessionResource(existing));
     const dsl = existing?.dsl ?? flow.dsl;
@@ -299,10 +321,10 @@ export class FlowRunService {
 
   /** A run of a flow the actor may read, in a session they may read (a visitor's own). */
   async get(actor: FlowActor, runId: string): Promise<FlowRun> {
-    const run = await this.runRows.findOneBy({ id: runId });
-    if (!run) throw NotFound("flow.errors.runNotFound");
+    const found = await this.runReads.submit(runId);
+    if (!found) throw NotFound("flow.errors.runNotFound");
+    const { run, session } = found;
     await this.flowOf(actor, run.flowId, "read", "flow.errors.runNotFound");
-    const session = await this.sessions.findOneBy({ id: run.sessionId });
     if (!session) throw NotFound("flow.errors.runNotFound");
     try {
       authorize(actor, "read", sessionResource(session));
@@ -400,21 +422,10 @@ export class FlowRunService {
         if (left) await this.endUnrun(left.id, "running", { status: "failed", error: localizedMessage(runLocale(left), "flow.errors.interrupted") });
         return;
       }
-      const { run, session } = await this.runWithSession(payload.runId);
-      if (!session) return; // deleted meanwhile, with its runs
-      await this.runTurn(run, session, payload.principal, signal);
+      const found = await this.runReads.submit(payload.runId);
+      if (!found?.session) return; // deleted meanwhile, with its runs
+      await this.runTurn(found.run, found.session, payload.principal, signal);
     });
-  }
-
-  /** A run with its session, read together (every turn starts here); the session is null once deleted. */
-  private async runWithSession(runId: string): Promise<{ run: FlowRun; session: FlowSession | null }> {
-    const found = (await this.runRows
-      .createQueryBuilder("r")
-      .leftJoinAndMapOne("r.loadedSession", FlowSession, "s", "s.id = r.sessionId")
-      .where("r.id = :runId", { runId })
-      .getOneOrFail()) as FlowRun & { loadedSession?: FlowSession | null };
-    const { loadedSession, ...fields } = found;
-    return { run: Object.assign(new FlowRun(), fields), session: loadedSession ?? null };
   }
 
   private async runTurn(run: FlowRun, session: FlowSession, principal: SignedIn, signal: AbortSignal): Promise<void> {

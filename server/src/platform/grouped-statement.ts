@@ -91,3 +91,8 @@ export function outputsByKey<V>(keys: string[], found: Map<string, V>, copy: (va
     return copy(value);
   });
 }
+
+/** A deep copy of an entity read from the database (its own class, its JSON columns and dates copied too), for outputsByKey. */
+export function copyEntity<T extends object>(entity: T): T {
+  return Object.assign(Object.create(Object.getPrototypeOf(entity)) as T, structuredClone({ ...entity }));
+}
