@@ -407,14 +407,18 @@ export class FlowRunService {
   async execute(payload: RunPayload): Promise<void> {
     // Registered before the run is claimed, so that a cancel in between is not missed.
     await this.runs.run(payload.runId, async (signal) => {
-      // Claimed and stamped as the flow's last run in one statement.
-      const claimed: unknown = await this.platform.db.query(
-        `WITH claimed AS (UPDATE flow_run SET status = 'running', started_at = now() WHERE id = $1 AND status = 'queued' RETURNING id, flow_id),
-           stamped AS (UPDATE flow SET last_run_at = now() FROM claimed WHERE flow.id = claimed.flow_id)
-         SELECT id FROM claimed`,
-        [payload.runId],
-      );
-      if ((claimed as unknown[]).length === 0) {
+      // Claimed and stamped as the flow's last run in one statement; the run with its session read meanwhile (as it was
+      // before the claim, which the claim's answer then completes), so that the turn waits for one turn of the database, not two.
+      const [claimed, found] = await Promise.all([
+        this.platform.db.query(
+          `WITH claimed AS (UPDATE flow_run SET status = 'running', started_at = now() WHERE id = $1 AND status = 'queued' RETURNING id, flow_id, started_at),
+             stamped AS (UPDATE flow SET last_run_at = now() FROM claimed WHERE flow.id = claimed.flow_id)
+           SELECT started_at FROM claimed`,
+          [payload.runId],
+        ) as Promise<{ started_at: Date }[]>,
+        this.runReads.submit(payload.runId),
+      ]);
+      if (claimed.length === 0) {
         // Already running: this job ran before on a worker that died mid-turn, and the queue handed it on. A turn is
         // not run twice (its components may have acted on the world): it ends failed, saying why, and its session
         // takes messages again (else it stays busy until a server restarts).
@@ -422,8 +426,8 @@ export class FlowRunService {
         if (left) await this.endUnrun(left.id, "running", { status: "failed", error: localizedMessage(runLocale(left), "flow.errors.interrupted") });
         return;
       }
-      const found = await this.runReads.submit(payload.runId);
       if (!found?.session) return; // deleted meanwhile, with its runs
+      Object.assign(found.run, { status: "running", startedAt: claimed[0].started_at });
       await this.runTurn(found.run, found.session, payload.principal, signal);
     });
   }
