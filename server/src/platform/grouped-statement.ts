@@ -18,7 +18,7 @@ export interface GroupedStatementOptions<I> {
  * before (a credential deleted by a sign-out is never found by a request that came after it). Each submitter
  * learns its own item's outcome once its statement is done. In embedded mode each statement is a round trip to
  * the database's thread, and a burst of requests that each ran their own would queue a statement apiece. When a
- * statement of several items fails, each is run again alone, so that one item's failure is its own.
+ * statement of several items fails, each is run again alone (all at once), so that one item's failure is its own.
  */
 export class GroupedStatement<I, O> {
   private waiting: Submitted<I, O>[] = [];
@@ -70,7 +70,8 @@ export class GroupedStatement<I, O> {
       batch.forEach((submitted, i) => submitted.resolve(outputs[i]));
     } catch (error) {
       if (batch.length === 1) batch[0].reject(error);
-      else for (const submitted of batch) await this.runBatch([submitted]);
+      // All at once: when the database is down, each fails within one statement's time, not one after the other.
+      else await Promise.all(batch.map((submitted) => this.runBatch([submitted])));
     }
   }
 }
