@@ -422,7 +422,7 @@ export class FlowRunService {
         // Already running: this job ran before on a worker that died mid-turn, and the queue handed it on. A turn is
         // not run twice (its components may have acted on the world): it ends failed, saying why, and its session
         // takes messages again (else it stays busy until a server restarts).
-        const left = await this.runRows.findOneBy({ id: payload.runId });
+        const left = found?.run;
         if (left) await this.endUnrun(left.id, "running", { status: "failed", error: localizedMessage(runLocale(left), "flow.errors.interrupted") });
         return;
       }
