@@ -17,6 +17,8 @@ import { FINAL_RUN_STATUSES, FlowRun, FlowRunStep, type FlowRunStatus } from "./
 import { FlowSession, type FlowSessionMessage, type FlowSessionSource } from "./flow-session.entity";
 import { isLastEvent, RunRecorder, runEventStream, runEventStreamFromStart } from "./run-events";
 import { flowPorts, type PortServices } from "./run-ports";
+import { knowledgeBasesNamedIn } from "./components/llm/retrieval";
+import type { KnowledgeBaseLookups } from "../retrieval/retrieval.service";
 import { debugComponent, type DebugInput, type DebugResult } from "./debug-component";
 import { testFlowDatabase } from "./database-test";
 import type { ConnectionTest } from "../models/models.service";
@@ -59,6 +61,8 @@ export interface RunPayload {
   runId: string;
   /** Who started the run: what it may read and which models it uses, as at its start. */
   principal: SignedIn;
+  /** The knowledge bases its flow's components name, looked up while the run is claimed (absent from jobs queued before this was told). */
+  knowledgeBaseIds?: string[];
 }
 
 export interface StartRunInput {
@@ -234,26 +238,29 @@ export class FlowRunService {
    * Starts a turn as `start` does, for the one who streams it (the agents API): its events are watched from before
    * it is queued, so that every one of them comes live and none waits for its batch to be stored and read back.
    */
-  async startWatched(actor: FlowActor, flow: Flow | string, input: StartRunInput = {}): Promise<WatchedRun> {
+  async startWatched(actor: FlowActor, flow: Flow | string | Promise<Flow>, input: StartRunInput = {}): Promise<WatchedRun> {
     return this.queueRun(actor, flow, input, (run) => runEventStreamFromStart(this.platform, run.id));
   }
 
   /**
    * The turn's checks, its run row, and its job; `watch` opens the run's event stream just before the job is queued.
-   * The flow is its id, or the flow as the caller has just read it (the agents API, which looks it up to word its own refusal).
+   * The flow is its id, or the flow as the caller reads it (the agents API, which looks it up to word its own refusal);
+   * the session named is read meanwhile.
    */
-  private async queueRun(actor: FlowActor, target: Flow | string, input: StartRunInput): Promise<StartedRun>;
-  private async queueRun(actor: FlowActor, target: Flow | string, input: StartRunInput, watch: (run: FlowRun) => AsyncGenerator<SequencedRunEvent>): Promise<WatchedRun>;
+  private async queueRun(actor: FlowActor, target: Flow | string | Promise<Flow>, input: StartRunInput): Promise<StartedRun>;
+  private async queueRun(actor: FlowActor, target: Flow | string | Promise<Flow>, input: StartRunInput, watch: (run: FlowRun) => AsyncGenerator<SequencedRunEvent>): Promise<WatchedRun>;
   private async queueRun(
     actor: FlowActor,
-    target: Flow | string,
+    target: Flow | string | Promise<Flow>,
     input: StartRunInput,
     watch?: (run: FlowRun) => AsyncGenerator<SequencedRunEvent>,
   ): Promise<StartedRun & { events?: AsyncIterable<SequencedRunEvent> }> {
-    const flow = typeof target === "string" ? await this.deps.flows.accessible(actor, target, "use") : this.deps.flows.permitted(actor, target, "use");
+    const [flow, named] = await Promise.all([
+      typeof target === "string" ? this.deps.flows.accessible(actor, target, "use") : Promise.resolve(target).then((read) => this.deps.flows.permitted(actor, read, "use")),
+      input.sessionId ? this.sessionReads.submit(input.sessionId) : null,
+    ]);
     const message = input.message?.trim() || null;
     new FieldChecks().check(!message || message.length <= MESSAGE_MAX_LENGTH, "message", "flow.errors.messageTooLong", { max: MESSAGE_MAX_LENGTH }).throwIfAny();
-    const named = input.sessionId ? await this.sessionReads.submit(input.sessionId) : null;
     const existing = named?.flowId === flow.id ? named : null;
     if (input.sessionId && !existing) throw NotFound("flow.errors.sessionNotFound");
     if (existing) authorize(actor, "use", sessionResource(existing));
@@ -296,7 +303,7 @@ export class FlowRunService {
     // The insert filled in what the database gave the row (its creation time): the run is as stored, not read back.
     const events = watch?.(run);
     try {
-      await this.platform.queue.enqueue(RUN_JOB, { runId: run.id, principal } satisfies RunPayload, { jobId: run.id });
+      await this.platform.queue.enqueue(RUN_JOB, { runId: run.id, principal, knowledgeBaseIds: knowledgeBasesNamedIn(dsl) } satisfies RunPayload, { jobId: run.id });
     } catch (error) {
       // Never queued: the run ends failed, so that its session takes messages again and its watcher stops.
       await this.endUnrun(run.id, "queued", { status: "failed", error: messageForClient(`flow run ${run.id}`, error) }).catch(() => undefined);
@@ -408,7 +415,9 @@ export class FlowRunService {
     // Registered before the run is claimed, so that a cancel in between is not missed.
     await this.runs.run(payload.runId, async (signal) => {
       // Claimed and stamped as the flow's last run in one statement; the run with its session read meanwhile (as it was
-      // before the claim, which the claim's answer then completes), so that the turn waits for one turn of the database, not two.
+      // before the claim, which the claim's answer then completes), and the knowledge bases its components search, so
+      // that the turn waits for one turn of the database, not two or three.
+      const knowledgeBases = this.deps.retrieval.lookUp(payload.principal, payload.knowledgeBaseIds ?? []);
       const [claimed, found] = await Promise.all([
         this.platform.db.query(
           `WITH claimed AS (UPDATE flow_run SET status = 'running', started_at = now() WHERE id = $1 AND status = 'queued' RETURNING id, flow_id, started_at),
@@ -428,20 +437,26 @@ export class FlowRunService {
       }
       if (!found?.session) return; // deleted meanwhile, with its runs
       Object.assign(found.run, { status: "running", startedAt: claimed[0].started_at });
-      await this.runTurn(found.run, found.session, payload.principal, signal);
+      await this.runTurn(found.run, found.session, payload.principal, signal, knowledgeBases);
     });
   }
 
-  private async runTurn(run: FlowRun, session: FlowSession, principal: SignedIn, signal: AbortSignal): Promise<void> {
+  private async runTurn(run: FlowRun, session: FlowSession, principal: SignedIn, signal: AbortSignal, knowledgeBases: KnowledgeBaseLookups): Promise<void> {
     const recorder = new RunRecorder(this.platform, run.id);
     try {
-      await this.recordTurn(run, session, principal, signal, recorder);
+      await this.recordTurn(run, session, { principal, knowledgeBases }, signal, recorder);
     } finally {
       recorder.detach(); // ended, or failed before its end was told: its watchers read the store
     }
   }
 
-  private async recordTurn(run: FlowRun, session: FlowSession, principal: SignedIn, signal: AbortSignal, recorder: RunRecorder): Promise<void> {
+  private async recordTurn(
+    run: FlowRun,
+    session: FlowSession,
+    runner: { principal: SignedIn; knowledgeBases: KnowledgeBaseLookups },
+    signal: AbortSignal,
+    recorder: RunRecorder,
+  ): Promise<void> {
     recorder.emit({ type: "run_started", runId: run.id, sessionId: session.id });
     const notes: string[] = [];
     let tokens = 0;
@@ -455,7 +470,7 @@ export class FlowRunService {
         // A session shows Begin's greeting when it opens (the REST session, the run drawer's first turn).
         { message: run.message ?? undefined, inputs: run.inputs, fromComponent: run.fromComponent ?? undefined, greeted: true },
         {
-          ports: flowPorts(this.deps, principal, notes),
+          ports: flowPorts(this.deps, runner.principal, notes, runner.knowledgeBases),
           limits: flowLimits(this.platform.config),
           signal,
           emit: (event) => {

@@ -4,7 +4,7 @@ import { localizedMessage } from "../platform/messages";
 import { outboundFetch, outboundPolicy } from "../platform/outbound";
 import type { Platform } from "../platform";
 import type { SignedIn } from "../policies/principal";
-import type { RetrievalService } from "../retrieval/retrieval.service";
+import type { KnowledgeBaseLookups, RetrievalService } from "../retrieval/retrieval.service";
 import type { FlowPorts } from "./ports";
 import { localeOf, type FlowService } from "./flow.service";
 
@@ -23,9 +23,10 @@ export interface PortServices {
 /**
  * The ports of a run for the one who runs it. A chat model the tenant does not have (a RAGFlow template names
  * "deepseek-chat") is replaced by the tenant's default, and `notes` says so in the runner's language; retrieval
- * reads what the runner may read; every request goes through the outbound guard with the flows' policy.
+ * reads what the runner may read (the knowledge bases `lookedUp` ahead for the runner, or looked up as asked); every
+ * request goes through the outbound guard with the flows' policy.
  */
-export function flowPorts(services: PortServices, principal: SignedIn, notes: string[]): FlowPorts {
+export function flowPorts(services: PortServices, principal: SignedIn, notes: string[], lookedUp?: KnowledgeBaseLookups): FlowPorts {
   const language = localeOf(principal);
   const policy = services.platform.config.flowPrivateAddresses ? WITH_PRIVATE_NETWORKS : PUBLIC_ONLY;
   return {
@@ -44,7 +45,7 @@ export function flowPorts(services: PortServices, principal: SignedIn, notes: st
         return services.models.client(principal.tenantId, "chat");
       }
     },
-    retrieve: (request) => services.retrieval.retrieve(principal, request),
+    retrieve: (request) => services.retrieval.retrieve(principal, request, lookedUp),
     fetch: (url, request = {}) => outboundFetch(url, request, policy),
     outboundPolicy: policy,
     openSecret: (value) => services.flows.secrets.open(value),

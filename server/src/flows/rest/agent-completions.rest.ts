@@ -55,17 +55,20 @@ export interface StartedTurn {
  * session that is not found (here also one of another agent or tenant), an agent not found or not the caller's.
  */
 export async function startAgentTurn(services: Services, principal: SignedIn, agentId: string, request: AgentTurnRequest): Promise<StartedTurn> {
-  const agent = await visibleAgent(services, principal, agentId);
-  if (request.sessionId) {
-    // The run service finds the session among the agent's own; any other is not found.
-    if (agent?.tenantId !== principal.tenantId) throw new PythonException("AssertionError", "Session not found!");
-  } else {
-    if (!agent) throw new PythonException("AssertionError", "Agent not found.");
-    if (agent.tenantId !== principal.tenantId) throw new PythonException("AssertionError", "You do not own the agent.");
-  }
+  // Checked while the run service reads the session named, so that the turn waits for the database once for both.
+  const agent = visibleAgent(services, principal, agentId).then((found) => {
+    if (request.sessionId) {
+      // The run service finds the session among the agent's own; any other is not found.
+      if (found?.tenantId !== principal.tenantId) throw new PythonException("AssertionError", "Session not found!");
+    } else {
+      if (!found) throw new PythonException("AssertionError", "Agent not found.");
+      if (found.tenantId !== principal.tenantId) throw new PythonException("AssertionError", "You do not own the agent.");
+    }
+    return found;
+  });
   let started: WatchedRun;
   try {
-    started = await services.flowRuns.startWatched(principal, agent ?? agentId, { message: request.question, inputs: request.inputs, sessionId: request.sessionId, userId: request.userId, source: "api" });
+    started = await services.flowRuns.startWatched(principal, agent, { message: request.question, inputs: request.inputs, sessionId: request.sessionId, userId: request.userId, source: "api" });
   } catch (error) {
     if (request.sessionId && error instanceof DomainError && error.messageKey === "flow.errors.sessionNotFound") throw new PythonException("AssertionError", "Session not found!");
     throw error;

@@ -9,7 +9,7 @@ import type { RetrievalHit } from "../../../retrieval/retrieval.service";
 import type { ComponentContext, ComponentDefinition } from "../../component";
 import { DESCRIPTION, historyWindow, modelParams, topN } from "../../params";
 import { chatModelOf, componentError, countCall, generationOptions, inputText, recentMessages } from "./model-call";
-import { retrievalComponent, searchKnowledgeBases } from "./retrieval";
+import { knowledgeBaseIds, retrievalComponent, searchKnowledgeBases } from "./retrieval";
 
 /**
  * Agent (Cairn's own; RAGFlow has one from v0.20): a chat model that answers by calling tools, round after
@@ -46,7 +46,7 @@ interface Toolbox {
 function toolbox(context: ComponentContext): Toolbox {
   const taken = new Set<string>([KNOWLEDGE_TOOL]);
   const components = new Map(stringList(context.params.tools).map((id) => [toolNameOf(id, taken), id]));
-  const knowledgeBases = stringList(context.params.kb_ids);
+  const knowledgeBases = knowledgeBaseIds(context.params);
   const hits: RetrievalHit[] = [];
   const definitions: ToolDefinition[] = [...components].map(([name, id]) => ({
     name,

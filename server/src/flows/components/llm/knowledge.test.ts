@@ -9,7 +9,9 @@ import { startScriptedChatServer, type ScriptedChatServer } from "../../testing/
 import { agentComponent } from "./agent";
 import { generateComponent } from "./generate";
 import { keywordExtractComponent } from "./keyword-extract";
-import { retrievalComponent } from "./retrieval";
+import { flowPorts } from "../../run-ports";
+import { sketchFlow } from "../../testing/run-flow";
+import { knowledgeBasesNamedIn, retrievalComponent } from "./retrieval";
 
 /**
  * Retrieval, and the Generate and Agent that read it, over a real knowledge base parsed by the server: the one
@@ -98,6 +100,26 @@ describe("Retrieval", () => {
     const none = await runComponent(retrievalComponent, { params: { kb_ids: [strangersKb.id], empty_response: "Nothing here." }, input: "tides of the bay", ports: ownerPorts() });
     expect(none.output).toMatchObject({ content: "", items: [], values: { empty_response: "Nothing here." } });
     expect(none.output.notes).toEqual([`Left out knowledge bases that do not exist or that you may not read: ${strangersKb.id}`, "Nothing was found in the knowledge bases."]);
+  });
+
+  test("searches the knowledge bases its run looked up while it was claimed, looking none up again, and leaves out the same ones", async () => {
+    const dsl = sketchFlow({
+      begin: { name: "Begin", down: ["Retrieval:0"] },
+      "Retrieval:0": { name: "Retrieval", params: { kb_ids: [FOREIGN_KB, strangersKb.id, kb.id], top_n: 2 }, down: ["Agent:0"] },
+      "Agent:0": { name: "Agent", params: { kb_ids: [kb.id, "  "] } },
+    });
+    expect(knowledgeBasesNamedIn(dsl)).toEqual([FOREIGN_KB, strangersKb.id, kb.id]);
+    const lookedUp = server.services.retrieval.lookUp(owner, knowledgeBasesNamedIn(dsl));
+    const lookups = jest.spyOn(server.services.knowledgeBases, "accessible");
+    try {
+      const params = dsl.components["Retrieval:0"].obj.params;
+      const { output } = await runComponent(retrievalComponent, { params, input: "tides of the bay", ports: flowPorts(server.services, owner, [], lookedUp) });
+      expect(output.items![0].title).toBe("tides.txt");
+      expect(output.notes).toEqual([`Left out knowledge bases that do not exist or that you may not read: ${FOREIGN_KB}, ${strangersKb.id}`]);
+      expect(lookups).not.toHaveBeenCalled();
+    } finally {
+      lookups.mockRestore();
+    }
   });
 
   test("finding nothing gives an empty output that passes the empty response on; no knowledge base chosen searches nothing", async () => {

@@ -1,6 +1,7 @@
 import { DomainError } from "../../../platform/errors";
 import { localizedMessage } from "../../../platform/messages";
 import type { RetrievalHit, RetrievalRequest, RetrievalResult } from "../../../retrieval/retrieval.service";
+import type { FlowDsl } from "../../dsl";
 import type { ComponentContext, ComponentDefinition, ComponentOutput, OutputItem } from "../../component";
 import { DESCRIPTION, INPUT_VARIABLES, topN } from "../../params";
 import { inputText } from "./model-call";
@@ -66,6 +67,16 @@ async function retrieve(reach: KnowledgeReach, request: RetrievalRequest, notes:
   }
 }
 
+/** The knowledge bases a component's params name (a Retrieval's or an Agent's `kb_ids`), each once. */
+export function knowledgeBaseIds(params: Record<string, unknown>): string[] {
+  return [...new Set((Array.isArray(params.kb_ids) ? params.kb_ids : []).filter((id): id is string => typeof id === "string" && id.trim() !== ""))];
+}
+
+/** Every knowledge base a flow's components name: what a run of it looks up while it is claimed (RetrievalService.lookUp). */
+export function knowledgeBasesNamedIn(dsl: FlowDsl): string[] {
+  return [...new Set(Object.values(dsl.components).flatMap((component) => knowledgeBaseIds(component.obj.params ?? {})))];
+}
+
 export interface KnowledgeSearch {
   /** The best hits, in order (none when nothing was found or nothing could be searched). */
   hits: RetrievalHit[];
@@ -76,7 +87,7 @@ export interface KnowledgeSearch {
 
 /** Searches the knowledge bases a Retrieval's params name for `question`, leaving out those the runner may not read. */
 export async function searchKnowledgeBases(reach: KnowledgeReach, params: Record<string, unknown>, question: string): Promise<KnowledgeSearch> {
-  const ids = [...new Set((Array.isArray(params.kb_ids) ? params.kb_ids : []).filter((id): id is string => typeof id === "string" && id.trim() !== ""))];
+  const ids = knowledgeBaseIds(params);
   if (ids.length === 0) return { hits: [], total: 0, notes: [note(reach, "noKnowledgeBase")] };
   if (!question.trim()) return { hits: [], total: 0, notes: [] };
   const notes: string[] = [];
