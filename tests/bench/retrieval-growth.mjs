@@ -90,6 +90,26 @@ try {
     return spread(postings);
   }
 
+  /** Runs `work` while asking the database `SELECT 1` again and again: how long, at most, another statement waited meanwhile. */
+  async function longestWaitDuring(work) {
+    let done = false;
+    let longest = 0;
+    const probe = (async () => {
+      while (!done) {
+        const started = performance.now();
+        await db.query("SELECT 1");
+        longest = Math.max(longest, performance.now() - started);
+      }
+    })();
+    try {
+      await work();
+    } finally {
+      done = true;
+      await probe;
+    }
+    return longest;
+  }
+
   const sizes = [];
   let copies = 1;
   for (const target of growth) {
@@ -111,18 +131,18 @@ try {
     // First as a knowledge base that has just changed (postings read row by row), then once the packer has packed it.
     const unpacked = await measure();
     const packStarted = performance.now();
-    await services.postingsPacker.packAll();
+    const packWaitMs = await longestWaitDuring(() => services.postingsPacker.packAll());
     const packSeconds = (performance.now() - packStarted) / 1000;
     const figures = await measure();
     const postingsPerQuery = await postingsRead();
-    const size = { copies: target, chunks, totalPostings: postings, databaseMB: Math.round(bytes / 1e6), vectorIndex: indexed ? "HNSW" : "exact scan", copySeconds, indexSeconds, packSeconds, ...figures, postings: postingsPerQuery, unpacked };
+    const size = { copies: target, chunks, totalPostings: postings, databaseMB: Math.round(bytes / 1e6), vectorIndex: indexed ? "HNSW" : "exact scan", copySeconds, indexSeconds, packSeconds, packWaitMs, ...figures, postings: postingsPerQuery, unpacked };
     sizes.push(size);
     console.log(
       `${chunks} chunks (${target}× the corpus, ${postings} postings, database ${size.databaseMB} MB, vectors by ${size.vectorIndex}): ` +
         `service ${ms(figures.latencyMs)} (p99 ${figures.latencyMs.p99.toFixed(1)}); keyword ${ms(figures.keywordMs)}; vector ${ms(figures.vectorMs)}; ` +
         `postings a query reads p50 ${postingsPerQuery.p50}, p95 ${postingsPerQuery.p95}; ` +
         `not packed yet: service ${ms(unpacked.latencyMs)}, keyword ${ms(unpacked.keywordMs)} ` +
-        `[${target > 1 ? `copied in ${copySeconds.toFixed(1)} s, ${indexed ? `index ${indexSeconds.toFixed(1)} s, ` : ""}` : ""}packed in ${packSeconds.toFixed(1)} s]`,
+        `[${target > 1 ? `copied in ${copySeconds.toFixed(1)} s, ${indexed ? `index ${indexSeconds.toFixed(1)} s, ` : ""}` : ""}packed in ${packSeconds.toFixed(1)} s, another statement waiting at most ${packWaitMs.toFixed(0)} ms meanwhile]`,
     );
   }
 

@@ -28,8 +28,12 @@ export const PACK_INTERVAL_MS = 10_000;
  * database, other statements wait while a pack is built: ~1 s for 5,800 chunks).
  */
 const PACK_SPACING = 20;
-// Any fixed number: with the knowledge base's hash, the advisory lock that keeps two processes from packing it at once.
-const PACK_LOCK = 7_335_104;
+/** Postings packed by one statement (~0.1 s on the embedded database). */
+const PACK_SLICE_POSTINGS = 50_000;
+/** Packed rows deleted by one statement. */
+const PACK_SLICE_TERMS = 5_000;
+/** A build whose process has not worked on it for this long is taken over: that process died. */
+const BUILD_ABANDONED_AFTER_MS = 60_000;
 
 /** A knowledge base's chunk list, as a pack numbers its chunks. */
 export interface PackedChunks {
@@ -76,44 +80,129 @@ function inMachineOrder(bytes: Buffer): ArrayBuffer {
 }
 
 /**
- * Packs a knowledge base's postings as they are now, unless its pack is current or another process is packing it.
+ * Packs a knowledge base's postings as they are now, unless its pack is current or another process is building it.
  * Returns whether it packed.
+ *
+ * It is built in slices, each its own short statement, so that on the embedded database (where every other statement
+ * waits while one runs) no one waits for a whole pack: at 92,576 chunks, one statement took 37 s.
+ * 1. One snapshot gives the version and the chunk list the pack numbers its chunks by, stored with the claim
+ *    (`chunk_term_pack_build`), which keeps other processes from building it meanwhile.
+ * 2. The terms, in their order, PACK_SLICE_POSTINGS (`slicePostings`) postings at a time, are written as rows of that version beside
+ *    the pack in use. A slice reads the postings as they are when it runs: a chunk that changed since the snapshot
+ *    may be packed as it was or as it is, but it is a change since the pack's version, which keyword search reads
+ *    from the chunk itself, leaving out whatever the pack holds of it.
+ * 3. One statement makes the new pack the one in use; then the old pack's rows are deleted, slice by slice too.
  */
-export function packPostings(db: DataSource, knowledgeBaseId: string): Promise<boolean> {
-  return db.transaction("REPEATABLE READ", async (tx) => {
-    const [{ locked }]: { locked: boolean }[] = await tx.query(`SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS locked`, [PACK_LOCK, knowledgeBaseId]);
-    if (!locked) return false;
+export async function packPostings(db: DataSource, knowledgeBaseId: string, slicePostings = PACK_SLICE_POSTINGS): Promise<boolean> {
+  const version = await claimBuild(db, knowledgeBaseId);
+  if (version === null) return false;
+  try {
+    let after: string | null = null;
+    for (;;) {
+      // The last term of the next slice: the one `slicePostings` postings on, or none for the rest.
+      const [bound]: { term: string }[] = await db.query(
+        `SELECT term FROM chunk_term WHERE knowledge_base_id = $1 AND ($2::text IS NULL OR term > $2) ORDER BY term OFFSET $3 LIMIT 1`,
+        [knowledgeBaseId, after, slicePostings - 1],
+      );
+      if (!(await packSlice(db, knowledgeBaseId, version, after, bound?.term ?? null))) return false;
+      if (!bound) break;
+      after = bound.term;
+    }
+    const [used]: unknown[] = await db.query(
+      `WITH built AS (DELETE FROM chunk_term_pack_build WHERE knowledge_base_id = $1 AND version = $2 RETURNING *),
+         used AS (
+           INSERT INTO chunk_term_pack (knowledge_base_id, version, chunk_ids, document_ids, lengths)
+           SELECT knowledge_base_id, version, chunk_ids, document_ids, lengths FROM built
+           ON CONFLICT (knowledge_base_id) DO UPDATE SET version = EXCLUDED.version, chunk_ids = EXCLUDED.chunk_ids, document_ids = EXCLUDED.document_ids, lengths = EXCLUDED.lengths
+           RETURNING version
+         ),
+         covered AS (DELETE FROM chunk_term_change WHERE knowledge_base_id = $1 AND version <= (SELECT version FROM used))
+       SELECT version FROM used`,
+      [knowledgeBaseId, version],
+    );
+    if (!used) return false;
+    await deleteOtherVersions(db, knowledgeBaseId, version);
+    return true;
+  } catch (error) {
+    // The claim goes, so that the next pass builds again at once; the rows written go when it starts.
+    await db.query(`DELETE FROM chunk_term_pack_build WHERE knowledge_base_id = $1 AND version = $2`, [knowledgeBaseId, version]).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Claims the knowledge base's next pack, with the version and chunk list of one snapshot, unless its pack is current
+ * or another process is building it (a claim left untouched for BUILD_ABANDONED_AFTER is taken over: its process died).
+ * The rows a build left unfinished go first. Returns the version claimed.
+ */
+async function claimBuild(db: DataSource, knowledgeBaseId: string): Promise<string | null> {
+  const version = await db.transaction("REPEATABLE READ", async (tx) => {
     const [current]: { version: string; packed: string | null }[] = await tx.query(
       `SELECT s.version, p.version AS packed FROM chunk_term_stats s LEFT JOIN chunk_term_pack p USING (knowledge_base_id) WHERE s.knowledge_base_id = $1`,
       [knowledgeBaseId],
     );
-    if (!current || current.version === current.packed) return false;
-    await tx.query(`DELETE FROM chunk_term_pack WHERE knowledge_base_id = $1`, [knowledgeBaseId]);
-    await tx.query(`DELETE FROM chunk_term_change WHERE knowledge_base_id = $1 AND version <= $2`, [knowledgeBaseId, current.version]);
-    // Both statements number the chunks in id order, from the one snapshot of this transaction.
-    await tx.query(
-      `INSERT INTO chunk_term_pack (knowledge_base_id, version, chunk_ids, document_ids, lengths)
+    if (!current || current.version === current.packed) return null;
+    // The chunks in id order, from the snapshot that read the version.
+    const claimed: unknown[] = await tx.query(
+      `INSERT INTO chunk_term_pack_build (knowledge_base_id, version, chunk_ids, document_ids, lengths)
        SELECT $1::varchar, $2::bigint, coalesce(array_agg(id ORDER BY id), '{}'), coalesce(array_agg(document_id ORDER BY id), '{}'),
          coalesce(string_agg(int4send(term_count), ''::bytea ORDER BY id), ''::bytea)
-       FROM chunk WHERE knowledge_base_id = $1`,
-      [knowledgeBaseId, current.version],
+       FROM chunk WHERE knowledge_base_id = $1
+       ON CONFLICT (knowledge_base_id) DO UPDATE SET version = EXCLUDED.version, chunk_ids = EXCLUDED.chunk_ids, document_ids = EXCLUDED.document_ids,
+         lengths = EXCLUDED.lengths, touched_at = now()
+       WHERE chunk_term_pack_build.touched_at < now() - $3::interval
+       RETURNING version`,
+      [knowledgeBaseId, current.version, `${BUILD_ABANDONED_AFTER_MS} milliseconds`],
     );
+    return claimed.length > 0 ? { version: current.version, packed: current.packed } : null;
+  });
+  if (!version) return null;
+  await deleteOtherVersions(db, knowledgeBaseId, version.packed ?? "0");
+  return version.version;
+}
+
+/**
+ * Packs the terms after `after` up to `last` (all that follow, if none) for the build of `version`, and marks the claim
+ * as worked on. False when the claim is no longer this build's: taken over, or the knowledge base deleted.
+ */
+function packSlice(db: DataSource, knowledgeBaseId: string, version: string, after: string | null, last: string | null): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [build]: unknown[] = await tx.query(`UPDATE chunk_term_pack_build SET touched_at = now() WHERE knowledge_base_id = $1 AND version = $2 RETURNING version`, [
+      knowledgeBaseId,
+      version,
+    ]);
+    if (!build) return false;
     // Within a group both aggregates see the rows in the same order, so positions and frequencies pair up.
     await tx.query(
-      `INSERT INTO chunk_term_packed (knowledge_base_id, term, positions, tfs)
-       SELECT $1::varchar, t.term, string_agg(int4send(c.position), ''::bytea), string_agg(float4send(t.tf), ''::bytea)
-       FROM chunk_term t JOIN (SELECT id, (row_number() OVER (ORDER BY id) - 1)::int AS position FROM chunk WHERE knowledge_base_id = $1) c ON c.id = t.chunk_id
-       WHERE t.knowledge_base_id = $1
+      `INSERT INTO chunk_term_packed (knowledge_base_id, term, version, positions, tfs)
+       SELECT $1::varchar, t.term, $2::bigint, string_agg(int4send(c.position), ''::bytea), string_agg(float4send(t.tf), ''::bytea)
+       FROM chunk_term t JOIN (
+         SELECT u.id, (u.n - 1)::int AS position FROM chunk_term_pack_build b, unnest(b.chunk_ids) WITH ORDINALITY AS u(id, n) WHERE b.knowledge_base_id = $1
+       ) c ON c.id = t.chunk_id
+       WHERE t.knowledge_base_id = $1 AND ($3::text IS NULL OR t.term > $3) AND ($4::text IS NULL OR t.term <= $4)
        GROUP BY t.term`,
-      [knowledgeBaseId],
+      [knowledgeBaseId, version, after, last],
     );
     return true;
   });
 }
 
+/** Deletes the knowledge base's packed rows of any version but `kept`, PACK_SLICE_POSTINGS terms at a time. */
+async function deleteOtherVersions(db: DataSource, knowledgeBaseId: string, kept: string): Promise<void> {
+  for (;;) {
+    const deleted: unknown[] = await db.query(
+      `DELETE FROM chunk_term_packed WHERE (knowledge_base_id, term, version) IN (
+         SELECT knowledge_base_id, term, version FROM chunk_term_packed WHERE knowledge_base_id = $1 AND version <> $2 LIMIT $3
+       ) RETURNING 1`,
+      [knowledgeBaseId, kept, PACK_SLICE_TERMS],
+    );
+    if (deleted.length < PACK_SLICE_TERMS) return;
+  }
+}
+
 /**
  * Packs stale knowledge bases in the background: every interval (PACK_INTERVAL_MS), those whose postings did not change
- * since the previous look, one at a time. Every server process runs one; the advisory lock keeps them apart.
+ * since the previous look, one at a time. Every server process runs one; a build's claim keeps them apart.
  */
 export class PostingsPacker {
   private staleBefore = new Map<string, string>();

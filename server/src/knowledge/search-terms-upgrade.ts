@@ -60,7 +60,8 @@ async function rebuildPostings(tx: EntityManager): Promise<void> {
   // The chunks changed here are not recorded as changes since their packs (the postings trigger is off, so their
   // version stays the packs'): the packs go, and are built again from the new postings.
   await tx.query(`DELETE FROM chunk_term_pack`);
-  await tx.query(`TRUNCATE chunk_term`);
+  await tx.query(`DELETE FROM chunk_term_pack_build`); // a build under way elsewhere finds its claim gone, and stops
+  await tx.query(`TRUNCATE chunk_term_packed, chunk_term`);
   await tx.query(`INSERT INTO chunk_term (knowledge_base_id, term, chunk_id, document_id, tf, length)
     SELECT c.knowledge_base_id, t.key, c.id, c.document_id, t.value::text::real, c.term_count FROM chunk c, jsonb_each(c.terms) t`);
   await tx.query(`UPDATE chunk_term_stats s SET chunks = c.chunks, length = c.length

@@ -22,6 +22,7 @@ import { RecycleBin1764500000000 } from "./1764500000000-recycle-bin";
 import { Search1764500000001 } from "./1764500000001-search";
 import { ChunkMerge1764500000002 } from "./1764500000002-chunk-merge";
 import { PackedPostings1764500000003 } from "./1764500000003-packed-postings";
+import { PacksBuiltInSlices1764500000004 } from "./1764500000004-packs-built-in-slices";
 
 /** In order of their timestamps; TypeORM records which ran in the `migrations` table. */
 export const migrations = [
@@ -49,4 +50,5 @@ export const migrations = [
   Search1764500000001,
   ChunkMerge1764500000002,
   PackedPostings1764500000003,
+  PacksBuiltInSlices1764500000004,
 ];

@@ -174,7 +174,8 @@ async function readPacks(db: DataSource, terms: QueryTerm[], scope: KeywordScope
        chunks::float8 AS chunks, CASE WHEN (SELECT packs FROM usable) THEN packed::text END AS packed, NULL::bytea AS positions, NULL::bytea AS tfs
      FROM bases
      UNION ALL
-     SELECT 'term', knowledge_base_id, term, NULL, NULL, NULL, NULL, NULL, NULL, positions, tfs FROM chunk_term_packed WHERE knowledge_base_id = ANY($1) AND term = ANY($2)
+     SELECT 'term', t.knowledge_base_id, t.term, NULL, NULL, NULL, NULL, NULL, NULL, t.positions, t.tfs
+     FROM chunk_term_packed t JOIN bases b ON b.kb = t.knowledge_base_id AND t.version = b.packed WHERE t.knowledge_base_id = ANY($1) AND t.term = ANY($2)
      UNION ALL
      SELECT 'changed', kb, NULL, chunk_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM changed
      UNION ALL

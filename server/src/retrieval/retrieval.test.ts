@@ -1,7 +1,7 @@
 import type { SignedIn } from "../policies/principal";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
 import { indexVectorsWhenLarge } from "../knowledge/chunk-store";
-import { PostingsPacker } from "../knowledge/packed-postings";
+import { packPostings, PostingsPacker } from "../knowledge/packed-postings";
 import { EXACT_SCAN_LIMIT } from "../knowledge/vector-index";
 import { nearestChunks, vectorSimilarities } from "./vector-search";
 import { CHANGED_CHUNKS_READ, packedKeywordSearch, postingsKeywordSearch, type KeywordScope } from "./keyword-search";
@@ -355,6 +355,25 @@ describe("retrieval", () => {
       await compare(both);
     } finally {
       await packer.stop();
+    }
+
+    // Built slice by slice (here 3 postings a slice) while a chunk changes between slices: the same results, and
+    // only the new pack's rows are left.
+    const raced = await server.services.chunks.add(owner, kites.documentId, { content: "Kites race the ferries across the windy bay." });
+    try {
+      const [packed] = await Promise.all([packPostings(db, other.id, 3), server.services.chunks.update(owner, raced.id, { content: "Kites and ferries race in the wind." })]);
+      expect(packed).toBe(true);
+      await compare(both);
+      expect(await db.query(`SELECT DISTINCT t.version = p.version AS used FROM chunk_term_packed t JOIN chunk_term_pack p USING (knowledge_base_id) WHERE knowledge_base_id = $1`, [other.id])).toEqual([{ used: true }]);
+      // A build another process is working on is left to it, until it has not worked on it for a minute (its process died).
+      await server.services.chunks.delete(owner, [raced.id]);
+      await db.query(`INSERT INTO chunk_term_pack_build (knowledge_base_id, version, chunk_ids, document_ids, lengths) VALUES ($1, 1, '{}', '{}', '')`, [other.id]);
+      expect(await packPostings(db, other.id, 3)).toBe(false);
+      await db.query(`UPDATE chunk_term_pack_build SET touched_at = now() - interval '2 minutes' WHERE knowledge_base_id = $1`, [other.id]);
+      expect(await packPostings(db, other.id, 3)).toBe(true);
+      expect(await current()).toBe(true);
+      await compare(both);
+    } finally {
       server.services.postingsPacker.start();
     }
   });
