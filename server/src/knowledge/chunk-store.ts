@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from "typeorm";
 import type { ParseLog } from "../ingestion/parse-log";
 import type { IngestedChunk } from "../ingestion/pipeline";
 import { indexText } from "./search-terms";
-import { EXACT_SCAN_LIMIT, vectorArrayParameter, vectorIndexStatement, vectorTypeOf } from "./vector-index";
+import { EXACT_SCAN_LIMIT, vectorArrayParameter, vectorIndexName, vectorIndexStatement, vectorTypeOf } from "./vector-index";
 
 /**
  * The SQL behind chunks: rows are written in batches through `unnest` (one statement per batch, which
@@ -66,8 +66,34 @@ export async function indexVectorsWhenLarge(db: DataSource, dimension: number, k
   const [stats]: { chunks: number }[] = await db.query(`SELECT chunks FROM chunk_term_stats WHERE knowledge_base_id = $1`, [knowledgeBaseId]);
   if (!stats || stats.chunks <= limit) return false;
   const statement = vectorIndexStatement(dimension);
-  if (statement) await db.query(statement);
+  if (statement) await buildVectorIndex(db, dimension, statement);
   return true;
+}
+
+// Any fixed number: with the dimension, the advisory lock that keeps two processes from building one index at once.
+const INDEX_LOCK = 7_335_105;
+
+/**
+ * Builds the index of a dimension, in one process at a time (a session's advisory lock, on one connection: another
+ * process finds it taken and leaves the build to its holder). A build stopped halfway (its process died) leaves an
+ * invalid index that `IF NOT EXISTS` would keep forever: it is dropped, and built again.
+ */
+async function buildVectorIndex(db: DataSource, dimension: number, statement: string): Promise<void> {
+  const runner = db.createQueryRunner();
+  await runner.connect();
+  try {
+    const [{ locked }]: { locked: boolean }[] = await runner.query(`SELECT pg_try_advisory_lock($1, $2) AS locked`, [INDEX_LOCK, dimension]);
+    if (!locked) return;
+    try {
+      const [left]: { valid: boolean }[] = await runner.query(`SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = to_regclass($1)`, [vectorIndexName(dimension)]);
+      if (left && !left.valid) await runner.query(`DROP INDEX CONCURRENTLY ${vectorIndexName(dimension)}`);
+      await runner.query(statement);
+    } finally {
+      await runner.query(`SELECT pg_advisory_unlock($1, $2)`, [INDEX_LOCK, dimension]);
+    }
+  } finally {
+    await runner.release();
+  }
 }
 
 /**

@@ -96,9 +96,14 @@ export function cosineDistance(dimension: number, parameter: string): string {
   return `(${vectorExpression(dimension)} <=> ${parameter}::vector::${vectorCast(dimension)})`;
 }
 
-/** DDL creating the index of one dimension (no-op when it exists); null when pgvector cannot index it. */
+export const vectorIndexName = (dimension: number): string => `chunk_embedding_${dimension}_hnsw`;
+
+/**
+ * DDL creating the index of one dimension (no-op when it exists); null when pgvector cannot index it. CONCURRENTLY, so
+ * that on PostgreSQL the chunk table takes writes while it is built (minutes at 90,000 chunks): ingestion goes on.
+ */
 export function vectorIndexStatement(dimension: number): string | null {
   if (dimension > MAX_HALFVEC_INDEX_DIMENSION) return null;
   const operators = dimension <= MAX_VECTOR_INDEX_DIMENSION ? "vector_cosine_ops" : "halfvec_cosine_ops";
-  return `CREATE INDEX IF NOT EXISTS chunk_embedding_${dimension}_hnsw ON chunk USING hnsw (${vectorExpression(dimension)} ${operators}) WHERE dimension = ${dimension}`;
+  return `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${vectorIndexName(dimension)} ON chunk USING hnsw (${vectorExpression(dimension)} ${operators}) WHERE dimension = ${dimension}`;
 }

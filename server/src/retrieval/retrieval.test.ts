@@ -248,6 +248,12 @@ describe("retrieval", () => {
     expect(await indexed()).toBe(false);
     expect(await indexVectorsWhenLarge(db, dimension, kb.id, chunks - 1)).toBe(true);
     expect(await indexed()).toBe(true);
+    // A build stopped halfway leaves its index invalid: the next check drops it and builds it again.
+    const valid = async () => (await db.query(`SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = to_regclass($1)`, [index]))[0]?.valid;
+    await db.query(`UPDATE pg_index SET indisvalid = false WHERE indexrelid = to_regclass($1)`, [index]);
+    expect(await valid()).toBe(false);
+    expect(await indexVectorsWhenLarge(db, dimension, kb.id, chunks - 1)).toBe(true);
+    expect(await valid()).toBe(true);
     await db.query(`DROP INDEX ${index}`);
   });
 
