@@ -14,6 +14,7 @@ import type { DataSource, EntityManager } from "typeorm";
  * and would pay for an index that none of their searches uses. (A search over several knowledge bases whose
  * chunks add up past the limit before any one does scans exactly, more slowly.) Searches use it only for a
  * question that shares no word with any chunk (retrieval.service.ts): the others score the keyword stage's candidates.
+ * On the embedded database none is built (chunk-store.ts, ensureVectorIndex): those questions scan exactly there.
  */
 
 export const EXACT_SCAN_LIMIT = 50_000;

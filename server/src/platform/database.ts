@@ -59,6 +59,14 @@ function dataSourceOptions(schema: DatabaseSchema, poolSize: number) {
   };
 }
 
+const embeddedDataSources = new WeakSet<DataSource>();
+
+/**
+ * Whether the data source is the embedded database, where every other statement waits while one runs: work that
+ * takes minutes in one statement (an index build) is left out there.
+ */
+export const isEmbedded = (dataSource: DataSource): boolean => embeddedDataSources.has(dataSource);
+
 /** Connections to the embedded database's thread (see embedded-postgres.thread.ts). */
 const EMBEDDED_CONNECTIONS = 8;
 
@@ -117,6 +125,7 @@ async function openEmbedded(dataDir: string, schema: DatabaseSchema): Promise<Da
       new DataSource({ ...dataSourceOptions(schema, EMBEDDED_CONNECTIONS), host: socketDir, port: 5432, username: "postgres", database: "postgres" }),
       false,
     );
+    embeddedDataSources.add(dataSource);
     const running = postgres;
     const housekeeping = startHousekeeping(dataSource);
     return {

@@ -1,6 +1,6 @@
 import type { SignedIn } from "../policies/principal";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.entity";
-import { indexVectorsWhenLarge } from "../knowledge/chunk-store";
+import { ensureVectorIndex, indexVectorsWhenLarge } from "../knowledge/chunk-store";
 import { packPostings, PostingsPacker } from "../knowledge/packed-postings";
 import { EXACT_SCAN_LIMIT } from "../knowledge/vector-index";
 import { nearestChunks, vectorSimilarities } from "./vector-search";
@@ -233,7 +233,7 @@ describe("retrieval", () => {
     expect(after.hits.find((h) => h.documentName === "tides.txt")?.similarity).toBeLessThan(1);
   });
 
-  test("the vector index of a dimension is built once one knowledge base outgrows exact search, not the installation's chunks together", async () => {
+  test("the vector index of a dimension is built once one knowledge base outgrows exact search, not the installation's chunks together, and not on the embedded database", async () => {
     const { db } = server.services.platform;
     const other = await parsedKnowledgeBase("Another small one", { "kites.txt": "Kites fly when the wind lifts them.", "rivers.txt": "Rivers carry sediment to the sea." });
     const [{ dimension, chunks }]: { dimension: number; chunks: number }[] = await db.query(
@@ -245,6 +245,9 @@ describe("retrieval", () => {
     // Exact search serves `chunks` per knowledge base here; the two knowledge bases together have more.
     expect(await indexVectorsWhenLarge(db, dimension, kb.id, chunks)).toBe(false);
     expect(await indexVectorsWhenLarge(db, dimension, other.id, chunks)).toBe(false);
+    expect(await indexed()).toBe(false);
+    // Ingestion leaves it out on the embedded database (this one), where every other statement would wait for it.
+    await ensureVectorIndex(db, dimension, kb.id, chunks - 1);
     expect(await indexed()).toBe(false);
     expect(await indexVectorsWhenLarge(db, dimension, kb.id, chunks - 1)).toBe(true);
     expect(await indexed()).toBe(true);
