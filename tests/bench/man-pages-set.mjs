@@ -1,7 +1,7 @@
 // node tests/bench/man-pages-set.mjs <language> <output directory> — a known-item retrieval set in BEIR layout
 // (corpus.jsonl, queries.jsonl, qrels.tsv) from the manual pages Debian ships translated, for languages no public set on
-// this machine covers: `apt-get install manpages-es manpages-es-dev` (Spanish, ~650 pages) or `manpages-id` (Indonesian,
-// ~35). Each page is a document without its NAME section, titled by its names ("ls(1)"); the query is the NAME
+// this machine covers: `apt-get install manpages-es manpages-es-dev` (Spanish, ~650 pages), `manpages-id` (Indonesian,
+// ~35) or `manpages-zh` (Chinese: zh_CN in Simplified script, ~170 pages, and zh_TW in Traditional). Each page is a document without its NAME section, titled by its names ("ls(1)"); the query is the NAME
 // section's one-line description ("lista el contenido de un directorio"), which the page's text has to answer in its
 // own words. Pages sharing a description are all relevant to it. Then: npm run bench:retrieval -- <output directory>.
 import fs from "node:fs";
