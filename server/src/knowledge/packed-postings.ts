@@ -7,15 +7,15 @@ import type { DataSource } from "typeorm";
  * the keyword stage grows with every chunk. A pack holds the same postings as one row per term: the chunks as
  * 32-bit positions in the knowledge base's chunk list (`chunk_term_pack`: chunk ids in id order, their documents
  * and lengths) and their field-weighted frequencies as 32-bit floats, both big-endian (PostgreSQL's int4send and
- * float4send, so that the database builds a pack in two statements). Keyword search reads a question's rows and
- * sums them in the server, ~0.1 µs a posting.
+ * float4send, so that the database builds a pack without the postings passing through the server). Keyword search
+ * reads a question's rows and sums them in the server, ~0.1 µs a posting.
  *
  * A pack is exact for the version of the postings it was built from (`chunk_term_stats.version`, which changes with
  * every change to them, migrations/1764500000003-packed-postings.ts). Once they changed, keyword search leaves out
  * the pack's postings of the chunks changed since (`chunk_term_change`) and reads their current terms from the chunks
  * themselves; past CHANGED_CHUNKS_READ of them (retrieval/keyword-search.ts) it reads every posting in SQL. The
- * packer builds a pack from one snapshot and records the version that snapshot saw, so a change committed while it
- * works is a change since the pack, never lost. It packs a knowledge base once its postings stayed the same for a
+ * packer takes a pack's version and chunk list from one snapshot, so a change committed while it works is a change
+ * since the pack, never lost (packPostings). It packs a knowledge base once its postings stayed the same for a
  * whole pass interval, not while documents are still being parsed into it, and deletes the change records its pack
  * covers.
  */
@@ -132,7 +132,7 @@ export async function packPostings(db: DataSource, knowledgeBaseId: string, slic
 
 /**
  * Claims the knowledge base's next pack, with the version and chunk list of one snapshot, unless its pack is current
- * or another process is building it (a claim left untouched for BUILD_ABANDONED_AFTER is taken over: its process died).
+ * or another process is building it (a claim left untouched for BUILD_ABANDONED_AFTER_MS is taken over: its process died).
  * The rows a build left unfinished go first. Returns the version claimed.
  */
 async function claimBuild(db: DataSource, knowledgeBaseId: string): Promise<string | null> {
@@ -187,7 +187,7 @@ function packSlice(db: DataSource, knowledgeBaseId: string, version: string, aft
   });
 }
 
-/** Deletes the knowledge base's packed rows of any version but `kept`, PACK_SLICE_POSTINGS terms at a time. */
+/** Deletes the knowledge base's packed rows of any version but `kept`, PACK_SLICE_TERMS rows at a time. */
 async function deleteOtherVersions(db: DataSource, knowledgeBaseId: string, kept: string): Promise<void> {
   for (;;) {
     const deleted: unknown[] = await db.query(
