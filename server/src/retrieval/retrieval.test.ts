@@ -366,7 +366,7 @@ describe("retrieval", () => {
       await packer.stop();
     }
 
-    // Built slice by slice (here 3 postings a slice) while a chunk changes between slices: the same results, and
+    // Built slice by slice (here a few postings a slice: one per chunk) while a chunk changes between slices: the same results, and
     // only the new pack's rows are left.
     const raced = await server.services.chunks.add(owner, kites.documentId, { content: "Kites race the ferries across the windy bay." });
     try {
