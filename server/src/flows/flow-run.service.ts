@@ -238,7 +238,7 @@ export class FlowRunService {
    * Starts a turn as `start` does, for the one who streams it (the agents API): its events are watched from before
    * it is queued, so that every one of them comes live and none waits for its batch to be stored and read back.
    */
-  async startWatched(actor: FlowActor, flow: Flow | string | Promise<Flow>, input: StartRunInput = {}): Promise<WatchedRun> {
+  async startWatched(actor: FlowActor, flow: string | Promise<Flow>, input: StartRunInput = {}): Promise<WatchedRun> {
     return this.queueRun(actor, flow, input, (run) => runEventStreamFromStart(this.platform, run.id));
   }
 
@@ -247,16 +247,16 @@ export class FlowRunService {
    * The flow is its id, or the flow as the caller reads it (the agents API, which looks it up to word its own refusal);
    * the session named is read meanwhile.
    */
-  private async queueRun(actor: FlowActor, target: Flow | string | Promise<Flow>, input: StartRunInput): Promise<StartedRun>;
-  private async queueRun(actor: FlowActor, target: Flow | string | Promise<Flow>, input: StartRunInput, watch: (run: FlowRun) => AsyncGenerator<SequencedRunEvent>): Promise<WatchedRun>;
+  private async queueRun(actor: FlowActor, target: string | Promise<Flow>, input: StartRunInput): Promise<StartedRun>;
+  private async queueRun(actor: FlowActor, target: string | Promise<Flow>, input: StartRunInput, watch: (run: FlowRun) => AsyncGenerator<SequencedRunEvent>): Promise<WatchedRun>;
   private async queueRun(
     actor: FlowActor,
-    target: Flow | string | Promise<Flow>,
+    target: string | Promise<Flow>,
     input: StartRunInput,
     watch?: (run: FlowRun) => AsyncGenerator<SequencedRunEvent>,
   ): Promise<StartedRun & { events?: AsyncIterable<SequencedRunEvent> }> {
     const [flow, named] = await Promise.all([
-      typeof target === "string" ? this.deps.flows.accessible(actor, target, "use") : Promise.resolve(target).then((read) => this.deps.flows.permitted(actor, read, "use")),
+      typeof target === "string" ? this.deps.flows.accessible(actor, target, "use") : target.then((read) => this.deps.flows.permitted(actor, read, "use")),
       input.sessionId ? this.sessionReads.submit(input.sessionId) : null,
     ]);
     const message = input.message?.trim() || null;

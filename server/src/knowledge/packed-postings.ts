@@ -197,31 +197,28 @@ function packSlice(db: DataSource, knowledgeBaseId: string, version: string, aft
   });
 }
 
-/** Deletes the knowledge base's packed rows of any version but `kept`, PACK_SLICE_ROWS rows at a time. */
-async function deleteOtherVersions(db: DataSource, knowledgeBaseId: string, kept: string): Promise<void> {
-  for (;;) {
-    const deleted: unknown[] = await db.query(
-      `DELETE FROM chunk_term_packed WHERE (knowledge_base_id, term, version) IN (
-         SELECT knowledge_base_id, term, version FROM chunk_term_packed WHERE knowledge_base_id = $1 AND version <> $2 LIMIT $3
-       ) RETURNING 1`,
-      [knowledgeBaseId, kept, PACK_SLICE_ROWS],
-    );
-    if (deleted.length < PACK_SLICE_ROWS) return;
-  }
+/** Deletes the knowledge base's packed rows of any version but `kept`. */
+function deleteOtherVersions(db: DataSource, knowledgeBaseId: string, kept: string): Promise<void> {
+  return deleteInSlices(db, "chunk_term_packed", "knowledge_base_id, term, version", "version <> $2", [knowledgeBaseId, kept]);
 }
 
 /**
- * Deletes the change records the pack of `version` covers, PACK_SLICE_ROWS at a time (40,000 of them, after a large
- * upload, took a second in one statement). Keyword search reads only those newer than the pack in use, so they may go
- * after it took its place.
+ * Deletes the change records the pack of `version` covers (a large upload leaves one per chunk). Keyword search reads
+ * only those newer than the pack in use, so they may go after it took its place.
  */
-async function deleteCoveredChanges(db: DataSource, knowledgeBaseId: string, version: string): Promise<void> {
+function deleteCoveredChanges(db: DataSource, knowledgeBaseId: string, version: string): Promise<void> {
+  return deleteInSlices(db, "chunk_term_change", "knowledge_base_id, version, chunk_id", "version <= $2", [knowledgeBaseId, version]);
+}
+
+/**
+ * Deletes a knowledge base's rows of `table` that `condition` selects, PACK_SLICE_ROWS at a time, each slice its own
+ * statement. `key` is the table's primary key; `params` are the knowledge base's id ($1) and the condition's.
+ */
+async function deleteInSlices(db: DataSource, table: "chunk_term_packed" | "chunk_term_change", key: string, condition: string, params: unknown[]): Promise<void> {
   for (;;) {
     const deleted: unknown[] = await db.query(
-      `DELETE FROM chunk_term_change WHERE (knowledge_base_id, version, chunk_id) IN (
-         SELECT knowledge_base_id, version, chunk_id FROM chunk_term_change WHERE knowledge_base_id = $1 AND version <= $2 LIMIT $3
-       ) RETURNING 1`,
-      [knowledgeBaseId, version, PACK_SLICE_ROWS],
+      `DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE knowledge_base_id = $1 AND ${condition} LIMIT ${PACK_SLICE_ROWS}) RETURNING 1`,
+      params,
     );
     if (deleted.length < PACK_SLICE_ROWS) return;
   }
