@@ -4,7 +4,8 @@
 //   the document service and parsed on the job queue. Prints documents/s, chunks/s, MB/s, peak RSS, the time
 //   of each phase (upload, queueing, parse until the last document finished), where the parse time went stage
 //   by stage (ms per document summed over the jobs, which overlap: start, read, parse, chunk, enrich, embed,
-//   write) and the server process's CPU per document (both its threads; the parse processes apart).
+//   write), the server process's CPU per document (both its threads; the parse processes apart) and the time of the
+//   database's trigger functions per document (pg_stat_user_functions: postings, counters, change records).
 //   Writes tests/bench/results/ingest-<corpus>.json.
 // - rest: the same embedded server, but the corpus goes through REST as a RAGFlow SDK client sends it (per batch,
 //   POST /api/v1/datasets/{id}/documents then POST /api/v1/datasets/{id}/chunks). Prints its documents/s and its
@@ -87,11 +88,18 @@ if (mode === "embedded" || mode === "rest") {
   const bench = await startBenchServer();
   try {
     const rest = mode === "rest";
+    const { db } = bench.services.platform;
+    // The embedded database is one session: this times every trigger function from here on.
+    await db.query("SET track_functions = 'all'");
     const result = await measuredInProcess(() => (rest ? ingestCorpusRest : ingestCorpus)(bench, beir.name, beir.corpus));
     result.path = mode;
     result.jobConcurrency = bench.config.jobConcurrency;
+    const triggers = await db.query(`SELECT funcname AS name, total_time AS ms FROM pg_stat_user_functions WHERE total_time > 0 ORDER BY total_time DESC`);
+    result.triggerMsPerDocument = Object.fromEntries(triggers.map((t) => [t.name, t.ms / Math.max(result.documents, 1)]));
     print(result, mode);
     printStages(result);
+    const triggerTimes = Object.entries(result.triggerMsPerDocument).map(([name, ms]) => `${name} ${ms.toFixed(2)}`);
+    console.log(`  the database's trigger functions, per document (ms): ${triggerTimes.join(", ")}`);
     if (rest) {
       const embeddedFile = path.join(root, "tests/bench/results", embeddedResultFile);
       const embedded = fs.existsSync(embeddedFile) ? JSON.parse(fs.readFileSync(embeddedFile, "utf8")) : null;

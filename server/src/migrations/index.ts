@@ -23,6 +23,7 @@ import { Search1764500000001 } from "./1764500000001-search";
 import { ChunkMerge1764500000002 } from "./1764500000002-chunk-merge";
 import { PackedPostings1764500000003 } from "./1764500000003-packed-postings";
 import { PacksBuiltInSlices1764500000004 } from "./1764500000004-packs-built-in-slices";
+import { UpdateTriggersSkipNoRows1764500000005 } from "./1764500000005-update-triggers-skip-no-rows";
 
 /** In order of their timestamps; TypeORM records which ran in the `migrations` table. */
 export const migrations = [
@@ -51,4 +52,5 @@ export const migrations = [
   ChunkMerge1764500000002,
   PackedPostings1764500000003,
   PacksBuiltInSlices1764500000004,
+  UpdateTriggersSkipNoRows1764500000005,
 ];
