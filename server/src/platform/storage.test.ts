@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -212,6 +213,28 @@ describe.each([disk, s3])("$name", (implementation) => {
       const mode = (relative: string) => fs.statSync(path.join(diskRoot, "objects", relative)).mode & 0o777;
       expect([mode("."), mode("tenant-f"), mode("tenant-f/kb")]).toEqual([0o700, 0o700, 0o700]);
       expect([mode("tenant-f/kb/from-buffer.txt"), mode("tenant-f/kb/from-stream.txt")]).toEqual([0o600, 0o600]);
+    });
+
+    test("on disk, an object's name reaches the disk before put resolves: its folder is flushed after the rename, and so is each folder made for it", async () => {
+      const objects = path.join(diskRoot, "objects");
+      await store.put("tenant-g/first.txt", Buffer.from("makes the store's root"));
+      const target = path.join(objects, "tenant-g", "kb", "file.txt");
+      // Which folders were opened to be flushed, and whether the object had its name by then.
+      const flushed: { folder: string; named: boolean }[] = [];
+      const originalOpen = fsp.open;
+      const open = jest.spyOn(fsp, "open").mockImplementation(async (file, flags, mode) => {
+        if (flags === "r") flushed.push({ folder: path.resolve(String(file)), named: fs.existsSync(target) });
+        return originalOpen(file, flags, mode);
+      });
+      try {
+        await store.put("tenant-g/kb/file.txt", Buffer.from("durable"));
+      } finally {
+        open.mockRestore();
+      }
+      expect(flushed).toEqual([
+        { folder: path.join(objects, "tenant-g"), named: false },
+        { folder: path.join(objects, "tenant-g", "kb"), named: true },
+      ]);
     });
 
     test("on disk, objects are files under the store's root and nowhere else", async () => {

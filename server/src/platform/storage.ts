@@ -63,7 +63,21 @@ async function writeFileFrom(body: Buffer | Readable, file: string, durable: boo
   }
 }
 
-/** Local disk under DATA_DIR/objects: written to a temporary file, flushed, then renamed into place; readable by the server's user only. */
+/**
+ * Flushes a folder's entries (names created or renamed in it) to the disk, as PostgreSQL's durable_rename does.
+ * Windows opens no folder as a file, and its file system journals names itself.
+ */
+async function syncDirectory(directory: string): Promise<void> {
+  if (process.platform === "win32") return;
+  const handle = await fsp.open(directory, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Local disk under DATA_DIR/objects: written to a temporary file, flushed, then renamed into place and its folder flushed; readable by the server's user only. */
 export class DiskObjectStore implements ObjectStore {
   readonly description: string;
   private rootReady = false;
@@ -82,10 +96,21 @@ export class DiskObjectStore implements ObjectStore {
       ensurePrivateDirectory(this.root);
       this.rootReady = true;
     }
-    await fsp.mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
+    const folder = path.dirname(target);
+    const created = await fsp.mkdir(folder, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
+    // Folders made here are entries of their parents, which must reach the disk too: every parent up to the first made's.
+    if (created) {
+      const last = path.dirname(path.resolve(created));
+      for (let parent = path.dirname(path.resolve(folder)); ; parent = path.dirname(parent)) {
+        await syncDirectory(parent);
+        if (parent === last || parent === path.dirname(parent)) break;
+      }
+    }
     const temp = `${target}.${randomToken(6)}.partial`;
     await writeFileFrom(body, temp, true);
     await fsp.rename(temp, target);
+    // The new name is an entry of the folder: without this, a crash soon after could leave the bytes under the temporary name.
+    await syncDirectory(folder);
     const { size } = await fsp.stat(target);
     return { key, size, contentType };
   }
