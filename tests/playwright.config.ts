@@ -12,7 +12,9 @@ export default defineConfig({
   reporter: [["list"], ["json", { outputFile: "../test-reports/playwright.json" }]],
   // A whole user journey per test: the longest take 45–80 s on a loaded 2-core machine, so each gets two minutes.
   timeout: 120_000,
-  expect: { timeout: 10_000 },
+  // A state awaited may come late on a loaded 2-core machine: the file manager's first listing once took over 10 s
+  // while two journeys ran beside it.
+  expect: { timeout: 20_000 },
   forbidOnly: !!process.env.CI,
   fullyParallel: true,
   // The two long journeys run side by side; the rest fill in around them.
