@@ -65,13 +65,17 @@ async function writeFileFrom(body: Buffer | Readable, file: string, durable: boo
 
 /**
  * Flushes a folder's entries (names created or renamed in it) to the disk, as PostgreSQL's durable_rename does.
- * Windows opens no folder as a file, and its file system journals names itself.
+ * Windows opens no folder as a file, and its file system journals names itself; a file system that cannot flush a
+ * folder (EINVAL, EBADF) is let be, as PostgreSQL lets it be.
  */
 async function syncDirectory(directory: string): Promise<void> {
   if (process.platform === "win32") return;
   const handle = await fsp.open(directory, "r");
   try {
     await handle.sync();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EINVAL" && code !== "EBADF") throw error;
   } finally {
     await handle.close();
   }
